@@ -1,0 +1,26 @@
+// The batch envelope every operation takes, and the response every operation returns.
+import { z } from 'zod';
+import { nonBlank } from './fields.js';
+
+/** The spec shows all three in every request; we require them (sent always, checked by the sandbox). */
+export const batchEnvelope = z
+  .strictObject({
+    batchId: nonBlank('Identifier of the batch, chosen by the caller.'),
+    source: nonBlank('Name of the sending system.'),
+    items: z.array(z.unknown()).describe('Records of the resource kind of the path.'),
+  })
+  .describe('Batch envelope.');
+export type BatchEnvelope<T = unknown> = { batchId: string; source: string; items: T[] };
+
+export const dataError = z.object({ message: z.string(), detail: z.string() });
+export type DataError = z.infer<typeof dataError>;
+
+export const batchResponse = z.object({
+  data: z.object({
+    code: z.number().int().describe('A numeric code (the sandbox: 200 all accepted, 207 some, 422 none).'),
+    success: z.number().int().describe('Number of items accepted.'),
+    error: z.array(z.unknown()).describe('Item-level problems: {message, detail}.'),
+  }),
+  status: z.string().describe('Value seen: SUCCESS.'),
+});
+export type BatchResponse = { data: { code: number; success: number; error: unknown[] }; status: string };

@@ -1,0 +1,55 @@
+// zod issues as the one-line `path: reason` texts users read, and the "values seen" warnings.
+import type { z } from 'zod';
+import { SEEN_VALUES } from './fields.js';
+import type { Method, Resource } from './resources.js';
+
+export interface FieldProblem {
+  /** Dotted path of the field in the item (`amount.currency`, `customFields[2].value`); '' for the item itself. */
+  field: string;
+  reason: string;
+}
+
+export function formatPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const part of path) {
+    if (typeof part === 'number') out += `[${part}]`;
+    else out += out ? `.${String(part)}` : String(part);
+  }
+  return out;
+}
+
+function reasonOf(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'invalid_type' && /received undefined$/.test(issue.message)) return 'is required';
+  if (issue.code === 'unrecognized_keys') return `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => JSON.stringify(k)).join(', ')} (not part of the API; not sent)`;
+  if (issue.code === 'invalid_type') return issue.message.replace(/^Invalid input: /, '');
+  return issue.message;
+}
+
+export function toFieldProblems(issues: readonly z.core.$ZodIssue[]): FieldProblem[] {
+  return issues.map((issue) => ({ field: formatPath(issue.path), reason: reasonOf(issue) }));
+}
+
+export function formatProblem(p: FieldProblem): string {
+  return p.field ? `${p.field}: ${p.reason}` : p.reason;
+}
+
+function warnUnseen(value: unknown, list: readonly string[], field: string, out: FieldProblem[]) {
+  if (typeof value === 'string' && !list.includes(value)) {
+    out.push({ field, reason: `"${value}" is not among the values the API documents (${list.join(', ')}); sent as is` });
+  }
+}
+
+/** Warnings for a valid item: values of "values seen" enumerations that the spec never showed. */
+export function contractWarnings(resource: Resource, _method: Method, item: Record<string, unknown>): FieldProblem[] {
+  const out: FieldProblem[] = [];
+  if (resource === 'activity') {
+    warnUnseen(item.type, SEEN_VALUES.activityType, 'type', out);
+    warnUnseen((item.source as { name?: unknown } | undefined)?.name, SEEN_VALUES.activitySourceName, 'source.name', out);
+  }
+  if (resource === 'account') warnUnseen(item.type, SEEN_VALUES.accountType, 'type', out);
+  const fields = item.customFields;
+  if (Array.isArray(fields)) {
+    fields.forEach((f, i) => warnUnseen((f as { type?: unknown })?.type, SEEN_VALUES.customFieldType, `customFields[${i}].type`, out));
+  }
+  return out;
+}

@@ -1,0 +1,45 @@
+// The one place the process's exit code is decided: commands return a code, typed errors map onto
+// the contract, anything else is a bug and says how to report it.
+import { Command, CommanderError } from 'commander';
+import { BatchSyncError, EXIT } from './errors.js';
+import { consoleOutput, type Output } from './report/output.js';
+import { registerCommands } from './commands/index.js';
+import { redact } from './redact.js';
+
+export const VERSION = '0.1.0';
+
+export async function main(argv: string[], output: Output = consoleOutput()): Promise<number> {
+  let exitCode: number = EXIT.ok;
+  const program = new Command('batch-sync')
+    .description('Sync CSV and JSON exports from a CRM, ERP or spreadsheet into the batch integration API.')
+    .version(VERSION)
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => output.out(s.replace(/\n$/, '')), writeErr: (s) => output.err(s.replace(/\n$/, '')) });
+  registerCommands(program, output, (code) => {
+    exitCode = Math.max(exitCode, code);
+  });
+  try {
+    await program.parseAsync(argv);
+    return exitCode;
+  } catch (error) {
+    return reportError(error, output);
+  }
+}
+
+function reportError(error: unknown, output: Output): number {
+  if (error instanceof CommanderError) {
+    // help and version are "errors" to commander; real usage errors were already printed by it
+    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return EXIT.ok;
+    return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+  }
+  if (error instanceof BatchSyncError) {
+    output.err(`${output.color.red('error:')} ${error.message}`);
+    if (error.suggestion) output.err(`  ${error.suggestion}`);
+    return error.exitCode;
+  }
+  const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  output.err(`${output.color.red('internal error:')} this is a bug in batch-sync. Please report it with the command you ran and this text:`);
+  output.err(redact(text));
+  return EXIT.bug;
+}

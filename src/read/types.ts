@@ -1,0 +1,66 @@
+// What a reader hands the rest of the pipeline: records that remember where they came from.
+
+export type SourceFormat = 'csv' | 'json' | 'ndjson';
+
+export interface ReaderOptions {
+  /** Forced format; otherwise from the extension (.json, .ndjson/.jsonl, anything else CSV). */
+  format?: SourceFormat;
+  /** CSV delimiter; detected among , ; tab | when absent. */
+  delimiter?: string;
+  /** Forced encoding (utf-8, utf-16le, utf-16be, windows-1252, latin1); otherwise BOM, then UTF-8, then Windows-1252. */
+  encoding?: string;
+  /** 1-based line of the header row (for exports with title rows above it). Default 1 (or detected). */
+  headerRow?: number;
+  /** CSV quote character, default `"`. */
+  quote?: string;
+  /** Largest record (bytes) before an unbalanced quote is declared; default 1 MiB... */
+  maxRecordBytes?: number;
+}
+
+/** A CSV row: header → cell. Objects have a null prototype, so a `__proto__` header is just a column. */
+export interface RowRecord {
+  kind: 'row';
+  file: string;
+  /** 1-based line where the record starts in the file. */
+  line: number;
+  row: Record<string, string>;
+}
+
+/** A JSON or NDJSON item, taken as it is (already in API shape). */
+export interface ItemRecord {
+  kind: 'item';
+  file: string;
+  line: number;
+  item: unknown;
+}
+
+/** A record that exists but cannot be read (ragged row, broken NDJSON line): it ends as "invalid". */
+export interface UnreadableRecord {
+  kind: 'unreadable';
+  file: string;
+  line: number;
+  reason: string;
+  /** The raw cells when there are any, so the errors CSV can carry them back. */
+  row?: Record<string, string>;
+}
+
+export type SourceRecord = RowRecord | ItemRecord | UnreadableRecord;
+
+export interface SourceWarning {
+  file: string;
+  line?: number;
+  message: string;
+}
+
+export interface OpenedSource {
+  file: string;
+  format: SourceFormat;
+  /** CSV header as written (after BOM/encoding handling); undefined for JSON. */
+  header?: string[];
+  /** What was detected or used, for `init` and `--verbose`. */
+  detected: { encoding: string; delimiter?: string; headerRow?: number };
+  /** File-level warnings found while opening (e.g. encoding guessed). More may be pushed while reading. */
+  warnings: SourceWarning[];
+  /** Streams the records once. */
+  records: AsyncIterable<SourceRecord>;
+}
