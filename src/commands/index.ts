@@ -1,11 +1,19 @@
 // Every command of the CLI, in the order `--help` lists them.
 import type { Command } from 'commander';
 import type { Output } from '../report/output.js';
+import { registerInit } from './init.js';
+import { registerPush } from './push.js';
+import { registerSandbox } from './sandbox.js';
 import { registerSchema } from './schema.js';
+import { registerValidate } from './validate.js';
 
 /** Commands report their exit code through `setExit`; the highest wins. */
 export type SetExit = (code: number) => void;
 
 export function registerCommands(program: Command, output: Output, setExit: SetExit): void {
+  registerPush(program, output, setExit);
+  registerValidate(program, output, setExit);
+  registerInit(program, output, setExit);
   registerSchema(program, output, setExit);
+  registerSandbox(program, output, setExit);
 }
