@@ -1,0 +1,146 @@
+// The HTTP client of batch-sync: one keep-alive pool, one request loop with bounded retries, and
+// every answer of the API turned into a SendResult or a typed AbortError. It never prints.
+//
+// Retries are our own loop around Dispatcher.request rather than undici's RetryAgent: RetryAgent
+// does not retry POST/PATCH unless told to, silently clamps a long Retry-After to its maxTimeout
+// (we must give up instead and say so), has no per-batch time budget, cannot treat a 200 with an
+// unreadable body as "unknown, retry", and reports nothing per retry for our events.
+import { RESOURCE_PATHS } from '../contract/resources.js';
+import { UsageError } from '../errors.js';
+import { addSecret, redact } from '../redact.js';
+import { attemptOnce, type AttemptContext } from './attempt.js';
+import { parseBaseUrl } from './base-url.js';
+import { createDispatcher } from './dispatcher.js';
+import { DEFAULT_CONCURRENCY, nextDelay, resolvePolicy, resolveTimeouts } from './retry-policy.js';
+import { sleep } from './sleep.js';
+import type { ApiClientOptions, AttemptFailure, SendEvent, SendRequest, SendResult } from './types.js';
+
+export interface ApiClient {
+  send(req: SendRequest): Promise<SendResult>;
+  /** Lets in-flight requests finish, then closes the pool's connections. */
+  close(): Promise<void>;
+}
+
+export function createApiClient(options: ApiClientOptions): ApiClient {
+  const apiKey = options.apiKey?.trim() ?? '';
+  if (!apiKey || /[\r\n]/.test(apiKey)) {
+    throw new UsageError('no usable API key was given', {
+      suggestion: 'set BATCH_SYNC_API_KEY or pass --api-key-file <file> (one line, mode 600)',
+    });
+  }
+  addSecret(apiKey);
+  const emit = (event: SendEvent) => options.onEvent?.(event);
+  const target = parseBaseUrl(options.baseUrl, options.allowInsecureHttp);
+  const policy = resolvePolicy(options.retry);
+  const timeouts = resolveTimeouts(options.timeouts);
+
+  if (process.env.NODE_TLS_REJECT_UNAUTHORIZED === '0') {
+    emit({
+      type: 'warning',
+      code: 'TLS_VERIFY_ENV',
+      message:
+        'NODE_TLS_REJECT_UNAUTHORIZED=0 is set: batch-sync ignores it and still verifies the API\'s certificate; ' +
+        'for a private CA use --ca-file, and unset the variable (it disables verification for everything else in Node)',
+    });
+  }
+  if (target.insecure) {
+    emit({
+      type: 'warning',
+      code: 'INSECURE_HTTP',
+      message: `sending the API key in clear text to ${target.origin} (--allow-insecure-http)`,
+    });
+  }
+
+  const dispatcher = createDispatcher({
+    concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
+    connectTimeoutMs: timeouts.connectMs,
+    caFile: options.caFile,
+    env: options.env ?? process.env,
+  });
+  const headers = {
+    'x-api-key': apiKey,
+    'content-type': 'application/json',
+    accept: 'application/json',
+    'user-agent': 'batch-sync',
+  };
+  let closed = false;
+
+  async function send(req: SendRequest): Promise<SendResult> {
+    if (closed) throw new Error('batch-sync bug: send() after close()');
+    const ctx: AttemptContext = {
+      dispatcher,
+      origin: target.origin,
+      path: `${target.basePath}${RESOURCE_PATHS[req.resource]}`,
+      method: req.method === 'patch' ? 'PATCH' : 'POST',
+      headers,
+      // serialised once by the caller; the same bytes (and batchId) on every attempt, so the API
+      // can recognise a retried batch
+      body: typeof req.body === 'string' ? Buffer.from(req.body, 'utf8') : req.body,
+      timeouts,
+      retryOn500: policy.retryOn500,
+      signal: req.signal,
+    };
+    const started = Date.now();
+    let unverified: { reason: string; status: number; body: string } | undefined;
+
+    for (let attempt = 1; ; attempt++) {
+      if (req.signal?.aborted) return { kind: 'cancelled', attempts: attempt - 1 };
+      const outcome = await attemptOnce(ctx, attempt);
+      if (outcome.kind === 'done') return outcome.result;
+      if (outcome.kind === 'cancelled') return { kind: 'cancelled', attempts: attempt };
+      if (outcome.kind === 'retry' && outcome.unverified) unverified = outcome.unverified;
+
+      // a 2xx we could not read means the batch may have been applied: whatever happens after,
+      // the result must not read as a plain failure
+      const giveUp = (reason: string, failure: AttemptFailure, body?: string): SendResult =>
+        unverified
+          ? { kind: 'unverified', reason: redact(`${unverified.reason}; ${reason}`), attempts: attempt, status: unverified.status, body: unverified.body }
+          : { kind: 'gave-up', reason: redact(reason), attempts: attempt, status: failure.status, body, lastError: failure };
+
+      if (outcome.kind === 'stop') return giveUp(outcome.failure.message, outcome.failure, outcome.body);
+      const { failure, retryAfterMs } = outcome;
+      if (retryAfterMs !== undefined && retryAfterMs > policy.maxRetryAfterMs) {
+        return giveUp(
+          `server asked to wait ${seconds(retryAfterMs)} s (Retry-After), beyond the ${seconds(policy.maxRetryAfterMs)} s cap`,
+          failure,
+        );
+      }
+      if (attempt >= policy.maxAttempts) {
+        return giveUp(`gave up after ${attempt} attempts; last: ${failure.message}`, failure);
+      }
+      const delayMs = nextDelay(attempt, policy, retryAfterMs);
+      const elapsed = Date.now() - started;
+      if (elapsed + delayMs > policy.maxTotalMs) {
+        return giveUp(
+          `retry budget of ${seconds(policy.maxTotalMs)} s for this batch used up after ${attempt} attempts; last: ${failure.message}`,
+          failure,
+        );
+      }
+      emit({
+        type: 'retry',
+        resource: req.resource,
+        method: req.method,
+        batchId: req.batchId,
+        attempt,
+        delayMs,
+        reason: redact(failure.message),
+        error: failure,
+      });
+      if (!(await sleep(delayMs, req.signal))) return { kind: 'cancelled', attempts: attempt };
+    }
+  }
+
+  return {
+    send,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await dispatcher.close();
+    },
+  };
+}
+
+function seconds(ms: number): string {
+  const s = ms / 1000;
+  return Number.isInteger(s) ? String(s) : s.toFixed(1);
+}

@@ -1,0 +1,72 @@
+// Where the API key comes from: the environment or a private file, never a command-line flag
+// (a flag would show in `ps` and in shell history).
+import { readFileSync, statSync } from 'node:fs';
+import { ConfigError, UsageError } from '../errors.js';
+import { addSecret } from '../redact.js';
+
+export const API_KEY_ENV = 'BATCH_SYNC_API_KEY';
+
+export interface ApiKey {
+  apiKey: string;
+  /** For messages: "the key from --api-key-file ./key was refused". */
+  source: 'env' | 'file';
+}
+
+export interface ReadApiKeyOptions {
+  env?: Record<string, string | undefined>;
+  /** --api-key-file. Given explicitly, it wins over the environment. */
+  apiKeyFile?: string;
+  /** Injectable for tests on systems without POSIX modes; defaults to process.platform. */
+  platform?: NodeJS.Platform;
+}
+
+export function readApiKey(opts: ReadApiKeyOptions = {}): ApiKey {
+  const env = opts.env ?? process.env;
+  if (opts.apiKeyFile) return { apiKey: fromFile(opts.apiKeyFile, opts.platform ?? process.platform), source: 'file' };
+  const fromEnv = env[API_KEY_ENV]?.trim();
+  if (fromEnv) {
+    checkShape(fromEnv, API_KEY_ENV);
+    addSecret(fromEnv);
+    return { apiKey: fromEnv, source: 'env' };
+  }
+  throw new UsageError('no API key: batch-sync needs the key of the batch integration API to send', {
+    suggestion: `set ${API_KEY_ENV}=<key> in the environment, or put the key alone in a file (chmod 600) and pass --api-key-file <file>`,
+  });
+}
+
+function fromFile(path: string, platform: NodeJS.Platform): string {
+  let mode: number;
+  try {
+    mode = statSync(path).mode;
+  } catch (err) {
+    throw new ConfigError(`cannot read the API key file ${path} (${(err as NodeJS.ErrnoException).code ?? 'error'})`, {
+      suggestion: 'check the path given to --api-key-file',
+    });
+  }
+  // Windows has no such bits; ACLs there are the user's business
+  if (platform !== 'win32' && (mode & 0o077) !== 0) {
+    throw new ConfigError(
+      `the API key file ${path} can be read by other users (mode ${(mode & 0o777).toString(8).padStart(3, '0')}); refusing to use it`,
+      { suggestion: `chmod 600 ${path}` },
+    );
+  }
+  let key: string;
+  try {
+    key = readFileSync(path, 'utf8').trim();
+  } catch (err) {
+    throw new ConfigError(`cannot read the API key file ${path} (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  if (!key) throw new ConfigError(`the API key file ${path} is empty`, { suggestion: 'put the key on the first line' });
+  checkShape(key, `the API key file ${path}`);
+  addSecret(key);
+  return key;
+}
+
+/** A header value cannot span lines; saying so beats undici's "invalid header" later. */
+function checkShape(key: string, where: string): void {
+  if (/[\r\n]/.test(key)) {
+    throw new ConfigError(`${where} holds more than one line; the API key is a single line`, {
+      suggestion: 'keep only the key in it',
+    });
+  }
+}

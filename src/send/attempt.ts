@@ -1,0 +1,121 @@
+// One HTTP request of a batch and what it means: done, retry (with the server's Retry-After), or
+// cancelled. Throws AbortError for answers that make the whole run pointless (401, 404, redirects).
+import { STATUS_CODES } from 'node:http';
+import type { Dispatcher } from 'undici';
+import { BatchSyncError } from '../errors.js';
+import { redact } from '../redact.js';
+import { classifyError } from './classify-error.js';
+import { classifyStatus } from './classify-status.js';
+import { ERROR_BODY_LIMIT, OK_BODY_LIMIT, discard, readBounded } from './read-body.js';
+import { parseRetryAfter } from './retry-policy.js';
+import type { AttemptFailure, SendResult, Timeouts } from './types.js';
+import { verifyResponse } from './verify-response.js';
+
+export interface AttemptContext {
+  dispatcher: Dispatcher;
+  origin: string;
+  path: string;
+  method: 'POST' | 'PATCH';
+  headers: Record<string, string>;
+  body: Buffer;
+  timeouts: Timeouts;
+  retryOn500: boolean;
+  signal?: AbortSignal;
+}
+
+export type AttemptOutcome =
+  | { kind: 'done'; result: SendResult }
+  /** Not retried, but not final either: the loop turns it into gave-up (or unverified). */
+  | { kind: 'stop'; failure: AttemptFailure; body?: string }
+  | { kind: 'retry'; failure: AttemptFailure; retryAfterMs?: number; unverified?: { reason: string; status: number; body: string } }
+  | { kind: 'cancelled' };
+
+export async function attemptOnce(ctx: AttemptContext, attempts: number): Promise<AttemptOutcome> {
+  // an attempt deadline on top of undici's timers: bodyTimeout is an idle timer, so a server
+  // dripping a byte every few seconds would otherwise hold the batch forever
+  const deadline = AbortSignal.timeout(ctx.timeouts.attemptMs);
+  const signal = ctx.signal ? AbortSignal.any([ctx.signal, deadline]) : deadline;
+  const url = `${ctx.origin}${ctx.path}`;
+  try {
+    const res = await ctx.dispatcher.request({
+      origin: ctx.origin,
+      path: ctx.path,
+      method: ctx.method,
+      headers: ctx.headers,
+      body: ctx.body,
+      signal,
+      headersTimeout: ctx.timeouts.headersMs,
+      bodyTimeout: ctx.timeouts.bodyMs,
+    });
+    const { statusCode: status } = res;
+    const label = `${status} ${STATUS_CODES[status] ?? ''}`.trim();
+
+    if (status >= 200 && status < 300) {
+      const { text, truncated } = await readBounded(res.body, OK_BODY_LIMIT);
+      const verdict = verifyResponse(text, truncated, header(res.headers['content-type']));
+      if (verdict.ok) return { kind: 'done', result: { kind: 'ok', status, response: verdict.response, attempts } };
+      const body = redact(text.slice(0, ERROR_BODY_LIMIT));
+      return {
+        kind: 'retry',
+        failure: { code: 'UNVERIFIED', status, message: `the API answered ${label} but ${verdict.reason}` },
+        unverified: { reason: `the API answered ${label} but ${verdict.reason}`, status, body },
+      };
+    }
+
+    const disposition = classifyStatus({
+      status,
+      url,
+      location: header(res.headers.location),
+      retryOn500: ctx.retryOn500,
+    });
+    switch (disposition.action) {
+      case 'abort':
+        discard(res.body);
+        throw disposition.error;
+      case 'retry': {
+        discard(res.body);
+        const retryAfterMs = parseRetryAfter(res.headers['retry-after'], Date.now());
+        return { kind: 'retry', failure: { code: `HTTP_${status}`, status, message: `the API answered ${label}` }, retryAfterMs };
+      }
+      case 'bad-request':
+      case 'too-large': {
+        const body = await errorBody(res.body);
+        const result: SendResult =
+          disposition.action === 'too-large'
+            ? { kind: 'too-large', status: 413, body, attempts }
+            : { kind: 'bad-request', status, body, attempts };
+        return { kind: 'done', result };
+      }
+      case 'stop': {
+        const body = await errorBody(res.body);
+        return { kind: 'stop', failure: { code: `HTTP_${status}`, status, message: disposition.reason }, body };
+      }
+    }
+  } catch (err) {
+    if (ctx.signal?.aborted) return { kind: 'cancelled' };
+    if (err instanceof BatchSyncError) throw err; // ours, from the status table above
+    if (deadline.aborted) {
+      return {
+        kind: 'retry',
+        failure: { code: 'ATTEMPT_TIMEOUT', message: `the request to ${url} took longer than ${ctx.timeouts.attemptMs} ms` },
+      };
+    }
+    const disposition = classifyError(err, ctx.origin);
+    if (disposition.action === 'abort') throw disposition.error;
+    return { kind: disposition.action, failure: disposition.failure };
+  }
+}
+
+/** Error bodies are best effort: a socket dying while we read one must not hide the status. */
+async function errorBody(body: Dispatcher.ResponseData['body']): Promise<string> {
+  try {
+    const { text, truncated } = await readBounded(body, ERROR_BODY_LIMIT);
+    return redact(truncated ? `${text}…` : text);
+  } catch {
+    return '';
+  }
+}
+
+function header(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}

@@ -1,0 +1,83 @@
+// A thrown network/undici error → retry, abort the run, or stop this batch. Pure.
+import { AbortError } from '../errors.js';
+import { redact } from '../redact.js';
+import type { AttemptFailure } from './types.js';
+
+/**
+ * Transient by nature: the network, the server process or a timer, not our request. ENOTFOUND is
+ * deliberately absent: getaddrinfo reports a temporary resolver failure as EAI_AGAIN, so ENOTFOUND
+ * is an authoritative "no such host" (usually a typo in --base-url), and retrying it for five
+ * minutes would only hide that.
+ */
+const RETRYABLE = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_SOCKET', // "other side closed": dropped before or in the middle of the response
+  'UND_ERR_RES_CONTENT_LENGTH_MISMATCH', // body cut short
+  'ATTEMPT_TIMEOUT',
+]);
+
+const TLS_CODE = /^(CERT_|UNABLE_TO_|SELF_SIGNED_|DEPTH_ZERO_|ERR_TLS_|ERR_SSL_|ERR_OSSL_)/;
+
+export type ErrorDisposition =
+  | { action: 'retry'; failure: AttemptFailure }
+  | { action: 'stop'; failure: AttemptFailure }
+  | { action: 'abort'; error: AbortError };
+
+export function errorCode(err: unknown): string {
+  const e = err as { code?: unknown; cause?: { code?: unknown } } | undefined;
+  if (typeof e?.code === 'string') return e.code;
+  if (typeof e?.cause?.code === 'string') return e.cause.code;
+  return 'UNKNOWN';
+}
+
+export function failureOf(err: unknown): AttemptFailure {
+  const code = errorCode(err);
+  const message = err instanceof Error ? err.message : String(err);
+  return { code, message: redact(message || code) };
+}
+
+export function classifyError(err: unknown, origin: string): ErrorDisposition {
+  const failure = failureOf(err);
+  const { code, message } = failure;
+  const proxyStatus = /Proxy response \((\d{3})\)/.exec(message)?.[1];
+  if (proxyStatus) {
+    if (proxyStatus === '407') {
+      return {
+        action: 'abort',
+        error: new AbortError('PROXY_AUTH', 'the proxy refused our credentials (407 Proxy Authentication Required)', {
+          suggestion: 'check the user and password in HTTPS_PROXY / HTTP_PROXY',
+        }),
+      };
+    }
+    return { action: 'retry', failure: { ...failure, code: 'PROXY_TUNNEL', status: Number(proxyStatus) } };
+  }
+  if (RETRYABLE.has(code)) return { action: 'retry', failure };
+  if (code === 'ENOTFOUND') {
+    return {
+      action: 'abort',
+      error: new AbortError('DNS', `the host of ${origin} does not resolve (ENOTFOUND)`, {
+        suggestion: 'check the host name in --base-url (or your DNS / proxy settings)',
+      }),
+    };
+  }
+  if (TLS_CODE.test(code)) {
+    return {
+      action: 'abort',
+      error: new AbortError('TLS', `the TLS connection to ${origin} failed: ${message} (${code})`, {
+        suggestion: 'if the API uses a private CA, pass its certificate with --ca-file; batch-sync never disables verification',
+      }),
+    };
+  }
+  return { action: 'stop', failure };
+}

@@ -1,0 +1,88 @@
+// The client's public shapes: what a caller sends, what comes back, what it is told along the way.
+import type { BatchResponse } from '../contract/envelope.js';
+import type { Method, Resource } from '../contract/resources.js';
+
+export interface RetryPolicy {
+  /** Requests per batch, the first one included. */
+  maxAttempts: number;
+  /** Backoff cap of the first retry; doubles per retry, full jitter. */
+  baseDelayMs: number;
+  /** Largest backoff between two attempts. */
+  maxDelayMs: number;
+  /** No new attempt is started once this much time has passed since the first one. */
+  maxTotalMs: number;
+  /** A 500 may mean the batch was half applied; retrying it is opt-in. */
+  retryOn500: boolean;
+  /** A Retry-After longer than this makes the client give up on the batch at once. */
+  maxRetryAfterMs: number;
+}
+
+export interface Timeouts {
+  /** TCP (+TLS) connect. */
+  connectMs: number;
+  /** From the request being written to the response headers. */
+  headersMs: number;
+  /** Longest silence between two body chunks (undici's bodyTimeout is an idle timer). */
+  bodyMs: number;
+  /** Whole attempt, so a server dripping one byte just inside bodyMs cannot hold a batch forever. */
+  attemptMs: number;
+}
+
+export interface ApiClientOptions {
+  baseUrl: string;
+  apiKey: string;
+  /** Connections of the one keep-alive pool to the API's origin. */
+  concurrency?: number;
+  timeouts?: Partial<Timeouts>;
+  retry?: Partial<RetryPolicy>;
+  /** PEM file of a private CA, trusted in addition to the public roots. Read once. */
+  caFile?: string;
+  /** Allows http:// to a host other than loopback (the key then travels in clear text). */
+  allowInsecureHttp?: boolean;
+  onEvent?: (event: SendEvent) => void;
+  /** Where HTTPS_PROXY, HTTP_PROXY and NO_PROXY are read from; process.env by default. */
+  env?: Record<string, string | undefined>;
+}
+
+export interface SendRequest {
+  resource: Resource;
+  method: Method;
+  batchId: string;
+  /** The serialised envelope. The same bytes go out on every attempt. */
+  body: string | Buffer;
+  itemCount: number;
+  signal?: AbortSignal;
+}
+
+/** A failure of one attempt, already redacted: safe to print. */
+export interface AttemptFailure {
+  /** An errno/undici code (ECONNRESET, UND_ERR_HEADERS_TIMEOUT) or `HTTP_<status>` or `UNVERIFIED`. */
+  code: string;
+  message: string;
+  status?: number;
+}
+
+export type SendResult =
+  | { kind: 'ok'; status: number; response: BatchResponse; attempts: number }
+  /** 400 or 422: the API refused the batch as a whole; the caller bisects it to find the bad item. */
+  | { kind: 'bad-request'; status: number; body: string; attempts: number }
+  /** 413: nothing wrong with the items, the batch is too big; the caller splits it. */
+  | { kind: 'too-large'; status: 413; body: string; attempts: number }
+  /** A 2xx arrived at least once but never with a body we could check: maybe applied, never count it accepted. */
+  | { kind: 'unverified'; reason: string; attempts: number; status?: number; body?: string }
+  | { kind: 'gave-up'; reason: string; attempts: number; status?: number; body?: string; lastError?: AttemptFailure }
+  | { kind: 'cancelled'; attempts: number };
+
+export type SendEvent =
+  | {
+      type: 'retry';
+      resource: Resource;
+      method: Method;
+      batchId: string;
+      /** The attempt that failed. */
+      attempt: number;
+      delayMs: number;
+      reason: string;
+      error: AttemptFailure;
+    }
+  | { type: 'warning'; code: 'TLS_VERIFY_ENV' | 'INSECURE_HTTP'; message: string };
