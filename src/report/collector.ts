@@ -1,0 +1,194 @@
+// Gathers every row's outcome during a run. Accepted rows are only counted, so memory stays flat for a
+// million-row import; rows not accepted are kept (up to a cap) for the report, and every one of them
+// goes to the optional sink as it arrives, so the errors CSV gets all rows whatever the cap.
+import { RESOURCES, resourceFromFileName, type Resource } from '../contract/resources.js';
+import type { Diagnostic } from '../validate/diagnostic.js';
+import { groupKey, groupLabel, normaliseReason } from './group-key.js';
+import { OUTCOMES, type OutcomeKind, type RowOutcome } from './outcome.js';
+
+export interface ResourceCounts {
+  /** Rows that reached an outcome: always accepted + rejected + invalid + skipped. */
+  read: number;
+  accepted: number;
+  rejected: number;
+  invalid: number;
+  skipped: number;
+  warnings: number;
+}
+
+export interface OutcomeGroup {
+  key: string;
+  resource: Resource;
+  outcome: Exclude<OutcomeKind, 'accepted'>;
+  /** `VALIDATION_ERROR amount.currency: "…" is not an ISO-4217 currency code` */
+  label: string;
+  count: number;
+  /** The first few rows, with their full (not normalised) text. */
+  examples: RowOutcome[];
+}
+
+export interface WarningGroup {
+  key: string;
+  resource?: Resource;
+  label: string;
+  count: number;
+  examples: Diagnostic[];
+}
+
+export interface CollectorOptions {
+  /** Example rows kept per group. */
+  maxExamples?: number;
+  /** Rows not accepted (and warnings) kept for listing; beyond it only counts and groups grow. */
+  maxKept?: number;
+  /** Distinct groups per run; beyond it rows go to an "other reasons" group per resource and outcome. */
+  maxGroups?: number;
+  /** Receives every row not accepted, as it is recorded (the errors CSV writer). */
+  sink?: (o: RowOutcome) => void;
+}
+
+export interface Collector {
+  record(o: RowOutcome): void;
+  /** A warning: the row still has its own outcome. `resource` defaults to the one the file name says. */
+  warn(d: Diagnostic, resource?: Resource): void;
+  /** Per resource, in sending order, for the resources seen. */
+  counts(): Partial<Record<Resource, ResourceCounts>>;
+  totals(): ResourceCounts;
+  /** Rows with an outcome, for one resource or all: compare with what the readers produced. */
+  total(resource?: Resource): number;
+  /** Resources whose recorded outcomes differ from the rows read: should always be empty. */
+  unaccounted(read: Partial<Record<Resource, number>>): Array<{ resource: Resource; read: number; recorded: number }>;
+  groups(): OutcomeGroup[];
+  warningGroups(): WarningGroup[];
+  notAccepted(): readonly RowOutcome[];
+  /** Rows not accepted that were counted and grouped but not kept (over maxKept). */
+  notListed(): number;
+  warnings(): readonly Diagnostic[];
+  warningsNotListed(): number;
+}
+
+export const DEFAULT_MAX_KEPT = 100_000;
+export const DEFAULT_MAX_GROUPS = 1_000;
+const OTHER_REASONS = '(other reasons: too many distinct messages to group)';
+
+const zero = (): ResourceCounts => ({ read: 0, accepted: 0, rejected: 0, invalid: 0, skipped: 0, warnings: 0 });
+
+export function createCollector(options: CollectorOptions = {}): Collector {
+  const maxExamples = options.maxExamples ?? 3;
+  const maxKept = options.maxKept ?? DEFAULT_MAX_KEPT;
+  const maxGroups = options.maxGroups ?? DEFAULT_MAX_GROUPS;
+  const perResource = new Map<Resource, ResourceCounts>();
+  const unassignedWarnings = { count: 0 };
+  const groups = new Map<string, OutcomeGroup>();
+  const warningGroups = new Map<string, WarningGroup>();
+  const kept: RowOutcome[] = [];
+  const keptWarnings: Diagnostic[] = [];
+  let notListed = 0;
+  let warningsNotListed = 0;
+
+  const countsOf = (r: Resource): ResourceCounts => {
+    let c = perResource.get(r);
+    if (!c) perResource.set(r, (c = zero()));
+    return c;
+  };
+
+  function addToGroup(o: RowOutcome & { outcome: OutcomeGroup['outcome'] }): void {
+    let key = groupKey(o);
+    let group = groups.get(key);
+    if (!group && groups.size >= maxGroups) {
+      key = `${o.resource}\u0000${o.outcome}\u0000${OTHER_REASONS}`;
+      group = groups.get(key);
+    }
+    if (!group) {
+      const label = key.endsWith(OTHER_REASONS) ? OTHER_REASONS : groupLabel(o);
+      group = { key, resource: o.resource, outcome: o.outcome, label, count: 0, examples: [] };
+      groups.set(key, group);
+    }
+    group.count++;
+    if (group.examples.length < maxExamples) group.examples.push(o);
+  }
+
+  // the sum of outcomes, not c.read: this is the check that `read` was kept in step
+  function total(resource?: Resource): number {
+    const list = resource ? [perResource.get(resource) ?? zero()] : [...perResource.values()];
+    return list.reduce((sum, c) => sum + c.accepted + c.rejected + c.invalid + c.skipped, 0);
+  }
+
+  return {
+    record(o) {
+      if (!OUTCOMES.includes(o.outcome)) throw new Error(`unknown outcome "${String(o.outcome)}" for ${o.file}:${o.line}`);
+      const c = countsOf(o.resource);
+      c[o.outcome]++;
+      c.read++;
+      if (o.outcome === 'accepted') return;
+      addToGroup(o as RowOutcome & { outcome: OutcomeGroup['outcome'] });
+      if (kept.length < maxKept) kept.push(o);
+      else notListed++;
+      options.sink?.(o);
+    },
+    warn(d, resource) {
+      const r = resource ?? resourceFromFileName(d.file);
+      if (r) countsOf(r).warnings++;
+      else unassignedWarnings.count++;
+      const label = [d.field, normaliseReason(d.reason)].filter(Boolean).join(': ');
+      let key = `${r ?? ''}\u0000${label}`;
+      if (!warningGroups.has(key) && warningGroups.size >= maxGroups) key = `${r ?? ''}\u0000${OTHER_REASONS}`;
+      let group = warningGroups.get(key);
+      if (!group) {
+        group = { key, resource: r, label: key.endsWith(OTHER_REASONS) ? OTHER_REASONS : label, count: 0, examples: [] };
+        warningGroups.set(key, group);
+      }
+      group.count++;
+      if (group.examples.length < maxExamples) group.examples.push(d);
+      if (keptWarnings.length < maxKept) keptWarnings.push(d);
+      else warningsNotListed++;
+    },
+    counts() {
+      const out: Partial<Record<Resource, ResourceCounts>> = {};
+      for (const r of RESOURCES) {
+        const c = perResource.get(r);
+        if (c) out[r] = { ...c };
+      }
+      return out;
+    },
+    totals() {
+      const t = zero();
+      for (const c of perResource.values()) {
+        for (const k of Object.keys(t) as Array<keyof ResourceCounts>) t[k] += c[k];
+      }
+      t.warnings += unassignedWarnings.count;
+      return t;
+    },
+    total,
+    unaccounted(read) {
+      const out: Array<{ resource: Resource; read: number; recorded: number }> = [];
+      for (const r of RESOURCES) {
+        const recorded = total(r);
+        const n = read[r] ?? 0;
+        if (n !== recorded) out.push({ resource: r, read: n, recorded });
+      }
+      return out;
+    },
+    groups() {
+      return sortGroups([...groups.values()]);
+    },
+    warningGroups() {
+      const order = (r?: Resource) => (r ? RESOURCES.indexOf(r) : RESOURCES.length);
+      return [...warningGroups.values()].sort((a, b) => order(a.resource) - order(b.resource) || b.count - a.count);
+    },
+    notAccepted: () => kept,
+    notListed: () => notListed,
+    warnings: () => keptWarnings,
+    warningsNotListed: () => warningsNotListed,
+  };
+}
+
+/** Sending order of resources, then rejected/invalid/skipped, then the biggest group first (stable), the catch-all last. */
+function sortGroups(list: OutcomeGroup[]): OutcomeGroup[] {
+  return list.sort(
+    (a, b) =>
+      RESOURCES.indexOf(a.resource) - RESOURCES.indexOf(b.resource) ||
+      OUTCOMES.indexOf(a.outcome) - OUTCOMES.indexOf(b.outcome) ||
+      Number(a.label === OTHER_REASONS) - Number(b.label === OTHER_REASONS) ||
+      b.count - a.count,
+  );
+}

@@ -1,0 +1,38 @@
+// How identical reasons are recognised across rows: 10,000 failures with one cause must read as one
+// line, so the parts of a message that vary per row (which item, which value) are normalised away.
+import type { RowOutcome } from './outcome.js';
+
+/**
+ * The server prefixes each error with the item it refers to (`items[3] externalId=DEAL-9: `).
+ * That prefix differs on every row and says nothing about the cause.
+ */
+const ITEM_PREFIX = /^\s*items\[\d+\](?:\s+externalId=(?:"[^"]*"|\S*?))?\s*:\s*/;
+
+/** Reason text with per-row parts replaced, used both as part of the group key and as its label. */
+export function normaliseReason(text: string): string {
+  return (
+    text
+      .replace(ITEM_PREFIX, '')
+      // item indexes and ids elsewhere in the text vary per row too
+      .replace(/items\[\d+\]/g, 'items[…]')
+      .replace(/externalId=(?:"[^"]*"|[^\s:,;]+)/g, 'externalId=…')
+      // quoted values: "USX" and "ABC" are the same problem
+      .replace(/"(?:[^"\\]|\\.)*"/g, '"…"')
+      .replace(/'(?:[^'\\]|\\.)*'/g, "'…'")
+      .replace(/\s+/g, ' ')
+      .trim()
+  );
+}
+
+/** The label a group is printed under: `VALIDATION_ERROR amount.currency: "…" is not …`. */
+export function groupLabel(o: Pick<RowOutcome, 'message' | 'detail' | 'field'>): string {
+  const reason = normaliseReason(o.detail);
+  // invalid rows carry the field apart from the reason; the server puts it inside the detail
+  const withField = o.field && !reason.startsWith(o.field) ? `${o.field}: ${reason}` : reason;
+  return [o.message, withField].filter(Boolean).join(' ');
+}
+
+/** Resource + outcome + the normalised message: rows with equal keys are one group. */
+export function groupKey(o: Pick<RowOutcome, 'resource' | 'outcome' | 'message' | 'detail' | 'field'>): string {
+  return `${o.resource}\u0000${o.outcome}\u0000${groupLabel(o)}`;
+}
