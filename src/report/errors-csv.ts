@@ -1,0 +1,202 @@
+// The rows not accepted, handed back with their original columns so the user can fix them in a
+// spreadsheet and feed the file back to `push` with the same profile. One errors file per input file
+// (`deals.csv` → `<dir>/deals.errors.csv`): the header, delimiter and resource of each input stay as
+// they were, which is what lets the profile read it back. Our own columns are appended, `_`-prefixed.
+import { accessSync, constants, realpathSync, statSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import { stringify } from 'csv-stringify/sync';
+import { BatchSyncError, EXIT, UsageError } from '../errors.js';
+import { openAtomic, type AtomicFile } from './atomic-file.js';
+import { neutraliseCell } from './formula-guard.js';
+import type { RowOutcome } from './outcome.js';
+
+/** Appended after the original columns; mappers ignore them when the file is fed back. */
+export const ERRORS_CSV_COLUMNS = ['_line', '_outcome', '_field', '_message', '_detail'] as const;
+const ADDED = new Set<string>(ERRORS_CSV_COLUMNS);
+/** Written rows are buffered up to this size, then go to disk: streaming without a syscall per row. */
+const FLUSH_BYTES = 64 * 1024;
+
+export interface ErrorsCsvOptions {
+  /** Directory the errors files go to (must exist and be writable). */
+  dir: string;
+  /** Every input path of the run: an errors file never replaces one of them. */
+  inputs: string[];
+  /** Default `,`; pass the input's delimiter so the same profile reads the file back. */
+  delimiter?: string;
+  /** Name of the errors file for an input; default `<name without extension>.errors.csv`. */
+  fileName?: (sourceFile: string) => string;
+}
+
+export interface ErrorsCsvFile {
+  source: string;
+  path: string;
+  rows: number;
+}
+
+export interface ErrorsCsvWriter {
+  /** The input's header (and delimiter, if it differs): columns keep the input's order. */
+  declareSource(file: string, opts?: { header?: string[]; delimiter?: string }): void;
+  /** Write one row not accepted (accepted rows are ignored). Use as the collector's sink. */
+  write(o: RowOutcome): void;
+  /** The first write failure, if any: writing stops, and finish() throws it. */
+  failure(): BatchSyncError | undefined;
+  /** Flush, fsync and rename every file into place. */
+  finish(): { files: ErrorsCsvFile[]; droppedCells: number };
+  /** Remove the temp files; no errors file appears. */
+  abort(): void;
+}
+
+export const defaultErrorsFileName = (source: string) => `${basename(source).replace(/\.[^.]*$/, '')}.errors.csv`;
+
+interface OpenFile {
+  source: string;
+  file: AtomicFile;
+  header: string[];
+  delimiter: string;
+  rows: number;
+  buffer: string;
+}
+
+export function createErrorsCsv(options: ErrorsCsvOptions): ErrorsCsvWriter {
+  const name = options.fileName ?? defaultErrorsFileName;
+  const inputs = new Set(options.inputs.map(canonical));
+  checkDirectory(options.dir);
+  const targetFor = (source: string) => join(options.dir, name(source));
+  const refuseInput = (source: string, target = targetFor(source)) => {
+    if (inputs.has(canonical(target))) {
+      throw new UsageError(`refusing to write the errors CSV over an input file: ${target}`, {
+        suggestion: 'Choose another errors directory, or rename the input (errors files are named <input>.errors.csv).',
+      });
+    }
+  };
+  // checked up front, so the run stops before sending anything
+  for (const input of options.inputs) refuseInput(input);
+
+  const declared = new Map<string, { header?: string[]; delimiter?: string }>();
+  const open = new Map<string, OpenFile>();
+  let failed: BatchSyncError | undefined;
+  let droppedCells = 0;
+
+  const line = (f: OpenFile, cells: string[]) =>
+    stringify([cells.map(neutraliseCell)], { delimiter: f.delimiter, record_delimiter: 'unix' });
+
+  const flush = (f: OpenFile) => {
+    f.file.write(f.buffer);
+    f.buffer = '';
+  };
+
+  function fileFor(o: RowOutcome): OpenFile {
+    const existing = open.get(o.file);
+    if (existing) return existing;
+    const target = uniqueTarget(o.file);
+    refuseInput(o.file, target);
+    const d = declared.get(o.file) ?? {};
+    // an errors file fed back carries stale `_` columns: they are replaced, not duplicated
+    const header = (d.header ?? Object.keys(o.row ?? {})).filter((h) => !ADDED.has(h));
+    const f: OpenFile = { source: o.file, file: openAtomic(target), header, delimiter: d.delimiter ?? options.delimiter ?? ',', rows: 0, buffer: '' };
+    open.set(o.file, f);
+    // BOM: spreadsheets otherwise read UTF-8 accents as mojibake
+    f.buffer = `\uFEFF${line(f, [...header, ...ERRORS_CSV_COLUMNS])}`;
+    return f;
+  }
+
+  // `a/deals.csv` and `b/deals.csv` in one run must not both become `deals.errors.csv`
+  function uniqueTarget(source: string): string {
+    const used = new Set([...open.values()].map((f) => f.file.target));
+    const first = targetFor(source);
+    let target = first;
+    for (let n = 2; used.has(target); n++) target = first.replace(/(\.errors\.csv|\.[^./\\]*)?$/, (ext) => `-${n}${ext}`);
+    return target;
+  }
+
+  function fail(error: unknown, target: string): void {
+    failed ??= writeError(error, target);
+    for (const f of open.values()) f.file.discard();
+  }
+
+  return {
+    declareSource(file, opts = {}) {
+      declared.set(file, opts);
+    },
+    write(o) {
+      if (o.outcome === 'accepted' || failed) return;
+      let f: OpenFile | undefined;
+      try {
+        f = fileFor(o);
+        const row = o.row ?? {};
+        const known = new Set(f.header);
+        droppedCells += Object.keys(row).filter((k) => !known.has(k) && !ADDED.has(k)).length;
+        const cells = [...f.header.map((h) => row[h] ?? ''), String(o.line), o.outcome, o.field ?? '', o.message, o.detail];
+        f.buffer += line(f, cells);
+        f.rows++;
+        if (f.buffer.length >= FLUSH_BYTES) flush(f);
+      } catch (error) {
+        if (error instanceof UsageError) throw error;
+        fail(error, f?.file.target ?? targetFor(o.file));
+      }
+    },
+    failure: () => failed,
+    finish() {
+      if (failed) throw failed;
+      const files: ErrorsCsvFile[] = [];
+      for (const f of open.values()) {
+        try {
+          flush(f);
+          f.file.commit();
+          files.push({ source: f.source, path: f.file.target, rows: f.rows });
+        } catch (error) {
+          fail(error, f.file.target);
+          throw failed;
+        }
+      }
+      return { files, droppedCells };
+    },
+    abort() {
+      for (const f of open.values()) f.file.discard();
+    },
+  };
+}
+
+/** The same file however it is named: resolved, and through symlinks when it exists. */
+function canonical(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    // not there yet: the errors file's directory is real (checked), so resolve through it
+    try {
+      return join(realpathSync(resolve(path, '..')), basename(path));
+    } catch {
+      return resolve(path);
+    }
+  }
+}
+
+function checkDirectory(dir: string): void {
+  try {
+    if (!statSync(dir).isDirectory()) throw Object.assign(new Error('not a directory'), { code: 'ENOTDIR' });
+    accessSync(dir, constants.W_OK);
+  } catch (error) {
+    throw writeError(error, dir);
+  }
+}
+
+const REASONS: Record<string, string> = {
+  ENOSPC: 'the disk is full',
+  EDQUOT: 'the disk quota is exceeded',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EROFS: 'the file system is read-only',
+  ENOENT: 'the directory does not exist',
+  ENOTDIR: 'it is not a directory',
+  EISDIR: 'a directory has that name',
+};
+
+/** A clear one-line error instead of a stack: what could not be written and why. */
+export function writeError(error: unknown, target: string): BatchSyncError {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const why = (code && REASONS[code]) ?? (error instanceof Error ? error.message : String(error));
+  return new BatchSyncError('ERRORS_CSV', `cannot write the errors CSV ${target}: ${why}${code ? ` (${code})` : ''}`, EXIT.usage, {
+    suggestion: 'Free space or fix permissions, or choose another directory for the errors CSV. The report above still lists the rows.',
+    cause: error,
+  });
+}
