@@ -1,0 +1,108 @@
+// Canonical input needs no profile: JSON items pass through as they are, and a CSV whose headers are
+// the item's field paths is read cell by cell with the contract's types. Cells are already in API
+// form (ISO dates, `1234.56`); only what a CSV cannot say is converted: `true`/`false` → boolean,
+// custom numbers → number, an empty cell → absent, the literal `null` → null where null is allowed.
+import type { Method, Resource } from '../contract/resources.js';
+import { ConfigError } from '../errors.js';
+import type { SourceRecord } from '../read/types.js';
+import type { Diagnostic } from '../validate/diagnostic.js';
+import { excelError, scientificId } from './cell-checks.js';
+import { parseCanonicalHeader, type CanonicalColumn } from './canonical-header.js';
+import { compactArrays, compileSetter } from './item-builder.js';
+import { unreadable } from './records.js';
+import { missingRequired, targetShape } from './target-fields.js';
+import type { MapResult, Mapper } from './types.js';
+
+type Convert = (text: string) => unknown;
+const FAIL = Symbol('fail');
+const DECIMAL = /^-?\d+(\.\d+)?$/;
+
+function converter(kind: string, nullable: boolean, isId: boolean, problem: (reason: string) => void): Convert {
+  const base: Convert =
+    kind === 'boolean'
+      ? (t) => {
+          const l = t.toLowerCase();
+          if (l === 'true') return true;
+          if (l === 'false') return false;
+          problem(`"${t}" is not true or false`);
+          return FAIL;
+        }
+      : kind === 'number'
+        ? (t) => {
+            if (DECIMAL.test(t)) return Number(t);
+            problem(`"${t}" is not a number (digits, optional "-" and "."; use a profile for 1.234,56)`);
+            return FAIL;
+          }
+        : isId
+          ? (t) => {
+              const reason = scientificId(t);
+              if (!reason) return t;
+              problem(reason);
+              return FAIL;
+            }
+          : (t) => t;
+  return nullable ? (t) => (t === 'null' ? null : base(t)) : base;
+}
+
+export function canonicalMapper(opts: { resource: Resource; method?: Method; header: readonly string[]; file: string }): Mapper {
+  const { resource, header, file } = opts;
+  const shape = targetShape(resource, opts.method ?? 'post');
+  const columns = parseCanonicalHeader(header, shape, resource, file);
+  const missing = missingRequired(shape, columns.flatMap((c) => (c.kind === 'field' ? [c.path] : [])));
+  if (missing.length) {
+    throw new ConfigError(`${file}: no column for ${missing.map((m) => `"${m}"`).join(', ')}, required in a ${resource} item`, {
+      suggestion: `add the column${missing.length > 1 ? 's' : ''}, or map the export with a profile (batch-sync init ${file} --resource ${resource})`,
+    });
+  }
+
+  // per-row state the closures report into, reset at the start of each row
+  let current: { file: string; line: number; column: string; field: string; problems: Diagnostic[] };
+  const report = (reason: string) =>
+    current.problems.push({ severity: 'error', file: current.file, line: current.line, column: current.column, field: current.field, reason });
+
+  const compiled = columns.map((c: CanonicalColumn) => {
+    if (c.kind === 'field') {
+      return { c, field: c.path, set: compileSetter(c.path), convert: converter(c.target.kind, c.target.nullable, c.target.isId, report) };
+    }
+    return { c, field: `customFields.${c.key}`, set: undefined, convert: converter(c.type, false, false, report) };
+  });
+  const named = shape.customFields === 'named';
+  const arrays = [...new Set([...shape.fields.keys()].filter((p) => p.includes('[]')).map((p) => p.slice(0, p.indexOf('['))))];
+
+  return {
+    resource,
+    map(record: SourceRecord): MapResult {
+      if (record.kind === 'unreadable') return unreadable(record);
+      if (record.kind === 'item') {
+        if (record.item === null || typeof record.item !== 'object' || Array.isArray(record.item)) {
+          return { kind: 'invalid', problems: [{ severity: 'error', file: record.file, line: record.line, reason: 'expected a JSON object (an item)' }] };
+        }
+        return { kind: 'item', item: record.item as Record<string, unknown>, warnings: [] };
+      }
+      const problems: Diagnostic[] = [];
+      current = { file: record.file, line: record.line, column: '', field: '', problems };
+      const item: Record<string, unknown> = {};
+      let custom: Record<string, unknown>[] | undefined;
+      for (const { c, field, set, convert } of compiled) {
+        const text = (record.row[c.column] ?? '').trim();
+        if (text === '') continue;
+        current.column = c.column;
+        current.field = field;
+        const excel = excelError(text);
+        if (excel) {
+          report(excel);
+          continue;
+        }
+        const value = convert(text);
+        if (value === FAIL) continue;
+        if (set) set(item, value);
+        else if (c.kind === 'custom') {
+          (custom ??= []).push(named ? { key: c.key, type: c.type, value, name: c.name } : { key: c.key, type: c.type, value });
+        }
+      }
+      if (custom) item.customFields = custom;
+      if (arrays.length) compactArrays(item, arrays);
+      return problems.length ? { kind: 'invalid', problems } : { kind: 'item', item, warnings: [] };
+    },
+  };
+}

@@ -1,0 +1,139 @@
+// One field of a profile compiled into a closure over a row: source (column, columns, const or
+// template) → trim → Excel checks → default → value map → text transforms → conversion. Built once
+// per file; per row it only reads cells and calls functions already chosen.
+import type { Diagnostic } from '../validate/diagnostic.js';
+import { excelError, scientificId } from './cell-checks.js';
+import type { ColumnResolver } from './columns.js';
+import { CONVERSIONS, type FieldSpec, type TransformName } from './profile-schema.js';
+import type { LeafKind } from './target-fields.js';
+import { parseTemplate, type TemplatePart } from './template.js';
+import { Failure, TEXT, conversionFor, type ConversionSettings } from './transforms/index.js';
+import { fold } from './transforms/text.js';
+
+export interface RowContext {
+  file: string;
+  line: number;
+  problems: Diagnostic[];
+}
+export type Row = Record<string, string | undefined>;
+/** The value for the item, or undefined when the field is absent (problems go to `ctx`). */
+export type ValueFn = (row: Row, ctx: RowContext) => unknown;
+
+export interface ValueTarget {
+  /** What diagnostics name as the field (`amount.value`, `customFields.sector`). */
+  field: string;
+  kind: LeafKind;
+  isId: boolean;
+}
+
+type Source = (row: Row) => { text: string; column: string | undefined };
+
+function compileSource(spec: FieldSpec, where: string, columns: ColumnResolver): Source | { constant: unknown } {
+  if (spec.const !== undefined) return { constant: spec.const };
+  if (spec.template !== undefined) {
+    const parsed = parseTemplate(spec.template);
+    if (!parsed.ok) throw new Error(`unchecked template at ${where}`); // profile-targets reports it first
+    const parts = parsed.parts.map((p): ((row: Row) => string) | string => {
+      if ('literal' in p) return p.literal;
+      const col = columns.resolve(p.column, `${where}.template`);
+      const fns = p.transforms.map((t) => TEXT[t]);
+      return (row) => fns.reduce((v, f) => f(v), (row[col] ?? '').trim());
+    });
+    const label = parsed.parts.filter((p): p is Extract<TemplatePart, { column: string }> => 'column' in p).map((p) => p.column).join(', ');
+    return (row) => {
+      let text = '';
+      let anyCell = false;
+      for (const part of parts) {
+        if (typeof part === 'string') text += part;
+        else {
+          const v = part(row);
+          if (v) anyCell = true;
+          text += v;
+        }
+      }
+      // a template whose cells are all empty is an empty value (so `default` applies)
+      return { text: anyCell ? text : '', column: label };
+    };
+  }
+  const cols = (spec.column ?? []).map((c, i) => columns.resolve(c, spec.column!.length > 1 ? `${where}.column[${i}]` : `${where}.column`));
+  if (cols.length === 1) {
+    const col = cols[0]!;
+    return (row) => ({ text: row[col] ?? '', column: col });
+  }
+  return (row) => {
+    for (const col of cols) {
+      const text = row[col];
+      if (text !== undefined && text.trim() !== '') return { text, column: col };
+    }
+    return { text: '', column: cols[0] };
+  };
+}
+
+export function compileValue(spec: FieldSpec, target: ValueTarget, where: string, columns: ColumnResolver, settings: ConversionSettings): ValueFn {
+  const source = compileSource(spec, where, columns);
+  const chain = spec.transform ?? [];
+  const last = chain[chain.length - 1];
+  const conversionName = last && (CONVERSIONS as readonly string[]).includes(last) ? last : undefined;
+  const texts = chain.filter((n): n is Exclude<TransformName, (typeof CONVERSIONS)[number]> => !(CONVERSIONS as readonly string[]).includes(n)).map((n) => TEXT[n]);
+  const convert = conversionFor(conversionName, target.kind, {
+    decimal: spec.decimal ?? settings.decimal,
+    dateFormat: spec.format ?? settings.dateFormat,
+    clock: settings.clock,
+  });
+  const trim = spec.trim !== false;
+  const map = spec.map ? new Map(Object.entries(spec.map).map(([k, v]) => [fold(k.trim()), v])) : undefined;
+  const mapKeys = spec.map ? Object.keys(spec.map).slice(0, 8).map((k) => `"${k}"`).join(', ') : '';
+  const hasDefault = spec.default !== undefined;
+  const { field } = target;
+
+  // a string through text transforms and conversion; non-strings (const true, map → 42) are final
+  const finish = (value: unknown, column: string | undefined, ctx: RowContext): unknown => {
+    if (typeof value !== 'string') return value;
+    let text = value;
+    for (const f of texts) text = f(text);
+    if (!convert) return text;
+    const out = convert(text);
+    if (out instanceof Failure) {
+      ctx.problems.push({ severity: 'error', file: ctx.file, line: ctx.line, column, field, reason: out.reason });
+      return undefined;
+    }
+    return out;
+  };
+
+  const fromText = (raw: string, column: string | undefined, ctx: RowContext): unknown => {
+    const text = trim ? raw.trim() : raw;
+    const excel = excelError(trim ? text : raw.trim());
+    const problem = excel ?? (target.isId && text ? scientificId(text) : undefined);
+    if (problem) {
+      ctx.problems.push({ severity: 'error', file: ctx.file, line: ctx.line, column, field, reason: problem });
+      return undefined;
+    }
+    if (text === '') {
+      if (!hasDefault) return undefined;
+      return typeof spec.default === 'string' ? mapped(spec.default, column, ctx) : spec.default;
+    }
+    return mapped(text, column, ctx);
+  };
+
+  const mapped = (text: string, column: string | undefined, ctx: RowContext): unknown => {
+    if (!map) return finish(text, column, ctx);
+    const hit = map.get(fold(text.trim()));
+    if (hit !== undefined || map.has(fold(text.trim()))) return finish(hit, column, ctx);
+    if (spec.otherwise !== undefined) return finish(spec.otherwise, column, ctx);
+    ctx.problems.push({
+      severity: 'error', file: ctx.file, line: ctx.line, column, field,
+      reason: `"${text}" is not in the value map (${mapKeys}${Object.keys(spec.map!).length > 8 ? ', …' : ''})`,
+      suggestion: 'add it to "map", or give "otherwise"',
+    });
+    return undefined;
+  };
+
+  if (typeof source !== 'function') {
+    const c = source.constant;
+    return typeof c === 'string' ? (_row, ctx) => fromText(c, undefined, ctx) : () => c;
+  }
+  return (row, ctx) => {
+    const { text, column } = source(row);
+    return fromText(text, column, ctx);
+  };
+}

@@ -1,0 +1,40 @@
+// The one entry point: a Mapper for a file, from its header and (optionally) a profile. Without a
+// profile the input must be canonical (API-shaped JSON, or a CSV headed by field paths).
+import type { Method, Resource } from '../contract/resources.js';
+import { canonicalMapper } from './canonical-mapper.js';
+import { profileMapper } from './profile-mapper.js';
+import type { Profile } from './profile-schema.js';
+import { unreadable } from './records.js';
+import type { MapResult, Mapper } from './types.js';
+
+export interface CreateMapperOptions {
+  resource: Resource;
+  /** POST unless the profile or the caller says PATCH: it decides which fields exist and are required. */
+  method?: Method;
+  /** The CSV header; undefined for JSON sources. */
+  header?: readonly string[];
+  profile?: Profile;
+  /** The file's name as messages show it. */
+  file: string;
+}
+
+/** Throws ConfigError when header and profile do not fit; row problems come back from `map` as data. */
+export function createMapper(opts: CreateMapperOptions): Mapper {
+  if (opts.profile) return profileMapper({ ...opts, profile: opts.profile });
+  if (opts.header) return canonicalMapper({ ...opts, header: opts.header });
+  // JSON without a profile: items pass through as they are
+  let rows: Mapper | undefined; // rows without a known header: canonical, by the first row's keys
+  return {
+    resource: opts.resource,
+    map(record): MapResult {
+      if (record.kind === 'unreadable') return unreadable(record);
+      if (record.kind === 'item') {
+        const item = record.item;
+        if (item !== null && typeof item === 'object' && !Array.isArray(item)) return { kind: 'item', item: item as Record<string, unknown>, warnings: [] };
+        return { kind: 'invalid', problems: [{ severity: 'error', file: record.file, line: record.line, reason: 'expected a JSON object (an item)' }] };
+      }
+      rows ??= canonicalMapper({ ...opts, header: Object.keys(record.row) });
+      return rows.map(record);
+    },
+  };
+}

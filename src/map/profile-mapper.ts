@@ -1,0 +1,114 @@
+// A profile compiled against one file's header into a Mapper: each field and custom field becomes a
+// closure, each skip condition a test, all chosen once. Per row: read cells, call closures, build.
+import type { Method, Resource } from '../contract/resources.js';
+import { ConfigError } from '../errors.js';
+import type { SourceRecord } from '../read/types.js';
+import { columnResolver, type ColumnResolver } from './columns.js';
+import { compileValue, type Row, type RowContext, type ValueFn } from './compile-value.js';
+import { compactArrays, compileSetter, type Setter } from './item-builder.js';
+import { flattenItem, unreadable } from './records.js';
+import { checkProfileTargets } from './profile-targets.js';
+import type { Profile, SkipCondition } from './profile-schema.js';
+import { schemaPath, targetShape } from './target-fields.js';
+import { fold } from './transforms/text.js';
+import { ZoneClock } from './transforms/time-zone.js';
+import type { MapResult, Mapper } from './types.js';
+
+interface CompiledField {
+  set: Setter;
+  value: ValueFn;
+}
+interface CompiledCustomField {
+  key: string;
+  name: string | undefined;
+  type: 'string' | 'number' | 'boolean';
+  value: ValueFn;
+}
+
+function compileSkip(c: SkipCondition, where: string, columns: ColumnResolver): (row: Row) => string | undefined {
+  const col = columns.resolve(c.column, `${where}.column`);
+  const cell = (row: Row) => (row[col] ?? '').trim();
+  if (c.empty) return (row) => (cell(row) === '' ? `"${col}" is empty` : undefined);
+  if (c.notEmpty) return (row) => (cell(row) !== '' ? `"${col}" is not empty` : undefined);
+  const values = new Set((c.in ?? [c.equals!]).map((v) => fold(v.trim())));
+  return (row) => {
+    const v = cell(row);
+    return values.has(fold(v)) ? `"${col}" is "${v}"` : undefined;
+  };
+}
+
+export interface ProfileMapperOptions {
+  resource: Resource;
+  method?: Method;
+  header?: readonly string[];
+  file: string;
+  profile: Profile;
+}
+
+export function profileMapper({ resource, method, header, file, profile }: ProfileMapperOptions): Mapper {
+  const origin = profile.origin ?? 'profile';
+  if (profile.resource !== resource) {
+    throw new ConfigError(`profile ${origin}: resource: the profile maps ${profile.resource} items but ${file} is read as ${resource}`, {
+      suggestion: `use a ${resource} profile, or read the file as ${profile.resource}`,
+    });
+  }
+  const m = method ?? profile.method ?? 'post';
+  const targets = checkProfileTargets({ ...profile, method: m });
+  if (targets.length) throw new ConfigError(`profile ${origin}: ${targets.join(`\n  profile ${origin}: `)}`);
+
+  const shape = targetShape(resource, m);
+  const columns = columnResolver(header, file, origin);
+  const settings = { decimal: profile.decimal, dateFormat: profile.dateFormat, clock: new ZoneClock(profile.timeZone) };
+
+  const fields: CompiledField[] = Object.entries(profile.fields).map(([path, spec]) => {
+    const target = shape.fields.get(schemaPath(path))!;
+    return {
+      set: compileSetter(path),
+      value: compileValue(spec, { field: path, kind: target.kind, isId: target.isId }, `fields.${path}`, columns, settings),
+    };
+  });
+  const named = shape.customFields === 'named';
+  const customFields: CompiledCustomField[] = (profile.customFields ?? []).map((cf, i) => ({
+    key: cf.key,
+    // the display name: given, else the column it comes from, else the key
+    name: named ? (cf.name ?? (cf.column?.length === 1 ? cf.column[0] : cf.key)) : undefined,
+    type: cf.type,
+    value: compileValue(cf, { field: `customFields.${cf.key}`, kind: cf.type, isId: false }, `customFields[${i}]`, columns, settings),
+  }));
+  const skips = (profile.skipIf ?? []).map((c, i) => compileSkip(c, `skipIf[${i}]`, columns));
+  const arrays = [...new Set([...shape.fields.keys()].filter((p) => p.includes('[]')).map((p) => p.slice(0, p.indexOf('['))))];
+
+  function mapRow(row: Row, record: { file: string; line: number }): MapResult {
+    for (const skip of skips) {
+      const reason = skip(row);
+      if (reason !== undefined) return { kind: 'skip', reason: `skipIf: ${reason}` };
+    }
+    const ctx: RowContext = { file: record.file, line: record.line, problems: [] };
+    const item: Record<string, unknown> = {};
+    for (const f of fields) {
+      const v = f.value(row, ctx);
+      if (v !== undefined) f.set(item, v);
+    }
+    if (customFields.length) {
+      const list: Record<string, unknown>[] = [];
+      for (const cf of customFields) {
+        const value = cf.value(row, ctx);
+        if (value === undefined || value === null) continue; // empty cell: the custom field is omitted
+        list.push(cf.name === undefined ? { key: cf.key, type: cf.type, value } : { key: cf.key, type: cf.type, value, name: cf.name });
+      }
+      if (list.length) item.customFields = list;
+    }
+    if (arrays.length) compactArrays(item, arrays);
+    if (ctx.problems.length) return { kind: 'invalid', problems: ctx.problems };
+    return { kind: 'item', item, warnings: [] };
+  }
+
+  return {
+    resource,
+    map(record: SourceRecord): MapResult {
+      if (record.kind === 'unreadable') return unreadable(record);
+      if (record.kind === 'item') return mapRow(flattenItem(record.item), record);
+      return mapRow(record.row, record);
+    },
+  };
+}

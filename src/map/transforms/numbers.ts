@@ -1,0 +1,85 @@
+// Locale numbers as spreadsheets and ERPs write them (`1.234,56`, `$ 1,234.56`, `R$ 1.234,56`,
+// `(123)`, `133,55-`) into the API's decimal string (`1234.56`). Never through a float: the digits
+// the user wrote are the digits we send.
+
+export type DecimalMark = ',' | '.';
+export type NumberResult = { ok: true; value: string } | { ok: false; reason: string };
+
+// sign? currency? sign? digits-with-separators currency? trailing-sign?
+// Currency: a run of non-digit, non-separator symbols or letters (`$`, `R$`, `US$`, `S/.`, `EUR`).
+const NUMBER =
+  /^([-+(])?\s*(?:[^\d\s.,()+-][^\d\s()+-]*\s*)?([-+(])?\s*([.,]?\d(?:[\d.,' \u00a0\u202f]*\d)?)\s*(?:[^\d\s.,()+-][^\d\s()+-]*)?\s*([-)])?$/;
+const GROUP_SPACES = /[' \u00a0\u202f]/g;
+const DIGITS = /^\d+$/;
+
+function fail(raw: string, why: string): NumberResult {
+  return { ok: false, reason: `"${raw}" is not a number${why ? ` (${why})` : ''}` };
+}
+
+/** Splits `1.234.567` by the thousands mark and checks groups of three after the first. */
+function ungroup(intPart: string, mark: string): string | undefined {
+  if (!intPart.includes(mark)) return DIGITS.test(intPart) || intPart === '' ? intPart : undefined;
+  const groups = intPart.split(mark);
+  const [first, ...rest] = groups;
+  if (!first || first.length > 3 || !DIGITS.test(first)) return undefined;
+  for (const g of rest) if (g.length !== 3 || !DIGITS.test(g)) return undefined;
+  return groups.join('');
+}
+
+/** Which mark is the decimal one when the setting is `auto`; undefined when a value cannot tell. */
+function guessMark(num: string): DecimalMark | 'none' | undefined {
+  const lastComma = num.lastIndexOf(',');
+  const lastDot = num.lastIndexOf('.');
+  if (lastComma < 0 && lastDot < 0) return 'none';
+  if (lastComma >= 0 && lastDot >= 0) return lastComma > lastDot ? ',' : '.';
+  const mark = lastComma >= 0 ? ',' : '.';
+  if (num.indexOf(mark) !== num.lastIndexOf(mark)) return mark === ',' ? '.' : ','; // 1.234.567: repeated → thousands
+  const after = num.length - num.lastIndexOf(mark) - 1;
+  const before = num.lastIndexOf(mark);
+  // `1,234` and `1.234`: a thousands group or three decimals? Only `0,500` / `,5` can tell.
+  if (after === 3 && before > 0 && before <= 3 && num[0] !== '0') return undefined;
+  return mark;
+}
+
+export function parseDecimal(raw: string, decimal: DecimalMark | 'auto' = 'auto'): NumberResult {
+  const m = NUMBER.exec(raw.trim());
+  if (!m) return fail(raw, '');
+  const [, sign1, sign2, body = '', trail] = m;
+  const paren = sign1 === '(' || sign2 === '(';
+  if (paren !== (trail === ')')) return fail(raw, 'unbalanced parentheses');
+  const signs = [sign1, sign2, trail].filter((s) => s === '-').length;
+  if (signs > 1 || (paren && signs > 0)) return fail(raw, 'more than one sign');
+  const negative = paren || signs === 1;
+  const num = body.replace(GROUP_SPACES, '');
+  const mark = decimal === 'auto' ? guessMark(num) : decimal;
+  if (mark === undefined) {
+    return { ok: false, reason: `"${raw}" is ambiguous: "," and "." could each be the decimal mark; set "decimal" in the profile` };
+  }
+  let intPart = num;
+  let fraction = '';
+  if (mark !== 'none') {
+    const at = num.lastIndexOf(mark);
+    if (at >= 0) {
+      intPart = num.slice(0, at);
+      fraction = num.slice(at + 1);
+      if (!DIGITS.test(fraction)) return fail(raw, `expected digits after the decimal mark "${mark}"`);
+    }
+  }
+  const thousands = mark === ',' ? '.' : mark === '.' ? ',' : undefined;
+  const digits = thousands ? ungroup(intPart, thousands) : DIGITS.test(intPart) ? intPart : undefined;
+  if (digits === undefined) {
+    return fail(raw, mark === 'none' ? '' : `in this profile "${mark}" is the decimal mark and "${thousands}" separates thousands`);
+  }
+  const whole = digits.replace(/^0+(?=\d)/, '') || '0';
+  const text = fraction ? `${whole}.${fraction}` : whole;
+  return { ok: true, value: negative && /[1-9]/.test(text) ? `-${text}` : text };
+}
+
+/** An integer, written with or without thousands marks; `12,00` is accepted as 12. */
+export function parseInteger(raw: string, decimal: DecimalMark | 'auto' = 'auto'): NumberResult {
+  const r = parseDecimal(raw, decimal);
+  if (!r.ok) return r;
+  const [whole, fraction = ''] = r.value.split('.');
+  if (/[1-9]/.test(fraction)) return { ok: false, reason: `"${raw}" is not a whole number` };
+  return { ok: true, value: whole === '-0' ? '0' : whole! };
+}

@@ -1,0 +1,43 @@
+// Text transforms: ids from names (`Anna Snelling` → `anna-snelling`), full names split in two,
+// booleans in the words spreadsheets use, case changes.
+
+const MARKS = /[\u0300-\u036f]/g;
+const NOT_ALNUM = /[^a-z0-9]+/g;
+const EDGE_DASHES = /^-+|-+$/g;
+
+/** Without accents, lower case: `Ação` → `acao`. Used for slugs and for forgiving comparisons. */
+export function fold(text: string): string {
+  return text.normalize('NFD').replace(MARKS, '').toLowerCase();
+}
+
+/** A stable id from a name: accents dropped, lower case, runs of anything else → one `-`. */
+export function slug(text: string): string {
+  return fold(text).replace(NOT_ALNUM, '-').replace(EDGE_DASHES, '');
+}
+
+const SPACES = /\s+/;
+
+/**
+ * Full name → first and last name: the last word is the last name, everything before it the first
+ * name (`Mei-Mei Johns` → `Mei-Mei` / `Johns`; `Ana María de la Cruz` → `Ana María de la` / `Cruz`).
+ * Wrong for compound surnames, but predictable; map separate columns when the export has them. A
+ * single word is a first name with an empty last name (the contract allows it).
+ */
+export function splitName(full: string): { firstName: string; lastName: string } {
+  const words = full.trim().split(SPACES).filter(Boolean);
+  if (words.length <= 1) return { firstName: words[0] ?? '', lastName: '' };
+  return { firstName: words.slice(0, -1).join(' '), lastName: words[words.length - 1]! };
+}
+
+const TRUE_WORDS = ['true', 'yes', 'y', '1', 'si', 'sí', 'sim', 'verdadero', 'verdadeiro', 'x', 'on'];
+const FALSE_WORDS = ['false', 'no', 'n', '0', 'nao', 'não', 'falso', 'off'];
+const BOOLEANS = new Map<string, boolean>([
+  ...TRUE_WORDS.map((w) => [fold(w), true] as const),
+  ...FALSE_WORDS.map((w) => [fold(w), false] as const),
+]);
+
+/** `true/false`, `yes/no`, `sí/no`, `sim/não`, `1/0`, `verdadero/falso`…; undefined when it is none of them. */
+export function parseBoolean(raw: string): boolean | undefined {
+  return BOOLEANS.get(fold(raw.trim()));
+}
+export const BOOLEAN_WORDS_HELP = 'true/false, yes/no, sí/no, sim/não, 1/0';
