@@ -1,0 +1,104 @@
+// The report people read: a table of counts, then the rows not accepted grouped by reason with a few
+// examples each (10,000 failures with one cause are one paragraph, not 10,000 lines), warnings apart,
+// and a one-line verdict. It prints only; the exit code is decided elsewhere.
+import type { ChalkInstance } from 'chalk';
+import { formatDiagnostic } from '../validate/diagnostic.js';
+import type { OutcomeGroup, ResourceCounts, WarningGroup } from './collector.js';
+import type { RowOutcome } from './outcome.js';
+import type { Output } from './output.js';
+import { commandName, durationSeconds, failedRows, isSendingMode, type RunReport } from './run-report.js';
+
+/** A server detail can be a whole stack trace; examples are for recognising the problem. */
+const MAX_DETAIL = 300;
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+const clip = (s: string) => (s.length > MAX_DETAIL ? `${s.slice(0, MAX_DETAIL - 1)}…` : s);
+
+export function renderHuman(report: RunReport, output: Output): void {
+  for (const line of humanReport(report, output.color)) output.out(line);
+}
+
+export function humanReport(report: RunReport, c: ChalkInstance): string[] {
+  const lines: string[] = [`batch-sync ${commandName(report.mode)}: run ${report.runId}, ${durationSeconds(report)}`, ''];
+  if (report.aborted) {
+    lines.push(c.red.bold(`RUN ABORTED (${report.aborted.code}): ${report.aborted.message}`), '');
+  }
+  lines.push(...countsTable(report), '');
+
+  const titles: Record<OutcomeGroup['outcome'], string> = {
+    rejected: 'rejected by the server',
+    invalid: 'invalid',
+    skipped: 'skipped',
+  };
+  let section = '';
+  for (const g of report.groups) {
+    const here = `${g.resource}\u0000${g.outcome}`;
+    if (here !== section) {
+      section = here;
+      const n = report.counts[g.resource]?.[g.outcome] ?? 0;
+      const colour = g.outcome === 'skipped' ? c.yellow : c.red;
+      lines.push(colour.bold(`${g.resource}: ${plural(n, 'row')} ${titles[g.outcome]}`));
+    }
+    lines.push(`${plural(g.count, 'row')}: ${g.label}`);
+    for (const e of g.examples) lines.push(`  ${exampleLine(e)}`);
+    if (g.count > g.examples.length) lines.push(c.dim(`  … and ${g.count - g.examples.length} more`));
+    lines.push('');
+  }
+  if (report.notListed > 0) {
+    const are = report.notListed === 1 ? 'is' : 'are';
+    lines.push(`${plural(report.notListed, 'row')} not accepted ${are} counted and grouped above but not listed one by one (the errors CSV has every row).`, '');
+  }
+  if (report.warningGroups.length > 0) lines.push(...warningSection(report.warningGroups, report.totals.warnings, c), '');
+  if (report.errorFiles?.length) {
+    lines.push(`Rows not accepted, with their original columns: ${report.errorFiles.join(', ')}`, '');
+  }
+  lines.push(verdict(report, c));
+  return lines;
+}
+
+/** One example row: invalid rows as diagnostics (`file:line  column → field: reason`), others with id and message. */
+export function exampleLine(o: RowOutcome): string {
+  if (o.outcome === 'invalid') {
+    const reason = o.field && o.detail.startsWith(`${o.field}: `) ? o.detail.slice(o.field.length + 2) : o.detail;
+    return formatDiagnostic({ severity: 'error', file: o.file, line: o.line, column: o.column, field: o.field, reason: clip(reason) });
+  }
+  const id = o.externalId ? `  externalId=${o.externalId}` : '';
+  return `${o.file}:${o.line}${id}  ${o.message}  ${clip(o.detail)}`;
+}
+
+function countsTable(report: RunReport): string[] {
+  const header = ['resource', 'read', isSendingMode(report.mode) ? 'accepted' : 'valid', 'rejected', 'invalid', 'skipped', 'warnings'];
+  const row = (name: string, k: ResourceCounts) => [name, k.read, k.accepted, k.rejected, k.invalid, k.skipped, k.warnings].map(String);
+  const rows = [header, ...Object.entries(report.counts).map(([r, k]) => row(r, k))];
+  if (Object.keys(report.counts).length !== 1) rows.push(row('total', report.totals));
+  const widths = header.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  return rows.map((r) => r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ').trimEnd());
+}
+
+function warningSection(groups: WarningGroup[], total: number, c: ChalkInstance): string[] {
+  const lines = [c.yellow.bold(`Warnings (${total})`)];
+  for (const g of groups) {
+    lines.push(`${plural(g.count, 'warning')}: ${g.resource ? `${g.resource}: ` : ''}${g.label}`);
+    for (const d of g.examples) lines.push(`  ${formatDiagnostic({ ...d, reason: clip(d.reason) })}`);
+    if (g.count > g.examples.length) lines.push(c.dim(`  … and ${g.count - g.examples.length} more`));
+  }
+  return lines;
+}
+
+function verdict(report: RunReport, c: ChalkInstance): string {
+  const t = report.totals;
+  const sending = isSendingMode(report.mode);
+  const skipped = t.skipped > 0 ? `, ${t.skipped} skipped` : '';
+  if (report.aborted) {
+    const done = sending ? `${t.accepted} of ${plural(t.read, 'row')} accepted before it stopped` : `${plural(t.read, 'row')} checked`;
+    return c.red.bold(`ABORTED: ${report.aborted.message} (${done}).`);
+  }
+  const failed = failedRows(report);
+  if (failed > 0) {
+    const why = sending ? ` (${t.rejected} rejected, ${t.invalid} invalid${skipped})` : skipped ? ` (${skipped.slice(2)})` : '';
+    return c.red.bold(`FAILED: ${failed} of ${plural(t.read, 'row')} ${sending ? 'not accepted' : 'invalid'}${why}.`);
+  }
+  if (t.read === 0) return c.yellow.bold('OK: no rows to process.');
+  const all = t.accepted === 1 ? '' : 'all ';
+  return c.green.bold(`OK: ${all}${plural(t.accepted, 'row')} ${sending ? 'accepted' : 'valid'}${skipped}.`);
+}

@@ -1,0 +1,79 @@
+// `--format json`: one document on stdout for CI. Keys are written in a fixed order and absent values
+// are null, so consumers (and snapshot tests) can rely on the shape. Raw row cells never appear here:
+// they are personal data and belong only in the errors CSV the user asked for.
+import type { Diagnostic } from '../validate/diagnostic.js';
+import type { OutcomeGroup, ResourceCounts } from './collector.js';
+import type { RowOutcome } from './outcome.js';
+import type { Output } from './output.js';
+import type { RunReport } from './run-report.js';
+
+export const JSON_REPORT_VERSION = 1;
+
+const countsJson = (c: ResourceCounts) => ({
+  read: c.read,
+  accepted: c.accepted,
+  rejected: c.rejected,
+  invalid: c.invalid,
+  skipped: c.skipped,
+  warnings: c.warnings,
+});
+
+/** Only the fields listed here leave the process: `row` is deliberately not one of them. */
+export const rowJson = (o: RowOutcome) => ({
+  file: o.file,
+  line: o.line,
+  resource: o.resource,
+  externalId: o.externalId ?? null,
+  outcome: o.outcome,
+  field: o.field ?? null,
+  column: o.column ?? null,
+  message: o.message,
+  detail: o.detail,
+  batchId: o.batchId ?? null,
+});
+
+const groupJson = (g: OutcomeGroup) => ({
+  resource: g.resource,
+  outcome: g.outcome,
+  reason: g.label,
+  count: g.count,
+  examples: g.examples.map(rowJson),
+});
+
+const warningJson = (d: Diagnostic) => ({
+  file: d.file,
+  line: d.line ?? null,
+  column: d.column ?? null,
+  field: d.field ?? null,
+  reason: d.reason,
+  suggestion: d.suggestion ?? null,
+});
+
+export function reportJson(report: RunReport) {
+  return {
+    version: JSON_REPORT_VERSION,
+    runId: report.runId,
+    mode: report.mode,
+    startedAt: report.startedAt.toISOString(),
+    endedAt: report.endedAt.toISOString(),
+    aborted: report.aborted ? { code: report.aborted.code, message: report.aborted.message } : null,
+    counts: Object.fromEntries(Object.entries(report.counts).map(([r, c]) => [r, countsJson(c)])),
+    totals: countsJson(report.totals),
+    groups: report.groups.map(groupJson),
+    notAccepted: report.notAccepted.map(rowJson),
+    notListed: report.notListed,
+    warningGroups: report.warningGroups.map((g) => ({
+      resource: g.resource ?? null,
+      reason: g.label,
+      count: g.count,
+      examples: g.examples.map(warningJson),
+    })),
+    warnings: report.warnings.map(warningJson),
+    warningsNotListed: report.warningsNotListed,
+    errorFiles: report.errorFiles ?? [],
+  };
+}
+
+export function renderJson(report: RunReport, output: Output): void {
+  output.out(`${JSON.stringify(reportJson(report), null, 2)}\n`);
+}

@@ -1,0 +1,74 @@
+// Everything the renderers need about one run, as plain data: the orchestrator fills it once at the
+// end, and the human, json and summary-line renderers all read the same thing.
+import type { Resource } from '../contract/resources.js';
+import type { Diagnostic } from '../validate/diagnostic.js';
+import type { Collector, OutcomeGroup, ResourceCounts, WarningGroup } from './collector.js';
+import type { RowOutcome } from './outcome.js';
+
+export type RunMode = 'validate' | 'push' | 'dry-run';
+
+/** Why the run stopped before every row had been sent (auth refused, API unreachable, retries out). */
+export interface RunAbort {
+  code: string;
+  message: string;
+}
+
+export interface RunReport {
+  runId: string;
+  mode: RunMode;
+  startedAt: Date;
+  endedAt: Date;
+  aborted?: RunAbort;
+  counts: Partial<Record<Resource, ResourceCounts>>;
+  totals: ResourceCounts;
+  groups: OutcomeGroup[];
+  notAccepted: readonly RowOutcome[];
+  /** Rows not accepted beyond the collector's cap: counted and grouped, not listed. */
+  notListed: number;
+  warningGroups: WarningGroup[];
+  warnings: readonly Diagnostic[];
+  warningsNotListed: number;
+  /** Errors CSV files written, so the report can say where the rows went. */
+  errorFiles?: string[];
+}
+
+export interface RunMeta {
+  runId: string;
+  mode: RunMode;
+  startedAt: Date;
+  endedAt: Date;
+  aborted?: RunAbort;
+  errorFiles?: string[];
+}
+
+export function buildRunReport(meta: RunMeta, collector: Collector): RunReport {
+  return {
+    ...meta,
+    counts: collector.counts(),
+    totals: collector.totals(),
+    groups: collector.groups(),
+    notAccepted: collector.notAccepted(),
+    notListed: collector.notListed(),
+    warningGroups: collector.warningGroups(),
+    warnings: collector.warnings(),
+    warningsNotListed: collector.warningsNotListed(),
+  };
+}
+
+/** Rows that did not get in: rejected by the server or invalid locally (skipped rows were meant to be left out). */
+export function failedRows(report: Pick<RunReport, 'totals'>): number {
+  return report.totals.rejected + report.totals.invalid;
+}
+
+/** Nothing is sent in these modes: "accepted" then means "valid, would be sent". */
+export function isSendingMode(mode: RunMode): boolean {
+  return mode === 'push';
+}
+
+export function commandName(mode: RunMode): string {
+  return mode === 'dry-run' ? 'push --dry-run' : mode;
+}
+
+export function durationSeconds(report: Pick<RunReport, 'startedAt' | 'endedAt'>): string {
+  return `${(Math.max(0, report.endedAt.getTime() - report.startedAt.getTime()) / 1000).toFixed(1)}s`;
+}
