@@ -1,0 +1,92 @@
+// HTTPS_PROXY / HTTP_PROXY / NO_PROXY through undici's EnvHttpProxyAgent, and proxy credentials
+// never showing in results, events or errors.
+import { afterEach, describe, expect, it } from 'vitest';
+import { closedPort, startServer, type MisbehavingServer } from '../helpers/misbehaving-server.js';
+import { startProxy, type TestProxy } from '../helpers/connect-proxy.js';
+import { batch, fastClient } from '../helpers/fast-client.js';
+
+const PASSWORD = 'pr0xy-s3cret-pw';
+let server: MisbehavingServer | undefined;
+let proxy: TestProxy | undefined;
+const clients: { close(): Promise<void> }[] = [];
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.close()));
+  await server?.close();
+  await proxy?.close();
+  server = proxy = undefined;
+});
+function client(...args: Parameters<typeof fastClient>) {
+  const c = fastClient(...args);
+  clients.push(c);
+  return c;
+}
+function withCreds(url: string, password = PASSWORD): string {
+  return url.replace('http://', `http://batch:${encodeURIComponent(password)}@`);
+}
+async function outcome(p: Promise<unknown>): Promise<string> {
+  const settled = await p.then(
+    (r) => r,
+    (e: Error) => ({ ...e, name: e.name, message: e.message, stack: e.stack }),
+  );
+  return JSON.stringify(settled);
+}
+
+describe('send: proxies', () => {
+  it('HTTP_PROXY with credentials: plain-http targets go through a CONNECT tunnel carrying Proxy-Authorization', async () => {
+    server = await startServer();
+    proxy = await startProxy({ user: 'batch', password: PASSWORD });
+    const c = client(server.url, { env: { HTTP_PROXY: withCreds(proxy.url) } });
+    expect(await c.send(batch())).toMatchObject({ kind: 'ok', attempts: 1 });
+    // what undici actually does for http:// through an http:// proxy (proxyTunnel defaults to true)
+    expect(proxy.seen).toEqual([
+      { mode: 'connect', target: `127.0.0.1:${server.port}`, proxyAuthorization: `Basic ${Buffer.from(`batch:${PASSWORD}`).toString('base64')}` },
+    ]);
+    expect(server.requests).toHaveLength(1);
+    expect(server.requests[0]?.headers['proxy-authorization']).toBeUndefined();
+  });
+
+  it('lower-case http_proxy wins, as in curl', async () => {
+    server = await startServer();
+    proxy = await startProxy();
+    const c = client(server.url, { env: { http_proxy: proxy.url, HTTP_PROXY: 'http://127.0.0.1:1' } });
+    expect(await c.send(batch())).toMatchObject({ kind: 'ok' });
+    expect(proxy.seen).toHaveLength(1);
+  });
+
+  it('NO_PROXY excludes the API host: sent directly', async () => {
+    server = await startServer();
+    proxy = await startProxy();
+    const c = client(server.url, { env: { HTTP_PROXY: proxy.url, NO_PROXY: 'localhost,127.0.0.1' } });
+    expect(await c.send(batch())).toMatchObject({ kind: 'ok' });
+    expect(proxy.seen).toHaveLength(0);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('wrong proxy credentials (407) → AbortError PROXY_AUTH without the password', async () => {
+    server = await startServer();
+    proxy = await startProxy({ user: 'batch', password: 'the-right-one' });
+    const c = client(server.url, { env: { HTTP_PROXY: withCreds(proxy.url) } });
+    const text = await outcome(c.send(batch()));
+    expect(text).toContain('PROXY_AUTH');
+    expect(text).not.toContain(PASSWORD);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('an unreachable proxy → gave-up; no result, event or reason contains the password', async () => {
+    const port = await closedPort();
+    const tricky = 'p@ss:w/rd%secret';
+    const c = client('http://127.0.0.1:9', { env: { HTTP_PROXY: withCreds(`http://127.0.0.1:${port}`, tricky) } });
+    const result = await c.send(batch());
+    expect(result).toMatchObject({ kind: 'gave-up', lastError: { code: 'ECONNREFUSED' } });
+    const text = JSON.stringify({ result, events: c.events });
+    for (const leak of [tricky, encodeURIComponent(tricky), Buffer.from(`batch:${tricky}`).toString('base64')]) {
+      expect(text).not.toContain(leak);
+    }
+  });
+
+  it('a malformed proxy URL is refused without echoing it', async () => {
+    const text = await outcome(Promise.resolve().then(() => client('http://127.0.0.1:9', { env: { HTTPS_PROXY: `::${PASSWORD}::` } })));
+    expect(text).toMatch(/HTTPS_PROXY is set but is not a valid URL/);
+    expect(text).not.toContain(PASSWORD);
+  });
+});
