@@ -9,6 +9,8 @@ export interface Output {
   /** Colours for stderr; plain when NO_COLOR, TERM=dumb, CI or a non-TTY say so (chalk's own detection). */
   color: ChalkInstance;
   stderrIsTTY: boolean;
+  /** The raw stderr stream, for the progress spinner (which must redraw in place). Absent in memory outputs. */
+  stderrStream?: NodeJS.WritableStream;
 }
 
 export function consoleOutput(): Output {
@@ -18,6 +20,7 @@ export function consoleOutput(): Output {
     err: (text) => process.stderr.write(redact(text.endsWith('\n') ? text : `${text}\n`)),
     color: new Chalk(plain ? { level: 0 } : {}),
     stderrIsTTY: Boolean(process.stderr.isTTY),
+    stderrStream: process.stderr,
   };
 }
 

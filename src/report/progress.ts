@@ -1,0 +1,110 @@
+// What a long run shows while it works, on stderr so stdout stays the report: a live spinner on a
+// terminal, a timestamped line every few seconds in cron and CI logs (no control characters, no line
+// per row), nothing but errors when quiet. Only counts are printed, never row or payload values;
+// event texts come from our own code (retries, warnings) and must not carry them either.
+import ora, { type Ora } from 'ora';
+import type { Output } from './output.js';
+
+export type ProgressMode = 'tty' | 'plain' | 'quiet';
+
+export interface ProgressCounts {
+  rowsRead: number;
+  batchesAcked: number;
+  itemsAcked: number;
+  retries: number;
+  /** The resource being read or sent now. */
+  resource?: string;
+}
+
+/** debug: shown with --verbose only; info: shown unless quiet; error: always shown. */
+export type ProgressLevel = 'debug' | 'info' | 'error';
+
+export interface ProgressOptions {
+  output: Output;
+  /** Forced mode; otherwise tty when stderr is a terminal, plain when not. */
+  mode?: ProgressMode;
+  verbose?: boolean;
+  /** Plain mode prints at most one progress line per interval. */
+  intervalMs?: number;
+  /** Clock, injectable so tests do not sleep. */
+  now?: () => number;
+}
+
+export interface Progress {
+  readonly mode: ProgressMode;
+  update(counts: ProgressCounts): void;
+  /** A line worth seeing now: `retrying batch X after 503 in 1.2 s`. */
+  event(text: string, level?: ProgressLevel): void;
+  /** Ends the spinner (and prints the last counts in plain mode) before the report is printed. */
+  stop(): void;
+}
+
+/** Spinner text is rebuilt at most this often: update() may be called per row. */
+const SPINNER_REFRESH_MS = 100;
+
+export function pickProgressMode(output: Output, forced?: ProgressMode): ProgressMode {
+  if (forced) return forced;
+  return output.stderrIsTTY && output.stderrStream ? 'tty' : 'plain';
+}
+
+export function progressText(c: ProgressCounts, elapsedMs: number): string {
+  const parts = [`${c.rowsRead} rows read`];
+  if (c.batchesAcked > 0 || c.itemsAcked > 0) {
+    const rate = elapsedMs > 0 ? Math.round((c.itemsAcked * 1000) / elapsedMs) : 0;
+    parts.push(`${c.batchesAcked} batches acknowledged`, `${rate} items/s`);
+  }
+  if (c.retries > 0) parts.push(`${c.retries} ${c.retries === 1 ? 'retry' : 'retries'}`);
+  return `${c.resource ? `${c.resource}: ` : ''}${parts.join(', ')}`;
+}
+
+/** `2026-11-21T05:44:56Z`: second precision is enough for a log and easier to read. */
+export const timestamp = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+export function createProgress(options: ProgressOptions): Progress {
+  const { output, verbose = false, intervalMs = 5000 } = options;
+  const now = options.now ?? Date.now;
+  const mode = pickProgressMode(output, options.mode);
+  const started = now();
+  let latest: ProgressCounts | undefined;
+  let lastShown = started;
+  let unshown = false;
+  let spinner: Ora | undefined;
+  let stopped = false;
+
+  const line = (text: string) => output.err(mode === 'plain' ? `${timestamp(now())}  ${text}` : text);
+  const shows = (level: ProgressLevel) => level === 'error' || (mode !== 'quiet' && (level === 'info' || verbose));
+
+  return {
+    mode,
+    update(counts) {
+      if (stopped || mode === 'quiet') return;
+      latest = counts;
+      unshown = true;
+      const t = now();
+      if (mode === 'tty') {
+        // discardStdin off: raw mode would delay Ctrl+C while a batch is being built
+        if (!spinner) spinner = ora({ stream: output.stderrStream, discardStdin: false, isEnabled: true }).start(progressText(counts, t - started));
+        else if (t - lastShown < SPINNER_REFRESH_MS) return;
+        spinner.text = progressText(counts, t - started);
+      } else {
+        if (t - lastShown < intervalMs) return;
+        line(progressText(counts, t - started));
+      }
+      lastShown = t;
+      unshown = false;
+    },
+    event(text, level = 'info') {
+      if (!shows(level)) return;
+      // a spinner line must be cleared first, or the event is printed into the middle of it
+      spinner?.clear();
+      line(text);
+      spinner?.render();
+    },
+    stop() {
+      if (stopped) return;
+      stopped = true;
+      spinner?.stop();
+      if (mode === 'plain' && unshown && latest) line(progressText(latest, now() - started));
+    },
+  };
+}

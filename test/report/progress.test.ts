@@ -1,0 +1,93 @@
+import { Writable } from 'node:stream';
+import { describe, expect, test } from 'vitest';
+import { memoryOutput } from '../../src/report/output.js';
+import { createProgress, pickProgressMode, progressText } from '../../src/report/progress.js';
+
+const T0 = Date.parse('2026-11-21T05:44:51Z');
+
+function clock() {
+  let t = T0;
+  return { now: () => t, advance: (ms: number) => void (t += ms) };
+}
+
+describe('progress', () => {
+  test('the text: counts and rate only', () => {
+    expect(progressText({ rowsRead: 12000, batchesAcked: 118, itemsAcked: 11800, retries: 2, resource: 'deals' }, 1000)).toBe(
+      'deals: 12000 rows read, 118 batches acknowledged, 11800 items/s, 2 retries',
+    );
+    expect(progressText({ rowsRead: 5, batchesAcked: 0, itemsAcked: 0, retries: 0 }, 1000)).toBe('5 rows read');
+  });
+
+  test('plain mode prints at most one timestamped line per interval, and the last counts on stop', () => {
+    const out = memoryOutput();
+    const c = clock();
+    const p = createProgress({ output: out, now: c.now, intervalMs: 5000 });
+    expect(p.mode).toBe('plain');
+    for (let i = 1; i <= 100; i++) {
+      c.advance(100); // 10 s in all
+      p.update({ rowsRead: i * 120, batchesAcked: i, itemsAcked: i * 100, retries: 0, resource: 'deals' });
+    }
+    expect(out.stderr).toEqual([
+      '2026-11-21T05:44:56Z  deals: 6000 rows read, 50 batches acknowledged, 1000 items/s',
+      '2026-11-21T05:45:01Z  deals: 12000 rows read, 100 batches acknowledged, 1000 items/s',
+    ]);
+    c.advance(1000);
+    p.update({ rowsRead: 12100, batchesAcked: 101, itemsAcked: 10100, retries: 1, resource: 'deals' });
+    p.event('retrying batch b-7 after 503 in 1.2 s');
+    p.event('request body: 412 bytes', 'debug');
+    p.stop();
+    p.stop();
+    expect(out.stderr.slice(2)).toEqual([
+      '2026-11-21T05:45:02Z  retrying batch b-7 after 503 in 1.2 s',
+      '2026-11-21T05:45:02Z  deals: 12100 rows read, 101 batches acknowledged, 918 items/s, 1 retry',
+    ]);
+  });
+
+  test('verbose shows debug events', () => {
+    const out = memoryOutput();
+    const p = createProgress({ output: out, verbose: true, now: () => T0 });
+    p.event('request body: 412 bytes', 'debug');
+    expect(out.stderr).toEqual(['2026-11-21T05:44:51Z  request body: 412 bytes']);
+  });
+
+  test('quiet mode prints nothing but errors', () => {
+    const out = memoryOutput();
+    const c = clock();
+    const p = createProgress({ output: out, mode: 'quiet', now: c.now });
+    c.advance(60_000);
+    p.update({ rowsRead: 1, batchesAcked: 1, itemsAcked: 1, retries: 0 });
+    p.event('retrying');
+    p.event('giving up on batch b-7 after 5 attempts', 'error');
+    p.stop();
+    expect(out.stderr).toEqual(['giving up on batch b-7 after 5 attempts']);
+  });
+
+  test('the mode follows stderr unless forced', () => {
+    const out = memoryOutput();
+    expect(pickProgressMode(out)).toBe('plain');
+    expect(pickProgressMode({ ...out, stderrIsTTY: true, stderrStream: process.stderr })).toBe('tty');
+    expect(pickProgressMode({ ...out, stderrIsTTY: true })).toBe('plain');
+    expect(pickProgressMode({ ...out, stderrIsTTY: true, stderrStream: process.stderr }, 'quiet')).toBe('quiet');
+  });
+
+  test('tty mode draws a spinner on the stderr stream with live counts and clears it on stop', () => {
+    const chunks: string[] = [];
+    const stream = Object.assign(new Writable({ write: (c, _e, cb) => (chunks.push(String(c)), cb()) }), {
+      isTTY: true,
+      columns: 100,
+      cursorTo: () => true,
+      moveCursor: () => true,
+      clearLine: () => true,
+    });
+    const out = { ...memoryOutput(), stderrIsTTY: true, stderrStream: stream as unknown as NodeJS.WritableStream };
+    const c = clock();
+    const p = createProgress({ output: out, now: c.now });
+    expect(p.mode).toBe('tty');
+    c.advance(1000);
+    p.update({ rowsRead: 300, batchesAcked: 3, itemsAcked: 300, retries: 0, resource: 'deals' });
+    p.event('retrying batch b-3 after 503 in 1.2 s');
+    p.stop();
+    expect(chunks.join('')).toContain('deals: 300 rows read, 3 batches acknowledged, 300 items/s');
+    expect(out.stderr).toEqual(['retrying batch b-3 after 503 in 1.2 s']);
+  });
+});
