@@ -5,15 +5,26 @@ export type SourceFormat = 'csv' | 'json' | 'ndjson';
 export interface ReaderOptions {
   /** Forced format; otherwise from the extension (.json, .ndjson/.jsonl, anything else CSV). */
   format?: SourceFormat;
-  /** CSV delimiter; detected among , ; tab | when absent. */
+  /** CSV delimiter; detected among , ; tab | when absent (a `sep=;` first line also sets it). */
   delimiter?: string;
-  /** Forced encoding (utf-8, utf-16le, utf-16be, windows-1252, latin1); otherwise BOM, then UTF-8, then Windows-1252. */
+  /**
+   * Forced encoding (utf-8, utf-16le, utf-16be, windows-1252, latin1 — read as windows-1252, as
+   * browsers do); otherwise BOM, then UTF-8, then Windows-1252 when the first bytes are not UTF-8.
+   */
   encoding?: string;
   /** 1-based line of the header row (for exports with title rows above it). Default 1 (or detected). */
   headerRow?: number;
   /** CSV quote character, default `"`. */
   quote?: string;
-  /** Largest record (bytes) before an unbalanced quote is declared; default 1 MiB... */
+  /**
+   * CSV escape character inside quoted fields. Default: the quote itself (`""`, RFC 4180, what
+   * Excel and most CRMs write). Set `\` for MySQL-style `\"` exports.
+   */
+  escape?: string;
+  /**
+   * Largest record (CSV row or JSON item) in bytes; default 1 MiB. A record over it stops the read
+   * with an error naming the line it started on: almost always an unbalanced quote.
+   */
   maxRecordBytes?: number;
 }
 
@@ -55,7 +66,7 @@ export interface SourceWarning {
 export interface OpenedSource {
   file: string;
   format: SourceFormat;
-  /** CSV header as written (after BOM/encoding handling); undefined for JSON. */
+  /** CSV header after normalisation (trimmed, NBSP → space, unnamed → column_N); undefined for JSON. */
   header?: string[];
   /** What was detected or used, for `init` and `--verbose`. */
   detected: { encoding: string; delimiter?: string; headerRow?: number };
@@ -64,3 +75,5 @@ export interface OpenedSource {
   /** Streams the records once. */
   records: AsyncIterable<SourceRecord>;
 }
+
+export const DEFAULT_MAX_RECORD_BYTES = 1024 * 1024;

@@ -1,0 +1,106 @@
+// CSV: detect the layout on a bounded prefix, then stream the file through csv-parse once.
+
+import { InputError, UsageError } from '../../errors.js';
+import { utf8Chunks } from '../encoding.js';
+import { at } from '../file-errors.js';
+import { PREFIX_BYTES, type Sniffed, sniff } from '../sniff.js';
+import { DEFAULT_MAX_RECORD_BYTES, type OpenedSource, type ReaderOptions, type SourceRecord, type SourceWarning } from '../types.js';
+import { CsvChunkParser, type CsvDialect, CsvSyntaxError } from './csv-chunk-parser.js';
+import { csvSyntaxError } from './csv-errors.js';
+import { chooseDelimiter, chooseHeader, type DetectedLayout, lineOffset, prefixRecords, sepLine } from './detect-dialect.js';
+import { buildHeader } from './header.js';
+import { rowBuilder } from './row-builder.js';
+
+export async function openCsv(file: string, options: ReaderOptions, warnings: SourceWarning[]): Promise<OpenedSource> {
+  const quote = options.quote ?? '"';
+  if (quote.length !== 1) throw new UsageError(`the quote must be one character, got ${JSON.stringify(quote)}`);
+  if (options.delimiter !== undefined && (options.delimiter === '' || options.delimiter === quote)) {
+    throw new UsageError(`the delimiter must be a non-empty string other than the quote, got ${JSON.stringify(options.delimiter)}`);
+  }
+  const base = {
+    quote,
+    escape: options.escape ?? quote,
+    maxRecordBytes: options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES,
+  };
+
+  let sniffed = await sniff(file, options.encoding, warnings);
+  let layout = detectLayout(file, sniffed, base, options, warnings);
+  if (!layout) {
+    // the header did not end inside the first 64 KiB: look once more, as far as one record may go
+    sniffed = await sniff(file, options.encoding, [], base.maxRecordBytes + PREFIX_BYTES);
+    layout = detectLayout(file, sniffed, base, options, warnings);
+  }
+  if (!layout) {
+    throw new InputError(`${file}: no complete header line in the first ${base.maxRecordBytes + PREFIX_BYTES} bytes`);
+  }
+
+  const header = buildHeader(file, layout.headerLine, layout.header, warnings);
+  const dialect: CsvDialect = { ...base, delimiter: layout.delimiter };
+  const { encoding, bomLength } = sniffed;
+  const { headerLine, skipBytes } = layout;
+
+  async function* records(): AsyncGenerator<SourceRecord> {
+    const parser = new CsvChunkParser(dialect, headerLine);
+    const build = rowBuilder(file, header, quote);
+    const ready: SourceRecord[] = [];
+    let seenHeader = false;
+    let count = 0;
+    const onRecord = (cells: string[], line: number, textAfterQuote: boolean) => {
+      if (!seenHeader) {
+        seenHeader = true; // already read from the prefix
+        return;
+      }
+      const record = build(cells, line, textAfterQuote);
+      if (record) ready.push(record);
+    };
+    try {
+      for await (const chunk of utf8Chunks({ file, encoding, start: bomLength, skip: skipBytes })) {
+        parser.feed(chunk, false, onRecord);
+        for (let i = 0; i < ready.length; i++) yield ready[i]!;
+        count += ready.length;
+        ready.length = 0;
+      }
+      parser.feed(undefined, true, onRecord);
+      for (let i = 0; i < ready.length; i++) yield ready[i]!;
+      count += ready.length;
+    } catch (err) {
+      if (err instanceof CsvSyntaxError) throw csvSyntaxError(file, err.syntax, dialect.maxRecordBytes, quote);
+      throw err;
+    }
+    if (count === 0) warnings.push({ file, line: headerLine, message: 'has a header but no rows' });
+  }
+
+  return {
+    file,
+    format: 'csv',
+    header: header.names,
+    detected: { encoding, delimiter: layout.delimiter, headerRow: headerLine },
+    warnings,
+    records: records(),
+  };
+}
+
+function detectLayout(
+  file: string,
+  sniffed: Sniffed,
+  base: Omit<CsvDialect, 'delimiter'>,
+  options: ReaderOptions,
+  warnings: SourceWarning[],
+): DetectedLayout | undefined {
+  const { text, whole } = sniffed;
+  const sep = sepLine(text);
+  const firstLine = sep === undefined ? 1 : 2;
+  const body = sep === undefined ? text : text.subarray(lineOffset(text, 2));
+  const delimiter = options.delimiter ?? sep ?? chooseDelimiter(body, base, whole);
+  const { records, error } = prefixRecords(body, { ...base, delimiter }, whole, firstLine);
+  const found: SourceWarning[] = [];
+  const header = chooseHeader(file, records, options.headerRow, found);
+  if (!header) {
+    if (error && (whole || records.length > 0 || error.syntax.kind === 'too-large')) throw csvSyntaxError(file, error.syntax, base.maxRecordBytes, base.quote);
+    if (!whole) return undefined;
+    if (options.headerRow !== undefined) throw new InputError(`${at(file, options.headerRow)}: the header row is past the end of the file`);
+    throw new InputError(`${file}: file is empty`);
+  }
+  warnings.push(...found);
+  return { delimiter, headerLine: header.line, header: header.cells, skipBytes: lineOffset(text, header.line) };
+}

@@ -1,0 +1,52 @@
+// Cells → RowRecord or UnreadableRecord. Runs once per row, so it is kept to a loop and a few compares.
+
+import type { SourceRecord } from '../types.js';
+import type { Header } from './header.js';
+
+export type RowBuilder = (cells: string[], line: number, textAfterQuote: boolean) => SourceRecord | undefined;
+
+export function rowBuilder(file: string, header: Header, quote: string): RowBuilder {
+  const names = header.names;
+  const width = names.length;
+  const maxWidth = width + header.droppedTrailing;
+
+  const zip = (cells: string[]): Record<string, string> => {
+    // null prototype: a `__proto__` or `constructor` header is a plain column, not a prototype
+    const row: Record<string, string> = Object.create(null);
+    for (let i = 0; i < width; i++) row[names[i]!] = cells[i]!;
+    return row;
+  };
+  const rawRow = (cells: string[]): Record<string, string> => {
+    const row: Record<string, string> = Object.create(null);
+    for (let i = 0; i < cells.length; i++) row[i < width ? names[i]! : `column_${i + 1}`] = cells[i]!;
+    return row;
+  };
+
+  return (cells, line, textAfterQuote) => {
+    if (textAfterQuote) {
+      const backslash = cells.some((c) => c.includes(`\\${quote}`));
+      return {
+        kind: 'unreadable',
+        file,
+        line,
+        reason: backslash
+          ? `a quote is escaped with a backslash (\\${quote}); this file needs the escape option set to \\`
+          : `text after a closing quote (like ${quote}abc${quote}def); quote the whole field and double the quotes inside it`,
+        row: rawRow(cells),
+      };
+    }
+    const n = cells.length;
+    if (n === width) {
+      if (cells[0]!.trim() === '' && isBlank(cells)) return undefined;
+      return { kind: 'row', file, line, row: zip(cells) };
+    }
+    if (isBlank(cells)) return undefined; // `;;;;` rows Excel leaves below the data
+    if (n > width && n <= maxWidth && isBlank(cells, width)) return { kind: 'row', file, line, row: zip(cells) };
+    return { kind: 'unreadable', file, line, reason: `has ${n} cells, the header has ${width}`, row: rawRow(cells) };
+  };
+}
+
+function isBlank(cells: string[], from = 0): boolean {
+  for (let i = from; i < cells.length; i++) if (cells[i]!.trim() !== '') return false;
+  return true;
+}

@@ -1,0 +1,225 @@
+// Splits a JSON document into the elements of its items array without parsing the whole file:
+// a byte-level scanner tracks strings and depth across chunks, and each element is JSON.parsed alone.
+// Accepted shapes: `[...]`, `{"items": [...]}` and a batch envelope `{"batchId", "source", "items": [...]}`.
+
+export class JsonShapeError extends Error {
+  constructor(message: string, readonly line: number) {
+    super(message);
+  }
+}
+
+export type OnItem = (text: string, line: number) => void;
+
+type State =
+  | 'start' // before the top-level value
+  | 'key' // in the top-level object, before a key or `}`
+  | 'after-key' // before `:`
+  | 'value' // after `:`, before the value
+  | 'skip' // inside another top-level value we do not need
+  | 'after-value' // in the top-level object, before `,` or `}`
+  | 'first' // after `[`: an element or `]`
+  | 'element' // after `,`: an element (a `]` here is a trailing comma)
+  | 'after-element' // before `,` or `]`
+  | 'in-element'
+  | 'done';
+
+const WS = new Set([0x20, 0x09, 0x0a, 0x0d]);
+
+export class JsonItemSplitter {
+  private state: State = 'start';
+  private line = 1;
+  private topIsObject = false;
+  private sawItems = false;
+  private key: number[] = [];
+  private inKey = false;
+  // the element or skipped value being scanned
+  private depth = 0;
+  private inString = false;
+  private escaped = false;
+  private pieces: Buffer[] = [];
+  private size = 0;
+  private startLine = 0;
+
+  constructor(private readonly maxItemBytes: number) {}
+
+  feed(buf: Buffer, onItem: OnItem): void {
+    let start = this.state === 'in-element' ? 0 : -1;
+    for (let i = 0; i < buf.length; i++) {
+      const b = buf[i]!;
+      if (this.state === 'skip') {
+        const ends = this.scan(b);
+        if (ends === 'before') {
+          this.state = 'after-value';
+          i--; // the `,`, `}` or space after a scalar belongs to the object
+        } else {
+          if (ends === 'after') this.state = 'after-value';
+          if (b === 0x0a) this.line++;
+        }
+        continue;
+      }
+      if (this.state === 'in-element') {
+        const ends = this.scan(b);
+        if (ends === 'after') {
+          this.emit(buf.subarray(start, i + 1), onItem);
+          start = -1;
+          this.state = 'after-element';
+        } else if (ends === 'before') {
+          this.emit(buf.subarray(start, i), onItem);
+          start = -1;
+          this.state = 'after-element';
+          i--; // re-read the `,`, `]` or space after a scalar
+          continue;
+        }
+        if (b === 0x0a) this.line++;
+        continue;
+      }
+      if (this.inKey) {
+        if (this.escaped) this.escaped = false;
+        else if (b === 0x5c) this.escaped = true;
+        else if (b === 0x22) {
+          this.inKey = false;
+          this.state = 'after-key';
+          continue;
+        }
+        this.key.push(b);
+        continue;
+      }
+      if (WS.has(b)) {
+        if (b === 0x0a) this.line++;
+        continue;
+      }
+      switch (this.state) {
+        case 'start':
+          if (b === 0x5b) this.state = 'first';
+          else if (b === 0x7b) {
+            this.topIsObject = true;
+            this.state = 'key';
+          } else throw this.shape(`expected an array of items or an object with an "items" array, found ${describe(b)}`);
+          break;
+        case 'key':
+          if (b === 0x22) {
+            this.inKey = true;
+            this.key = [];
+          } else if (b === 0x7d) this.state = 'done';
+          else throw this.shape(`expected a key in double quotes, found ${describe(b)}`);
+          break;
+        case 'after-key':
+          if (b !== 0x3a) throw this.shape(`expected ":" after a key, found ${describe(b)}`);
+          this.state = 'value';
+          break;
+        case 'value':
+          if (Buffer.from(this.key).toString('utf8') === 'items') {
+            if (b !== 0x5b) throw this.shape(`"items" must be an array, found ${describe(b)}`);
+            this.sawItems = true;
+            this.state = 'first';
+          } else {
+            this.state = 'skip';
+            this.beginScan();
+            i--; // scan the first byte as part of the skipped value
+          }
+          break;
+        case 'after-value':
+          if (b === 0x2c) this.state = 'key';
+          else if (b === 0x7d) this.state = 'done';
+          else throw this.shape(`expected "," or "}" in the object, found ${describe(b)}`);
+          break;
+        case 'first':
+        case 'element':
+          if (b === 0x5d) {
+            if (this.state === 'element') throw this.shape('trailing comma before "]" (JSON allows none)');
+            this.closeArray();
+            break;
+          }
+          if (b === 0x2c) throw this.shape('an empty element (two commas in a row)');
+          this.state = 'in-element';
+          this.startLine = this.line;
+          this.beginScan();
+          start = i;
+          i--; // scan the first byte of the element as part of it
+          break;
+        case 'after-element':
+          if (b === 0x2c) this.state = 'element';
+          else if (b === 0x5d) this.closeArray();
+          else throw this.shape(`expected "," or "]" between items, found ${describe(b)}`);
+          break;
+        case 'done':
+          throw this.shape(`unexpected ${describe(b)} after the end of the JSON`);
+      }
+    }
+    if (this.state === 'in-element' && start >= 0) this.keep(buf.subarray(start));
+  }
+
+  /** Checks the document ended where it should. */
+  end(): void {
+    if (this.state !== 'done') {
+      throw this.shape(this.state === 'start' ? 'no JSON value in the file' : 'the file ends before the JSON is complete (missing "]" or "}")');
+    }
+    if (this.topIsObject && !this.sawItems) {
+      throw new JsonShapeError('a JSON object without an "items" array: expected an array of items, {"items": [...]}, or a batch envelope', 1);
+    }
+  }
+
+  private closeArray(): void {
+    this.state = this.topIsObject ? 'after-value' : 'done';
+  }
+
+  private beginScan(): void {
+    this.depth = 0;
+    this.inString = false;
+    this.escaped = false;
+    this.pieces = [];
+    this.size = 0;
+  }
+
+  /** One byte of a value: 'after' when it ends with this byte, 'before' when this byte follows its end. */
+  private scan(b: number): 'after' | 'before' | undefined {
+    if (this.inString) {
+      if (this.escaped) this.escaped = false;
+      else if (b === 0x5c) this.escaped = true;
+      else if (b === 0x22) {
+        this.inString = false;
+        if (this.depth === 0) return 'after'; // a string element
+      }
+      return undefined;
+    }
+    if (b === 0x22) this.inString = true;
+    else if (b === 0x7b || b === 0x5b) this.depth++;
+    else if (b === 0x7d || b === 0x5d) {
+      if (this.depth === 0) return 'before'; // `]` or `}` closing the container after a scalar
+      this.depth--;
+      if (this.depth === 0) return 'after';
+    } else if (this.depth === 0) {
+      if (b === 0x2c || WS.has(b)) return 'before';
+    }
+    return undefined;
+  }
+
+  private keep(piece: Buffer): void {
+    this.size += piece.length;
+    if (this.size > this.maxItemBytes) {
+      throw new JsonShapeError(`the item starting on this line is over ${this.maxItemBytes} bytes: probably a string that is never closed`, this.startLine);
+    }
+    this.pieces.push(Buffer.from(piece)); // copy: the chunk's memory is reused by the stream
+  }
+
+  private emit(last: Buffer, onItem: OnItem): void {
+    const text = this.pieces.length === 0 ? last.toString('utf8') : Buffer.concat([...this.pieces, last]).toString('utf8');
+    this.pieces = [];
+    this.size = 0;
+    onItem(text, this.startLine);
+  }
+
+  private shape(message: string): JsonShapeError {
+    return new JsonShapeError(message, this.line);
+  }
+}
+
+function describe(b: number): string {
+  if (b === 0x22) return 'a string';
+  if (b === 0x2d || (b >= 0x30 && b <= 0x39)) return 'a number';
+  if (b === 0x74 || b === 0x66) return 'a boolean';
+  if (b === 0x6e) return 'null';
+  if (b === 0x5b) return 'an array';
+  if (b === 0x7b) return 'an object';
+  return JSON.stringify(String.fromCharCode(b));
+}

@@ -1,0 +1,117 @@
+// The first bytes of a file decide how to read it: what it is, its encoding, whether it is text at all.
+// Only a bounded prefix is read here; the records are streamed later.
+
+import { isUtf8 } from 'node:buffer';
+import { open } from 'node:fs/promises';
+import { InputError } from '../errors.js';
+import { bomOf, decodePrefix, type Encoding, normalizeEncoding } from './encoding.js';
+import { fileError } from './file-errors.js';
+import type { SourceWarning } from './types.js';
+import { incompleteTail } from './utf8.js';
+
+export const PREFIX_BYTES = 64 * 1024;
+
+export interface Sniffed {
+  size: number;
+  encoding: Encoding;
+  /** Bytes of BOM to skip. */
+  bomLength: number;
+  /** The prefix decoded to UTF-8, BOM removed, last partial character left out. */
+  text: Buffer;
+  /** Whether `text` is the whole file. */
+  whole: boolean;
+}
+
+export async function readPrefix(file: string, bytes: number): Promise<{ prefix: Buffer; size: number }> {
+  let handle;
+  try {
+    handle = await open(file, 'r');
+    const stat = await handle.stat();
+    if (stat.isDirectory()) throw Object.assign(new Error('directory'), { code: 'EISDIR' });
+    const want = Math.min(bytes, stat.size);
+    const prefix = Buffer.alloc(want);
+    let got = 0;
+    while (got < want) {
+      const { bytesRead } = await handle.read(prefix, got, want - got, got);
+      if (bytesRead === 0) break;
+      got += bytesRead;
+    }
+    return { prefix: prefix.subarray(0, got), size: stat.size };
+  } catch (err) {
+    throw fileError(file, err);
+  } finally {
+    await handle?.close();
+  }
+}
+
+export async function sniff(
+  file: string,
+  encodingOption: string | undefined,
+  warnings: SourceWarning[],
+  prefixBytes = PREFIX_BYTES,
+): Promise<Sniffed> {
+  const { prefix, size } = await readPrefix(file, prefixBytes);
+  const whole = prefix.length === size;
+  if (size === 0) throw new InputError(`${file}: file is empty`);
+  rejectNonText(file, prefix);
+
+  const forced = encodingOption === undefined ? undefined : normalizeEncoding(encodingOption);
+  const bom = bomOf(prefix);
+  let encoding: Encoding;
+  if (bom) {
+    // a BOM is unambiguous: it wins over an option that says otherwise
+    if (forced && forced !== bom.encoding) {
+      warnings.push({ file, message: `file starts with a ${bom.encoding} byte-order mark; read as ${bom.encoding}, not ${forced}` });
+    }
+    encoding = bom.encoding;
+  } else if (forced) {
+    encoding = forced;
+  } else {
+    const checked = whole ? prefix : prefix.subarray(0, prefix.length - incompleteTail(prefix));
+    encoding = isUtf8(checked) ? 'utf-8' : 'windows-1252';
+    if (encoding === 'windows-1252') {
+      warnings.push({
+        file,
+        message: 'not valid UTF-8: read as Windows-1252 (pass --encoding to choose another)',
+      });
+    }
+  }
+  if (encoding !== 'utf-16le' && encoding !== 'utf-16be' && prefix.includes(0)) {
+    const utf16 = looksUtf16(prefix);
+    throw new InputError(`${file}: looks binary (it contains NUL bytes), not CSV or JSON`, {
+      suggestion: utf16
+        ? `It may be UTF-16 without a byte-order mark: try --encoding ${utf16}.`
+        : 'Export the data as CSV or JSON text.',
+    });
+  }
+  const bomLength = bom?.length ?? 0;
+  const text = decodePrefix(prefix.subarray(bomLength), encoding, whole);
+  if (whole && text.toString('utf8').trim() === '') throw new InputError(`${file}: file is empty`);
+  return { size, encoding, bomLength, text, whole };
+}
+
+function rejectNonText(file: string, prefix: Buffer): void {
+  const starts = (...bytes: number[]) => bytes.every((b, i) => prefix[i] === b);
+  if (starts(0x50, 0x4b, 0x03, 0x04)) {
+    throw new InputError(`${file}: this is an Excel workbook (or another zip file), not CSV`, {
+      suggestion: 'Open it in Excel and export it as CSV (File → Save As → CSV UTF-8).',
+    });
+  }
+  if (starts(0xd0, 0xcf, 0x11, 0xe0)) {
+    throw new InputError(`${file}: this is a legacy Excel workbook (.xls), not CSV`, {
+      suggestion: 'Open it in Excel and export it as CSV (File → Save As → CSV UTF-8).',
+    });
+  }
+}
+
+/** NULs in every other byte of ASCII-heavy text: UTF-16 that lost its BOM. */
+function looksUtf16(prefix: Buffer): 'utf-16le' | 'utf-16be' | undefined {
+  const n = Math.min(prefix.length & ~1, 512);
+  let even = 0;
+  let odd = 0;
+  for (let i = 0; i < n; i++) if (prefix[i] === 0) (i % 2 === 0 ? even++ : odd++);
+  if (n < 4) return undefined;
+  if (odd > n / 4 && even === 0) return 'utf-16le';
+  if (even > n / 4 && odd === 0) return 'utf-16be';
+  return undefined;
+}
