@@ -6,7 +6,7 @@ import { excelError, scientificId } from './cell-checks.js';
 import type { ColumnResolver } from './columns.js';
 import { CONVERSIONS, type FieldSpec, type TransformName } from './profile-schema.js';
 import type { LeafKind } from './target-fields.js';
-import { parseTemplate, type TemplatePart } from './template.js';
+import { parseTemplate } from './template.js';
 import { Failure, TEXT, conversionFor, type ConversionSettings } from './transforms/index.js';
 import { fold } from './transforms/text.js';
 
@@ -26,30 +26,32 @@ export interface ValueTarget {
   isId: boolean;
 }
 
-type Source = (row: Row) => { text: string; column: string | undefined };
+type Source = (row: Row) => { text: string; column: string | undefined; problem?: string };
 
 function compileSource(spec: FieldSpec, where: string, columns: ColumnResolver): Source | { constant: unknown } {
   if (spec.const !== undefined) return { constant: spec.const };
   if (spec.template !== undefined) {
     const parsed = parseTemplate(spec.template);
     if (!parsed.ok) throw new Error(`unchecked template at ${where}`); // profile-targets reports it first
-    const parts = parsed.parts.map((p): ((row: Row) => string) | string => {
+    const parts = parsed.parts.map((p): { col: string; fns: ((s: string) => string)[] } | string => {
       if ('literal' in p) return p.literal;
-      const col = columns.resolve(p.column, `${where}.template`);
-      const fns = p.transforms.map((t) => TEXT[t]);
-      return (row) => fns.reduce((v, f) => f(v), (row[col] ?? '').trim());
+      return { col: columns.resolve(p.column, `${where}.template`), fns: p.transforms.map((t) => TEXT[t]) };
     });
-    const label = parsed.parts.filter((p): p is Extract<TemplatePart, { column: string }> => 'column' in p).map((p) => p.column).join(', ');
+    const label = parts.flatMap((p) => (typeof p === 'string' ? [] : [p.col])).join(', ');
     return (row) => {
       let text = '';
       let anyCell = false;
       for (const part of parts) {
-        if (typeof part === 'string') text += part;
-        else {
-          const v = part(row);
-          if (v) anyCell = true;
-          text += v;
+        if (typeof part === 'string') {
+          text += part;
+          continue;
         }
+        let v = (row[part.col] ?? '').trim();
+        const problem = excelError(v);
+        if (problem) return { text: '', column: part.col, problem };
+        for (const f of part.fns) v = f(v);
+        if (v) anyCell = true;
+        text += v;
       }
       // a template whose cells are all empty is an empty value (so `default` applies)
       return { text: anyCell ? text : '', column: label };
@@ -133,7 +135,9 @@ export function compileValue(spec: FieldSpec, target: ValueTarget, where: string
     return typeof c === 'string' ? (_row, ctx) => fromText(c, undefined, ctx) : () => c;
   }
   return (row, ctx) => {
-    const { text, column } = source(row);
-    return fromText(text, column, ctx);
+    const { text, column, problem } = source(row);
+    if (problem === undefined) return fromText(text, column, ctx);
+    ctx.problems.push({ severity: 'error', file: ctx.file, line: ctx.line, column, field, reason: problem });
+    return undefined;
   };
 }

@@ -1,0 +1,169 @@
+import { describe, expect, test } from 'vitest';
+import { parseDecimal, parseInteger } from '../../src/map/transforms/numbers.js';
+import { isoDate, isoDateTime, parseDate } from '../../src/map/transforms/dates.js';
+import { ZoneClock } from '../../src/map/transforms/time-zone.js';
+import { parseBoolean, slug, splitName } from '../../src/map/transforms/text.js';
+import { excelError, scientificId } from '../../src/map/cell-checks.js';
+
+const num = (raw: string, d: ',' | '.' | 'auto' = 'auto') => {
+  const r = parseDecimal(raw, d);
+  return r.ok ? r.value : `ERR ${r.reason}`;
+};
+
+describe('numbers → decimal strings', () => {
+  test.each([
+    ['1.234,56', '1234.56'],
+    ['$ 1,234.56', '1234.56'],
+    ['R$ 1.234,56', '1234.56'],
+    ['US$1,234,567.8', '1234567.8'],
+    ['1 234,56', '1234.56'],
+    ['1\u00a0234,56 €', '1234.56'],
+    ['(123)', '-123'],
+    ['($ 1.234,50)', '-1234.50'],
+    ['133,55-', '-133.55'],
+    ['-1.234,56', '-1234.56'],
+    ['1234', '1234'],
+    ['0,5', '0.5'],
+    [',5', '0.5'],
+    ['1.234.567', '1234567'],
+    ['007', '7'],
+    ['-0', '0'],
+  ])('%s → %s', (raw, expected) => expect(num(raw)).toBe(expected));
+
+  test('one mark followed by three digits is ambiguous unless the profile says', () => {
+    expect(num('1,234')).toMatch(/ambiguous.*decimal/);
+    expect(num('1,234', '.')).toBe('1234');
+    expect(num('1,234', ',')).toBe('1.234');
+    expect(num('1.234', ',')).toBe('1234');
+  });
+  test('a value that contradicts the decimal setting is an error, not a silent misread', () => {
+    expect(num('1.5', ',')).toMatch(/^ERR/);
+    expect(num('1,234.56', ',')).toMatch(/^ERR/);
+  });
+  test.each(['abc', '1,2,3,4.5.6', '(12', '12-3', '--5', '1.23E+11', ''])('%s is not a number', (raw) => {
+    expect(num(raw)).toMatch(/^ERR/);
+  });
+  test('integers', () => {
+    expect(parseInteger('2.822', ',')).toEqual({ ok: true, value: '2822' });
+    expect(parseInteger('12,00', ',')).toEqual({ ok: true, value: '12' });
+    expect(parseInteger('12,5', ',').ok).toBe(false);
+  });
+});
+
+const date = (raw: string, f: Parameters<typeof parseDate>[1] = 'auto') => {
+  const r = parseDate(raw, f);
+  return r.ok ? isoDate(r.value) : `ERR ${r.reason}`;
+};
+
+describe('dates', () => {
+  test.each([
+    ['2024-03-15', 'YYYY-MM-DD', '2024-03-15'],
+    ['15/03/2024', 'DD/MM/YYYY', '2024-03-15'],
+    ['03/15/2024', 'MM/DD/YYYY', '2024-03-15'],
+    ['3/5/2024', 'MM/DD/YYYY', '2024-03-05'],
+    ['15.03.2024', 'DD.MM.YYYY', '2024-03-15'],
+    ['15-03-2024', 'DD-MM-YYYY', '2024-03-15'],
+    ['15/03/2024 14:30', 'DD/MM/YYYY', '2024-03-15'],
+    ['45366', 'excel', '2024-03-15'],
+    ['45366', 'DD/MM/YYYY', '2024-03-15'],
+    ['2024-03-15', 'DD/MM/YYYY', '2024-03-15'],
+    ['29/02/2024', 'DD/MM/YYYY', '2024-02-29'],
+  ] as const)('%s as %s → %s', (raw, f, expected) => expect(date(raw, f)).toBe(expected));
+
+  test.each([
+    ['2024-02-30', 'auto'],
+    ['31/04/2024', 'DD/MM/YYYY'],
+    ['29/02/2023', 'DD/MM/YYYY'],
+    ['13/13/2024', 'DD/MM/YYYY'],
+    ['15/03/2024 25:00', 'DD/MM/YYYY'],
+    ['15/03/2024', 'MM/DD/YYYY'],
+    ['yesterday', 'auto'],
+  ] as const)('%s (%s) is an error', (raw, f) => expect(date(raw, f)).toMatch(/^ERR/));
+
+  test('auto reads only what is certain', () => {
+    expect(date('15/03/2024')).toBe('2024-03-15');
+    expect(date('03/15/2024')).toBe('2024-03-15');
+    expect(date('03/04/2024')).toMatch(/could be DD\/MM\/YYYY or MM\/DD\/YYYY/);
+  });
+  test('Excel serials with a time of day, and 12-hour clocks', () => {
+    const r = parseDate('45366.75', 'excel');
+    expect(r.ok && [r.value.hour, r.value.minute]).toEqual([18, 0]);
+    const pm = parseDate('3/15/2024 2:30 PM', 'MM/DD/YYYY');
+    expect(pm.ok && pm.value.hour).toBe(14);
+    const midnight = parseDate('3/15/2024 12:05 AM', 'MM/DD/YYYY');
+    expect(midnight.ok && midnight.value.hour).toBe(0);
+  });
+});
+
+describe('date-times placed in the profile zone', () => {
+  const dt = (raw: string, zone: string, f: Parameters<typeof parseDate>[1] = 'auto') => {
+    const r = parseDate(raw, f);
+    if (!r.ok) throw new Error(r.reason);
+    return isoDateTime(r.value, new ZoneClock(zone));
+  };
+  test('a date-only value is midnight in the zone, on the same day', () => {
+    expect(dt('15/03/2024', 'America/Sao_Paulo')).toBe('2024-03-15T00:00:00-03:00');
+    expect(dt('2024-03-15', 'UTC')).toBe('2024-03-15T00:00:00Z');
+    expect(dt('2024-03-15', 'Asia/Tokyo')).toBe('2024-03-15T00:00:00+09:00');
+  });
+  test('daylight saving: New York before and after the March change', () => {
+    expect(dt('2024-03-09 12:00', 'America/New_York')).toBe('2024-03-09T12:00:00-05:00');
+    expect(dt('2024-03-10 12:00', 'America/New_York')).toBe('2024-03-10T12:00:00-04:00');
+    expect(dt('2024-11-03 12:00', 'America/New_York')).toBe('2024-11-03T12:00:00-05:00');
+  });
+  test('a wall time inside a gap moves forward, keeping the date (São Paulo 2018-11-04 had no midnight)', () => {
+    expect(dt('04/11/2018', 'America/Sao_Paulo', 'DD/MM/YYYY')).toBe('2018-11-04T01:00:00-02:00');
+    expect(dt('2018-02-18 12:00', 'America/Sao_Paulo')).toBe('2018-02-18T12:00:00-03:00');
+    expect(dt('2018-02-16 12:00', 'America/Sao_Paulo')).toBe('2018-02-16T12:00:00-02:00');
+  });
+  test('a value with its own offset keeps it', () => {
+    expect(dt('2024-03-15T10:00:00-05:00', 'America/Sao_Paulo')).toBe('2024-03-15T10:00:00-05:00');
+    expect(dt('2024-03-15T10:00:00Z', 'Asia/Tokyo')).toBe('2024-03-15T10:00:00Z');
+  });
+  test('the process time zone does not matter', () => {
+    const saved = process.env.TZ;
+    try {
+      const results = ['Pacific/Kiritimati', 'Pacific/Pago_Pago', 'America/Sao_Paulo', 'UTC'].map((tz) => {
+        process.env.TZ = tz;
+        return [dt('31/12/2024', 'America/Mexico_City', 'DD/MM/YYYY'), date('31/12/2024', 'DD/MM/YYYY'), date('45657', 'excel')];
+      });
+      for (const r of results) expect(r).toEqual(['2024-12-31T00:00:00-06:00', '2024-12-31', '2024-12-31']);
+    } finally {
+      if (saved === undefined) delete process.env.TZ;
+      else process.env.TZ = saved;
+    }
+  });
+});
+
+describe('text', () => {
+  test('slug', () => {
+    expect(slug('Anna Snelling')).toBe('anna-snelling');
+    expect(slug('  José Ñúñez  Peña ')).toBe('jose-nunez-pena');
+    expect(slug('Mei-Mei Johns')).toBe('mei-mei-johns');
+    expect(slug("O'Brien & Sons, S.A.")).toBe('o-brien-sons-s-a');
+    expect(slug('João Conceição')).toBe('joao-conceicao');
+  });
+  test('name split: last word is the last name', () => {
+    expect(splitName('Anna Snelling')).toEqual({ firstName: 'Anna', lastName: 'Snelling' });
+    expect(splitName('Ana María  de la Cruz')).toEqual({ firstName: 'Ana María de la', lastName: 'Cruz' });
+    expect(splitName('Cher')).toEqual({ firstName: 'Cher', lastName: '' });
+  });
+  test('booleans in three languages', () => {
+    for (const t of ['true', 'TRUE', 'Sí', 'si', 'Sim', 'yes', '1', 'Verdadero']) expect(parseBoolean(t)).toBe(true);
+    for (const f of ['false', 'No', 'Não', 'nao', '0', 'Falso']) expect(parseBoolean(f)).toBe(false);
+    expect(parseBoolean('maybe')).toBeUndefined();
+  });
+});
+
+describe('cells that must never be sent', () => {
+  test.each(['#N/A', '#VALUE!', '#REF!', '#DIV/0!', '#NAME?', '#NULL!', '#NUM!', '#n/a'])('%s is an Excel error', (v) => {
+    expect(excelError(v)).toMatch(/Excel error value/);
+  });
+  test('ordinary text starting with # is fine', () => expect(excelError('#1 customer')).toBeUndefined());
+  test('scientific-notation ids', () => {
+    expect(scientificId('1.23E+11')).toMatch(/Excel turned an id into a number; export the column as text/);
+    expect(scientificId('1,23E+11')).toBeDefined();
+    expect(scientificId('00123')).toBeUndefined();
+    expect(scientificId('E123')).toBeUndefined();
+  });
+});
