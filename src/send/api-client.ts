@@ -6,7 +6,7 @@
 // (we must give up instead and say so), has no per-batch time budget, cannot treat a 200 with an
 // unreadable body as "unknown, retry", and reports nothing per retry for our events.
 import { RESOURCE_PATHS } from '../contract/resources.js';
-import { UsageError } from '../errors.js';
+import { BatchSyncError, UsageError } from '../errors.js';
 import { addSecret, redact } from '../redact.js';
 import { attemptOnce, type AttemptContext } from './attempt.js';
 import { parseBaseUrl } from './base-url.js';
@@ -64,9 +64,14 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     'user-agent': 'batch-sync',
   };
   let closed = false;
+  // The first answer that ends the run (401, 404, redirect, TLS...) is latched: parallel sends stop
+  // too, queued requests are aborted before they leave, and later sends throw without a request.
+  let fatal: BatchSyncError | undefined;
+  const halt = new AbortController();
 
   async function send(req: SendRequest): Promise<SendResult> {
     if (closed) throw new Error('batch-sync bug: send() after close()');
+    if (fatal) throw fatal;
     const ctx: AttemptContext = {
       dispatcher,
       origin: target.origin,
@@ -79,13 +84,24 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       timeouts,
       retryOn500: policy.retryOn500,
       signal: req.signal,
+      halt: halt.signal,
     };
     const started = Date.now();
     let unverified: { reason: string; status: number; body: string } | undefined;
 
     for (let attempt = 1; ; attempt++) {
       if (req.signal?.aborted) return { kind: 'cancelled', attempts: attempt - 1 };
-      const outcome = await attemptOnce(ctx, attempt);
+      let outcome: Awaited<ReturnType<typeof attemptOnce>>;
+      try {
+        outcome = await attemptOnce(ctx, attempt);
+      } catch (err) {
+        if (err instanceof BatchSyncError && !fatal) {
+          fatal = err;
+          halt.abort();
+        }
+        throw err;
+      }
+      if (fatal) throw fatal;
       if (outcome.kind === 'done') return outcome.result;
       if (outcome.kind === 'cancelled') return { kind: 'cancelled', attempts: attempt };
       if (outcome.kind === 'retry' && outcome.unverified) unverified = outcome.unverified;
@@ -126,7 +142,9 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         reason: redact(failure.message),
         error: failure,
       });
-      if (!(await sleep(delayMs, req.signal))) return { kind: 'cancelled', attempts: attempt };
+      const slept = await sleep(delayMs, req.signal, halt.signal);
+      if (fatal) throw fatal;
+      if (!slept) return { kind: 'cancelled', attempts: attempt };
     }
   }
 

@@ -20,7 +20,10 @@ export interface AttemptContext {
   body: Buffer;
   timeouts: Timeouts;
   retryOn500: boolean;
+  /** The caller's cancellation. */
   signal?: AbortSignal;
+  /** Client-wide: aborted once any send hit an answer that ends the run (401, 404, redirect). */
+  halt: AbortSignal;
 }
 
 export type AttemptOutcome =
@@ -32,9 +35,18 @@ export type AttemptOutcome =
 
 export async function attemptOnce(ctx: AttemptContext, attempts: number): Promise<AttemptOutcome> {
   // an attempt deadline on top of undici's timers: bodyTimeout is an idle timer, so a server
-  // dripping a byte every few seconds would otherwise hold the batch forever
-  const deadline = AbortSignal.timeout(ctx.timeouts.attemptMs);
-  const signal = ctx.signal ? AbortSignal.any([ctx.signal, deadline]) : deadline;
+  // dripping a byte every few seconds would otherwise hold the batch forever. One controller per
+  // attempt, unlinked in `finally`, so a run-wide signal does not collect a listener per request.
+  const attempt = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    attempt.abort();
+  }, ctx.timeouts.attemptMs);
+  const onAbort = () => attempt.abort();
+  for (const s of [ctx.signal, ctx.halt]) s?.addEventListener('abort', onAbort, { once: true });
+  if (ctx.signal?.aborted || ctx.halt.aborted) attempt.abort();
+  const signal = attempt.signal;
   const url = `${ctx.origin}${ctx.path}`;
   try {
     const res = await ctx.dispatcher.request({
@@ -91,10 +103,11 @@ export async function attemptOnce(ctx: AttemptContext, attempts: number): Promis
         return { kind: 'stop', failure: { code: `HTTP_${status}`, status, message: disposition.reason }, body };
       }
     }
+    return disposition satisfies never;
   } catch (err) {
-    if (ctx.signal?.aborted) return { kind: 'cancelled' };
     if (err instanceof BatchSyncError) throw err; // ours, from the status table above
-    if (deadline.aborted) {
+    if (ctx.signal?.aborted || ctx.halt.aborted) return { kind: 'cancelled' };
+    if (timedOut) {
       return {
         kind: 'retry',
         failure: { code: 'ATTEMPT_TIMEOUT', message: `the request to ${url} took longer than ${ctx.timeouts.attemptMs} ms` },
@@ -103,6 +116,9 @@ export async function attemptOnce(ctx: AttemptContext, attempts: number): Promis
     const disposition = classifyError(err, ctx.origin);
     if (disposition.action === 'abort') throw disposition.error;
     return { kind: disposition.action, failure: disposition.failure };
+  } finally {
+    clearTimeout(timer);
+    for (const s of [ctx.signal, ctx.halt]) s?.removeEventListener('abort', onAbort);
   }
 }
 

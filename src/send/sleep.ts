@@ -1,17 +1,17 @@
 // A wait that a cancelled run does not sit through.
 
-/** Resolves true after `ms`, or false as soon as `signal` aborts. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<boolean> {
-  if (signal?.aborted) return Promise.resolve(false);
+/** Resolves true after `ms`, or false as soon as any of `signals` aborts. Leaves no listener behind. */
+export function sleep(ms: number, ...signals: (AbortSignal | undefined)[]): Promise<boolean> {
+  const live = signals.filter((s): s is AbortSignal => s !== undefined);
+  if (live.some((s) => s.aborted)) return Promise.resolve(false);
   return new Promise((resolve) => {
-    const onAbort = () => {
+    const done = (slept: boolean) => {
       clearTimeout(timer);
-      resolve(false);
+      for (const s of live) s.removeEventListener('abort', onAbort);
+      resolve(slept);
     };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve(true);
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
+    const onAbort = () => done(false);
+    const timer = setTimeout(() => done(true), ms);
+    for (const s of live) s.addEventListener('abort', onAbort, { once: true });
   });
 }

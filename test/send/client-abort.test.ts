@@ -99,3 +99,30 @@ describe('send: cancellation', () => {
     expect(s.requests).toHaveLength(0);
   });
 });
+
+describe('send: one fatal answer stops the whole client', () => {
+  it('a 401 on one of several parallel sends: the queued ones never leave, later sends throw at once', async () => {
+    const s = await server([{ status: 401, delayMs: 50 }]);
+    const c = client(s.url, { concurrency: 1 });
+    const settled = await Promise.allSettled([c.send(batch()), c.send(batch({ batchId: 'b2' })), c.send(batch({ batchId: 'b3' }))]);
+    for (const r of settled) {
+      expect(r.status).toBe('rejected');
+      if (r.status === 'rejected') expect(r.reason).toMatchObject({ code: 'AUTH' });
+    }
+    await expect(c.send(batch({ batchId: 'b4' }))).rejects.toMatchObject({ code: 'AUTH' });
+    expect(s.requests).toHaveLength(1);
+  });
+
+  it('a send waiting to retry stops when another send hits a 404', async () => {
+    const s = await server([{ status: 503 }, { status: 404, delayMs: 30 }]);
+    const c = client(s.url, { concurrency: 1, retry: { baseDelayMs: 5000, maxDelayMs: 5000 } });
+    const first = c.send(batch());
+    await new Promise((r) => setTimeout(r, 10));
+    const second = c.send(batch({ batchId: 'b2' }));
+    const started = Date.now();
+    await expect(second).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(first).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(s.requests).toHaveLength(2);
+  });
+});
