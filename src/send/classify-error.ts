@@ -27,7 +27,8 @@ const RETRYABLE = new Set([
   'ATTEMPT_TIMEOUT',
 ]);
 
-const TLS_CODE = /^(CERT_|UNABLE_TO_|SELF_SIGNED_|DEPTH_ZERO_|ERR_TLS_|ERR_SSL_|ERR_OSSL_)/;
+// UND_ERR_PRX_TLS: undici's wrapper for a certificate name mismatch behind a proxy
+const TLS_CODE = /^(CERT_|UNABLE_TO_|SELF_SIGNED_|DEPTH_ZERO_|ERR_TLS_|ERR_SSL_|ERR_OSSL_|UND_ERR_PRX_TLS$)/;
 
 export type ErrorDisposition =
   | { action: 'retry'; failure: AttemptFailure }
