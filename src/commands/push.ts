@@ -1,8 +1,133 @@
-// `batch-sync push`: (being written)
-import type { Command } from 'commander';
+// `batch-sync push [files…]`: read, map, validate, send in dependency order, and report every row.
+import { randomBytes } from 'node:crypto';
+import { Option, type Command } from 'commander';
+import { METHODS, RESOURCES } from '../contract/resources.js';
+import { UsageError } from '../errors.js';
 import type { Output } from '../report/output.js';
+import { BASE_URL_ENV } from '../run/settings.js';
+import type { SyncEnvironment } from '../run/sync.js';
+import { startSandbox, type SandboxHandle } from '../sandbox/index.js';
+import { createApiClient, readApiKey, type SendEvent } from '../send/index.js';
+import { addInputOptions } from './input-options.js';
 import type { SetExit } from './index.js';
+import { runSyncCommand, syncRequest, type CommonFlags } from './run-command.js';
+import { interruptSignals } from './signals.js';
 
-export function registerPush(program: Command, _output: Output, _setExit: SetExit): void {
-  program.command('push').description('(not yet available)');
+interface PushFlags extends CommonFlags {
+  baseUrl?: string;
+  apiKeyFile?: string;
+  source?: string;
+  method?: string;
+  batchSize?: string;
+  maxBodyBytes?: string;
+  concurrency?: string;
+  retries?: string;
+  retry500?: boolean;
+  holdDependents: boolean;
+  checkSuccessCount: boolean;
+  dryRun?: boolean;
+  sandbox?: boolean;
+  caFile?: string;
+  allowInsecureHttp?: boolean;
+}
+
+function describeEvent(e: SendEvent): string {
+  if (e.type === 'retry') return `retrying ${e.resource} batch ${e.batchId} in ${(e.delayMs / 1000).toFixed(1)} s (attempt ${e.attempt} failed: ${e.reason})`;
+  return `warning: ${e.message}`;
+}
+
+export function registerPush(program: Command, output: Output, setExit: SetExit): void {
+  addInputOptions(
+    program
+      .command('push')
+      .description('send files to the API in dependency order and report every row (exit 0 all accepted, 1 some not, 2 unusable input, 3 aborted)'),
+  )
+    .option('--base-url <url>', `API root, e.g. https://api.example.com (or $${BASE_URL_ENV}, or the plan's baseUrl)`)
+    .option('--api-key-file <file>', 'file holding the API key, mode 600 (otherwise $BATCH_SYNC_API_KEY; never a flag value)')
+    .option('--source <name>', 'the envelope\'s source: the name of the sending system (default: the plan\'s, else "batch-sync")')
+    .addOption(new Option('--method <method>', 'operation to use: post (create or replace) or patch (update)').choices(METHODS))
+    .option('--batch-size <n>', 'items per batch (default 100)')
+    .option('--max-body-bytes <n>', 'largest request body; batches are cut to fit (default 5 MiB)')
+    .option('--concurrency <n>', 'batches in flight within a kind (default 4)')
+    .option('--retries <n>', 'retries of a batch after a transient failure (default 5)')
+    .option('--retry-500', 'also retry HTTP 500 (off: a 500 may mean a half-applied batch)')
+    .option('--no-hold-dependents', 'send deals even when their owner or agent sales profile failed in this run')
+    .option('--no-check-success-count', 'do not require data.success to equal the items without errors')
+    .option('--errors <file.csv|dir>', 'write the rows not accepted, with their original columns, to a CSV to fix and push again')
+    .option('--dry-run', 'do everything but send; print the batches that would go (or write them to --emit)')
+    .option('--emit <file>', 'with --dry-run: write the batch envelopes here, one per line')
+    .option('--sandbox', 'push into an embedded sandbox API started for this run (no account needed)')
+    .option('--ca-file <file>', 'PEM file of a private certificate authority to trust')
+    .option('--allow-insecure-http', 'allow http:// to a host other than this machine (the key travels in clear text)')
+    .option('-q, --quiet', 'print only the report and errors')
+    .option('-v, --verbose', 'print retries and warnings as they happen (field names and row numbers, never values)')
+    .action(async (files: string[], flags: PushFlags, command: Command) => {
+      const given = (name: string) => command.getOptionValueSource(name) === 'cli';
+      if (flags.emit && !flags.dryRun) throw new UsageError('--emit goes with --dry-run (push sends the batches; validate --emit writes them)');
+      if (flags.sandbox && (flags.baseUrl || flags.apiKeyFile)) throw new UsageError('--sandbox starts its own API: drop --base-url and --api-key-file');
+      const mode = flags.dryRun ? 'dry-run' : 'push';
+      const request = syncRequest(mode, files, flags, {
+        baseUrl: flags.baseUrl,
+        source: flags.source,
+        method: flags.method,
+        batchSize: flags.batchSize,
+        maxBodyBytes: flags.maxBodyBytes,
+        concurrency: flags.concurrency,
+        retries: flags.retries,
+        retryOn500: given('retry500') ? true : undefined,
+        holdDependents: given('holdDependents') ? flags.holdDependents : undefined,
+        checkSuccessCount: given('checkSuccessCount') ? flags.checkSuccessCount : undefined,
+      });
+      const signals = interruptSignals((text) => output.err(text));
+      let sandbox: SandboxHandle | undefined;
+      const environment: SyncEnvironment = {
+        signal: signals.stop,
+        async connect(settings) {
+          let baseUrl = settings.baseUrl;
+          let apiKey: string;
+          if (flags.sandbox) {
+            sandbox = await startSandbox({ port: 0, apiKey: `sbx_${randomBytes(18).toString('base64url')}` });
+            baseUrl = sandbox.url;
+            apiKey = sandbox.apiKey;
+          } else {
+            if (!baseUrl) throw new UsageError('no base URL: where is the API?', { suggestion: `pass --base-url, set ${BASE_URL_ENV}, put baseUrl in the plan, or try --sandbox` });
+            apiKey = readApiKey({ apiKeyFile: flags.apiKeyFile }).apiKey;
+          }
+          const client = createApiClient({
+            baseUrl,
+            apiKey,
+            concurrency: settings.concurrency,
+            retry: { maxAttempts: settings.retries + 1, retryOn500: settings.retryOn500 },
+            caFile: flags.caFile,
+            allowInsecureHttp: flags.allowInsecureHttp,
+            onEvent: (e) => {
+              if (e.type === 'retry') counts.retries += 1;
+              output.err(describeEvent(e));
+            },
+          });
+          return {
+            // in-flight requests get a grace period after Ctrl-C: the cancel signal fires later
+            sender: { send: (req) => client.send({ ...req, signal: signals.cancel }) },
+            close: () => client.close(),
+          };
+        },
+      };
+      const counts = { retries: 0 };
+      try {
+        const { exitCode } = await runSyncCommand(request, flags, output, environment);
+        if (sandbox) printSandbox(sandbox, output, flags.format === 'json');
+        setExit(exitCode);
+      } finally {
+        signals.dispose();
+        await sandbox?.close();
+      }
+    });
+}
+
+function printSandbox(sandbox: SandboxHandle, output: Output, toStderr: boolean): void {
+  const plural = (r: string, n: number) => (n === 1 ? r : r === 'activity' ? 'activities' : `${r}s`);
+  const held = RESOURCES.map((r) => `${sandbox.records(r).length} ${plural(r, sandbox.records(r).length)}`).join(', ');
+  const line = `The embedded sandbox now holds: ${held} (${sandbox.batches().length} batches received).`;
+  if (toStderr) output.err(line);
+  else output.out(line);
 }

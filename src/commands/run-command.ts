@@ -1,0 +1,75 @@
+// What validate and push share once their options are parsed: progress on stderr, the errors
+// CSV, the emitted batches, the report on stdout, and the exit code. Kept here so the two commands
+// stay a list of options.
+import { createWriteStream, mkdirSync } from 'node:fs';
+import { basename, dirname, extname, resolve } from 'node:path';
+import { UsageError } from '../errors.js';
+import { createErrorsCsv, type ErrorsCsvWriter } from '../report/errors-csv.js';
+import type { Output } from '../report/output.js';
+import { createProgress } from '../report/progress.js';
+import { REPORTERS } from '../report/reporters.js';
+import { summaryLine } from '../report/summary-line.js';
+import { jobsFor, loadPlanFor, sync, type SyncEnvironment, type SyncOutcome, type SyncRequest } from '../run/sync.js';
+import { readerFlags, resourceFlag, type InputFlags } from './input-options.js';
+
+export interface CommonFlags extends InputFlags {
+  errors?: string;
+  emit?: string;
+  quiet?: boolean;
+  verbose?: boolean;
+}
+
+export function syncRequest(mode: SyncRequest['mode'], files: string[], flags: CommonFlags, settings: SyncRequest['flags']): SyncRequest {
+  return { mode, files, resource: resourceFlag(flags.resource), profile: flags.profile, reader: readerFlags(flags), config: flags.config, flags: settings };
+}
+
+/** `--errors x.csv`: that file for one input, `x.<input>.csv` for several; `--errors dir/`: `<input>.errors.csv` in it. */
+async function errorsWriter(target: string, request: SyncRequest): Promise<ErrorsCsvWriter> {
+  const inputs = jobsFor(request, await loadPlanFor(request)).map((j) => j.file);
+  const path = resolve(target);
+  if (extname(path).toLowerCase() === '.csv') {
+    const stem = basename(path, extname(path));
+    return createErrorsCsv({
+      dir: dirname(path),
+      inputs,
+      fileName: (source) => (inputs.length <= 1 ? basename(path) : `${stem}.${basename(source, extname(source))}.csv`),
+    });
+  }
+  mkdirSync(path, { recursive: true });
+  return createErrorsCsv({ dir: path, inputs });
+}
+
+export async function runSyncCommand(request: SyncRequest, flags: CommonFlags, output: Output, environment: SyncEnvironment = {}): Promise<{ outcome: SyncOutcome; exitCode: number }> {
+  const progress = createProgress({ output, mode: flags.quiet ? 'quiet' : undefined, verbose: flags.verbose });
+  const errors = flags.errors ? await errorsWriter(flags.errors, request) : undefined;
+  if (flags.emit && request.files.some((f) => resolve(f) === resolve(flags.emit!))) throw new UsageError(`refusing to write --emit over an input file: ${flags.emit}`);
+  const emitted = flags.emit ? createWriteStream(flags.emit) : undefined;
+  let outcome: SyncOutcome;
+  try {
+    outcome = await sync(request, {
+      ...environment,
+      onPrepared: (jobs) => {
+        for (const { job, source } of jobs) errors?.declareSource(job.file, { header: source.header, delimiter: source.detected.delimiter });
+      },
+      onProgress: (c) => progress.update(c),
+      sink: errors ? (o) => errors.write(o) : undefined,
+      emit: emitted ? (body, resource) => void emitted.write(`${body}\n`, 'utf8') : environment.emit,
+      onWarning: flags.verbose ? (d) => progress.event(`warning: ${d.file}:${d.line ?? ''} ${d.field ?? ''} ${d.reason}`, 'debug') : undefined,
+    });
+  } catch (error) {
+    errors?.abort();
+    throw error;
+  } finally {
+    progress.stop();
+    if (emitted) await new Promise((done) => emitted.end(done));
+  }
+  if (errors) {
+    const failure = errors.failure();
+    if (failure) throw failure;
+    const { files } = errors.finish();
+    outcome.report.errorFiles = files.map((f) => f.path);
+  }
+  REPORTERS[flags.format](outcome.report, output);
+  if (flags.format === 'human' && !flags.quiet) output.err(summaryLine(outcome.report, outcome.exitCode));
+  return { outcome, exitCode: outcome.exitCode };
+}

@@ -1,0 +1,93 @@
+// Sends one planned batch and turns the answer into one outcome per item: accepted, rejected
+// (with the server's message and detail), or — when the answer cannot be trusted — skipped as
+// unverified. A 400 is bisected so one bad item never sinks its neighbours.
+import type { Method, Resource } from '../contract/resources.js';
+import type { SendRequest, SendResult } from '../send/types.js';
+import { envelopeBody, type PlannedBatch, type PlannedItem } from '../plan/batcher.js';
+import type { RowOutcome } from '../report/outcome.js';
+import { attributeErrors, type DataErrorElement } from '../send/attribute-errors.js';
+import type { RowMeta } from './types.js';
+
+/** The part of the API client a run needs. */
+export interface BatchSender {
+  send(req: SendRequest): Promise<SendResult>;
+}
+
+export interface DispatchContext {
+  sender: BatchSender;
+  resource: Resource;
+  method: Method;
+  source: string;
+  checkSuccessCount: boolean;
+  signal?: AbortSignal;
+  record(outcome: RowOutcome): void;
+  /** Called once per item the server accepted. */
+  accepted(item: PlannedItem<RowMeta>): void;
+  /** A batch could not be delivered: the run must stop taking new batches. */
+  abort(reason: string): void;
+}
+
+function outcome(ctx: DispatchContext, meta: RowMeta, batchId: string, kind: RowOutcome['outcome'], message: string, detail: string): RowOutcome {
+  return { outcome: kind, resource: ctx.resource, file: meta.file, line: meta.line, externalId: meta.externalId, message, detail, row: meta.row, batchId };
+}
+
+function joinErrors(errors: readonly DataErrorElement[]): { message: string; detail: string } {
+  return { message: [...new Set(errors.map((e) => e.message))].join(', '), detail: errors.map((e) => e.detail).join('; ') };
+}
+
+export async function dispatchBatch(ctx: DispatchContext, batch: Pick<PlannedBatch<RowMeta>, 'batchId' | 'items' | 'body'>): Promise<void> {
+  const { batchId, items } = batch;
+  const result = await ctx.sender.send({ resource: ctx.resource, method: ctx.method, batchId, body: batch.body, itemCount: items.length, signal: ctx.signal });
+
+  switch (result.kind) {
+    case 'ok': {
+      const ids = items.map((i) => i.meta.externalId);
+      const attribution = attributeErrors(result.response.data.error, ids, { success: result.response.data.success, checkSuccessCount: ctx.checkSuccessCount });
+      if (attribution.unverifiable) {
+        for (const item of items) ctx.record(outcome(ctx, item.meta, batchId, 'skipped', 'UNVERIFIED', `the server's answer to batch ${batchId} cannot be verified: ${attribution.unverifiable}`));
+        return;
+      }
+      const whole = attribution.batchLevel.length > 0 ? joinErrors(attribution.batchLevel) : undefined;
+      items.forEach((item, index) => {
+        const own = attribution.perItem.get(index);
+        if (own) {
+          const { message, detail } = joinErrors(own);
+          ctx.record(outcome(ctx, item.meta, batchId, 'rejected', message, detail));
+        } else if (whole) {
+          ctx.record(outcome(ctx, item.meta, batchId, 'rejected', whole.message, `not attributable to an item: whole batch ${batchId}: ${whole.detail}`));
+        } else {
+          ctx.record(outcome(ctx, item.meta, batchId, 'accepted', '', ''));
+          ctx.accepted(item);
+        }
+      });
+      return;
+    }
+    case 'bad-request':
+    case 'too-large': {
+      if (items.length === 1) {
+        const why = result.kind === 'too-large' ? 'the server found this single item too large' : 'the server refused this item';
+        ctx.record(outcome(ctx, items[0]!.meta, batchId, 'rejected', `HTTP_${result.status}`, `${why} (batch ${batchId}): ${result.body.trim() || '(no body)'}`));
+        return;
+      }
+      // bisect (a 400 to isolate the bad item, a 413 to fit): each half is a new batch whose id derives from the parent's
+      const middle = Math.ceil(items.length / 2);
+      await bisectHalf(ctx, `${batchId}.1`, items.slice(0, middle));
+      await bisectHalf(ctx, `${batchId}.2`, items.slice(middle));
+      return;
+    }
+    case 'unverified':
+    case 'gave-up': {
+      const message = result.kind === 'unverified' ? 'UNVERIFIED' : 'NOT_DELIVERED';
+      for (const item of items) ctx.record(outcome(ctx, item.meta, batchId, 'skipped', message, `batch ${batchId}: ${result.reason}`));
+      ctx.abort(result.reason);
+      return;
+    }
+    case 'cancelled':
+      for (const item of items) ctx.record(outcome(ctx, item.meta, batchId, 'skipped', 'UNVERIFIED', `batch ${batchId} was interrupted before the server answered; a rerun sends it again`));
+      return;
+  }
+}
+
+function bisectHalf(ctx: DispatchContext, batchId: string, items: PlannedItem<RowMeta>[]): Promise<void> {
+  return dispatchBatch(ctx, { batchId, items, body: envelopeBody(batchId, ctx.source, items.map((i) => i.json)) });
+}

@@ -1,0 +1,44 @@
+// Everything that can be wrong before the first request: files, resources, profiles, headers.
+// All of it is checked for every job up front, so a bad plan fails with exit 2 having sent nothing.
+import { access } from 'node:fs/promises';
+import { parseResource, resourceFromFileName, type Resource } from '../contract/resources.js';
+import { ConfigError, InputError, UsageError } from '../errors.js';
+import { createMapper, loadProfile } from '../map/index.js';
+import type { Mapper } from '../map/types.js';
+import { openSource } from '../read/index.js';
+import type { OpenedSource } from '../read/types.js';
+import type { Job } from './types.js';
+
+export interface PreparedJob {
+  job: Job;
+  resource: Resource;
+  source: OpenedSource;
+  mapper: Mapper;
+}
+
+export async function prepareJobs(jobs: readonly Job[]): Promise<PreparedJob[]> {
+  if (jobs.length === 0) {
+    throw new UsageError('no input files', { suggestion: 'name files to read, or run from a directory with a batch-sync.config.json (or pass --config)' });
+  }
+  const prepared: PreparedJob[] = [];
+  for (const job of jobs) {
+    await access(job.file).catch((error: NodeJS.ErrnoException) => {
+      throw new InputError(`${job.file}: ${error.code === 'ENOENT' ? 'no such file' : error.code === 'EACCES' ? 'permission denied' : error.message}`);
+    });
+    const profile = job.profile ? await loadProfile(job.profile) : undefined;
+    const profileResource = profile?.resource ? parseResource(profile.resource) : undefined;
+    const resource = job.resource ?? profileResource ?? resourceFromFileName(job.file);
+    if (!resource) {
+      throw new UsageError(`${job.file}: cannot tell which resource this file holds`, {
+        suggestion: 'pass --resource (sales-profile, account, deal, activity), use a profile that names one, or name the file deals.csv, accounts.csv, …',
+      });
+    }
+    if (profileResource && profileResource !== resource) {
+      throw new ConfigError(`${job.file}: profile ${job.profile} maps ${profileResource} items, but the file is to be read as ${resource}`);
+    }
+    const source = await openSource(job.file, { ...profile?.reader, ...job.reader });
+    const mapper = createMapper({ resource, header: source.header, profile, file: job.file });
+    prepared.push({ job, resource, source, mapper });
+  }
+  return prepared;
+}

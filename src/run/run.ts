@@ -1,0 +1,183 @@
+// The pipeline of one run: read → map → validate → plan → send → report, kind after kind in
+// dependency order. The core never prints: it records outcomes and reports progress through
+// callbacks, and returns what happened.
+import type { Resource } from '../contract/resources.js';
+import { batchId as makeBatchId } from '../plan/batch-id.js';
+import { createBatcher, itemBytes, type PlannedBatch, type PlannedItem } from '../plan/batcher.js';
+import { SEND_ORDER } from '../plan/order.js';
+import type { RowOutcome } from '../report/outcome.js';
+import { createCrossChecks } from '../validate/cross-checks.js';
+import type { Diagnostic } from '../validate/diagnostic.js';
+import { createItemValidator } from '../validate/validate-item.js';
+import { createLimiter } from './concurrency.js';
+import { dispatchBatch, type BatchSender } from './dispatch.js';
+import type { PreparedJob } from './prepare.js';
+import type { ProgressCounts, RowMeta, RunSettings } from './types.js';
+
+export interface RunHooks {
+  record(outcome: RowOutcome): void;
+  warn(diagnostic: Diagnostic): void;
+  /** Each planned batch body, for `validate --emit` and `--dry-run`. */
+  emit?(body: string, resource: Resource): void;
+  /** An item the server accepted (the state store listens here). */
+  accepted?(resource: Resource, meta: RowMeta, itemJson: string): void;
+  /** Whether an item is unchanged since the server last accepted it (incremental mode). */
+  unchanged?(resource: Resource, externalId: string, itemJson: string): boolean;
+  progress?(counts: ProgressCounts): void;
+}
+
+export interface RunResult {
+  aborted?: { code: string; message: string; suggestion?: string };
+  interrupted: boolean;
+}
+
+const CAUSE = (resource: Resource, id: string) => `${resource} ${id}`;
+
+export async function runPipeline(
+  jobs: readonly PreparedJob[],
+  settings: RunSettings,
+  hooks: RunHooks,
+  sender?: BatchSender,
+  signal?: AbortSignal,
+): Promise<RunResult> {
+  const checks = createCrossChecks();
+  const validators = new Map<Resource, ReturnType<typeof createItemValidator>>();
+  /** externalIds of sales profiles that were invalid or rejected in this run. */
+  const failedProfiles = new Set<string>();
+  const counts: ProgressCounts = { rowsRead: 0, batchesAcked: 0, itemsAcked: 0, retries: 0 };
+  let aborted: RunResult['aborted'];
+  let seq = 0;
+
+  const record = (o: RowOutcome) => {
+    if (o.resource === 'sales-profile' && o.externalId && (o.outcome === 'invalid' || o.outcome === 'rejected')) failedProfiles.add(o.externalId);
+    hooks.record(o);
+  };
+  const stop = () => aborted !== undefined || signal?.aborted === true;
+
+  for (const resource of SEND_ORDER) {
+    const kindJobs = jobs.filter((j) => j.resource === resource);
+    if (kindJobs.length === 0) continue;
+    counts.resource = resource;
+    let validator = validators.get(resource);
+    if (!validator) validators.set(resource, (validator = createItemValidator(resource, settings.method)));
+    const limiter = createLimiter(settings.concurrency);
+    const batcher = createBatcher<RowMeta>({
+      maxItems: settings.batchSize,
+      maxBytes: settings.maxBodyBytes,
+      source: settings.source,
+      // one sequence across the run, so an id never repeats between kinds or files
+      batchIdOf: (n) => makeBatchId(settings.source, resource, settings.runId, n),
+    });
+    const ctx = {
+      sender: sender!,
+      resource,
+      method: settings.method,
+      source: settings.source,
+      checkSuccessCount: settings.checkSuccessCount,
+      signal,
+      record,
+      accepted: (item: PlannedItem<RowMeta>) => {
+        counts.itemsAcked += 1;
+        hooks.accepted?.(resource, item.meta, item.json);
+      },
+      abort: (reason: string) => {
+        aborted ??= { code: 'NOT_DELIVERED', message: reason };
+      },
+    };
+
+    const send = async (batch: PlannedBatch<RowMeta>) => {
+      hooks.emit?.(batch.body, resource);
+      if (settings.mode !== 'push') {
+        // validate and dry-run: a valid row is as far as it goes
+        for (const item of batch.items) record({ outcome: 'accepted', resource, file: item.meta.file, line: item.meta.line, externalId: item.meta.externalId, message: '', detail: '' });
+        return;
+      }
+      if (stop()) {
+        for (const item of batch.items) record({ outcome: 'skipped', resource, file: item.meta.file, line: item.meta.line, externalId: item.meta.externalId, message: 'NOT_SENT', detail: `not sent: ${aborted ? `run aborted (${aborted.message})` : 'run interrupted'}`, row: item.meta.row, batchId: batch.batchId });
+        return;
+      }
+      await limiter.run(async () => {
+        try {
+          await dispatchBatch(ctx, batch);
+        } catch (error) {
+          const e = error as { code?: string; message?: string; suggestion?: string };
+          aborted ??= { code: e.code ?? 'ERROR', message: e.message ?? String(error), suggestion: e.suggestion };
+          for (const item of batch.items) record({ outcome: 'skipped', resource, file: item.meta.file, line: item.meta.line, externalId: item.meta.externalId, message: 'NOT_DELIVERED', detail: `batch ${batch.batchId}: ${(error as Error).message}`, row: item.meta.row, batchId: batch.batchId });
+          throw error;
+        }
+        counts.batchesAcked += 1;
+        hooks.progress?.(counts);
+      }).catch(() => undefined);
+    };
+
+    for (const { source, mapper } of kindJobs) {
+      if (stop()) break;
+      for await (const record_ of source.records) {
+        counts.rowsRead += 1;
+        const where = { file: record_.file, line: record_.line };
+        const row = record_.kind === 'item' ? undefined : record_.row;
+        const mapped = mapper.map(record_);
+        if (mapped.kind === 'skip') {
+          record({ outcome: 'skipped', resource, ...where, message: 'SKIPPED', detail: mapped.reason, row });
+          continue;
+        }
+        if (mapped.kind === 'invalid') {
+          const first = mapped.problems[0];
+          record({
+            outcome: 'invalid', resource, ...where,
+            externalId: undefined, field: first?.field, column: first?.column,
+            message: 'INVALID', detail: mapped.problems.map((p) => [p.column, p.field].filter(Boolean).join(' → ') + (p.column || p.field ? ': ' : '') + p.reason).join('; '),
+            row,
+          });
+          continue;
+        }
+        for (const w of mapped.warnings) hooks.warn(w);
+        const externalId = typeof mapped.item.externalId === 'string' ? mapped.item.externalId : undefined;
+        const checked = validator(mapped.item);
+        if (!checked.ok) {
+          const first = checked.problems[0];
+          record({
+            outcome: 'invalid', resource, ...where, externalId, field: first?.field,
+            message: 'INVALID', detail: checked.problems.map((p) => (p.field ? `${p.field}: ${p.reason}` : p.reason)).join('; '),
+            row,
+          });
+          continue;
+        }
+        for (const w of checked.warnings) hooks.warn({ severity: 'warning', ...where, field: w.field, reason: w.reason });
+        const duplicate = externalId === undefined ? undefined : checks.claim(resource, externalId, where);
+        if (duplicate) {
+          record({ outcome: 'invalid', resource, ...where, externalId, field: 'externalId', message: 'DUPLICATE', detail: duplicate.reason, row });
+          continue;
+        }
+        for (const w of checks.references(resource, checked.item, where)) hooks.warn(w);
+        if (settings.holdDependents && resource === 'deal') {
+          const missing = [checked.item.ownerExternalId, checked.item.agentExternalId].find((id) => typeof id === 'string' && failedProfiles.has(id));
+          if (missing !== undefined) {
+            record({ outcome: 'skipped', resource, ...where, externalId, message: 'HELD_BACK', detail: `held back: its owner/agent ${CAUSE('sales-profile', String(missing))} was not accepted in this run (--no-hold-dependents sends it anyway)`, row });
+            continue;
+          }
+        }
+        const json = JSON.stringify(checked.item);
+        if (externalId !== undefined && hooks.unchanged?.(resource, externalId, json)) {
+          record({ outcome: 'skipped', resource, ...where, externalId, message: 'UNCHANGED', detail: 'unchanged since the server last accepted it (incremental mode)', row });
+          continue;
+        }
+        const bytes = itemBytes(json);
+        if (bytes > batcher.maxItemBytes) {
+          record({ outcome: 'invalid', resource, ...where, externalId, message: 'TOO_LARGE', detail: `the item is ${bytes} bytes, more than fits one request (--max-body-bytes ${settings.maxBodyBytes})`, row });
+          continue;
+        }
+        const done = batcher.add({ json, bytes, meta: { ...where, externalId, row } });
+        if (done) await send(done);
+        if (stop()) break;
+        if (counts.rowsRead % 2048 === 0) hooks.progress?.(counts);
+      }
+    }
+    const last = batcher.flush();
+    if (last) await send(last);
+    await limiter.idle();
+    hooks.progress?.(counts);
+    if (stop()) break;
+  }
+  return { aborted, interrupted: signal?.aborted === true && aborted === undefined };
+}

@@ -1,0 +1,68 @@
+// One place decides each setting of a run: a flag beats the environment, which beats the plan
+// (for the base URL), which beats the default. The result is validated once, with errors that
+// name the flag.
+import { z } from 'zod';
+import { METHODS, type Method } from '../contract/resources.js';
+import { UsageError } from '../errors.js';
+import type { SyncPlan } from './sync-plan.js';
+
+export const DEFAULTS = {
+  source: 'batch-sync',
+  method: 'post' as Method,
+  batchSize: 100,
+  concurrency: 4,
+  // 5 MiB: far below what web front ends usually refuse, far above 100 typical items
+  maxBodyBytes: 5 * 1024 * 1024,
+  retries: 5,
+};
+
+export const BASE_URL_ENV = 'BATCH_SYNC_BASE_URL';
+
+/** What the command line said; undefined means "not given". */
+export interface FlagSettings {
+  baseUrl?: string;
+  source?: string;
+  method?: string;
+  batchSize?: string | number;
+  maxBodyBytes?: string | number;
+  concurrency?: string | number;
+  retries?: string | number;
+  retryOn500?: boolean;
+  holdDependents?: boolean;
+  checkSuccessCount?: boolean;
+}
+
+const intFlag = (flag: string, min: number, max: number) =>
+  z.coerce.number({ error: `${flag} takes a whole number` }).int(`${flag} takes a whole number`).min(min, `${flag} must be at least ${min}`).max(max, `${flag} must be at most ${max}`);
+
+const schema = z.object({
+  baseUrl: z.url({ error: (iss) => `--base-url ${JSON.stringify(iss.input)} is not a URL` }).optional(),
+  source: z.string().min(1, '--source must not be empty'),
+  method: z.enum(METHODS, { error: '--method takes post or patch' }),
+  batchSize: intFlag('--batch-size', 1, 10_000),
+  maxBodyBytes: intFlag('--max-body-bytes', 1024, 1024 ** 3),
+  concurrency: intFlag('--concurrency', 1, 64),
+  retries: intFlag('--retries', 0, 20),
+  retryOn500: z.boolean(),
+  holdDependents: z.boolean(),
+  checkSuccessCount: z.boolean(),
+});
+export type ResolvedSettings = z.output<typeof schema>;
+
+export function resolveSettings(flags: FlagSettings, plan: SyncPlan | undefined, env: NodeJS.ProcessEnv = process.env): ResolvedSettings {
+  const d = plan?.defaults ?? {};
+  const parsed = schema.safeParse({
+    baseUrl: flags.baseUrl ?? (env[BASE_URL_ENV] || undefined) ?? plan?.baseUrl,
+    source: flags.source ?? plan?.source ?? DEFAULTS.source,
+    method: flags.method ?? d.method ?? DEFAULTS.method,
+    batchSize: flags.batchSize ?? d.batchSize ?? DEFAULTS.batchSize,
+    maxBodyBytes: flags.maxBodyBytes ?? d.maxBodyBytes ?? DEFAULTS.maxBodyBytes,
+    concurrency: flags.concurrency ?? d.concurrency ?? DEFAULTS.concurrency,
+    retries: flags.retries ?? d.retries ?? DEFAULTS.retries,
+    retryOn500: flags.retryOn500 ?? d.retryOn500 ?? false,
+    holdDependents: flags.holdDependents ?? d.holdDependents ?? true,
+    checkSuccessCount: flags.checkSuccessCount ?? d.checkSuccessCount ?? true,
+  });
+  if (!parsed.success) throw new UsageError(parsed.error.issues[0]!.message);
+  return parsed.data;
+}

@@ -1,0 +1,102 @@
+// The sync plan (`batch-sync.config.json`): where to send, and which files to read with which
+// profiles. Validated with zod; errors name the plan file and the field. Paths are relative to the
+// plan file. The API key never lives here.
+import { readFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { z } from 'zod';
+import { formatPath } from '../contract/issues.js';
+import { METHODS, parseResource, RESOURCE_NAMES_HELP } from '../contract/resources.js';
+import { ConfigError } from '../errors.js';
+import { expandGlob } from './glob.js';
+import type { Job } from './types.js';
+
+export const DEFAULT_PLAN_FILE = 'batch-sync.config.json';
+
+const resourceName = z.string().refine((s) => parseResource(s) !== undefined, { error: (iss) => `${JSON.stringify(iss.input)} is not a resource (${RESOURCE_NAMES_HELP})` });
+
+const readerOptions = z.strictObject({
+  format: z.enum(['csv', 'json', 'ndjson']).optional(),
+  delimiter: z.string().min(1).max(1).optional(),
+  encoding: z.string().optional(),
+  headerRow: z.number().int().positive().optional(),
+});
+
+const settings = {
+  batchSize: z.number().int().min(1).max(10_000).optional(),
+  maxBodyBytes: z.number().int().min(1024).optional(),
+  concurrency: z.number().int().min(1).max(64).optional(),
+  method: z.enum(METHODS).optional(),
+  retries: z.number().int().min(0).max(20).optional(),
+  retryOn500: z.boolean().optional(),
+  holdDependents: z.boolean().optional(),
+  checkSuccessCount: z.boolean().optional(),
+};
+
+export const syncPlanSchema = z
+  .strictObject({
+    $schema: z.string().optional(),
+    baseUrl: z.url().optional(),
+    source: z.string().min(1).optional(),
+    defaults: z.strictObject(settings).optional(),
+    incremental: z.boolean().optional(),
+    stateDir: z.string().optional(),
+    reportDir: z.string().optional(),
+    maxRejections: z.number().int().min(0).optional(),
+    maxRejectionRate: z.number().min(0).max(1).optional(),
+    jobs: z
+      .array(
+        z.strictObject({
+          file: z.string().min(1),
+          resource: resourceName.optional(),
+          profile: z.string().min(1).optional(),
+          reader: readerOptions.optional(),
+        }),
+      )
+      .min(1),
+  })
+  .superRefine((plan, ctx) => {
+    for (const key of Object.keys(plan)) {
+      if (/api.?key|secret|token/i.test(key)) ctx.addIssue({ code: 'custom', path: [key], message: 'the API key never lives in the plan: use BATCH_SYNC_API_KEY or --api-key-file' });
+    }
+  });
+
+export type SyncPlanFile = z.infer<typeof syncPlanSchema>;
+
+export interface SyncPlan extends Omit<SyncPlanFile, 'jobs'> {
+  path: string;
+  dir: string;
+  jobs: Job[];
+}
+
+export async function loadSyncPlan(path: string): Promise<SyncPlan> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new ConfigError(`${path}: ${code === 'ENOENT' ? 'no such plan file' : (error as Error).message}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch (error) {
+    throw new ConfigError(`${path}: not valid JSON: ${(error as Error).message}`);
+  }
+  // a key-looking field is refused before strictness complains about it as merely unknown
+  const parsed = syncPlanSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = [...parsed.error.issues].sort((a, b) => Number(b.code === 'custom') - Number(a.code === 'custom'))[0]!;
+    const keys = issue.code === 'unrecognized_keys' ? ` (${issue.keys.join(', ')})` : '';
+    throw new ConfigError(`${path}: ${formatPath(issue.path) || '(top level)'}: ${issue.message}${keys}`);
+  }
+  const dir = dirname(resolve(path));
+  const jobs: Job[] = [];
+  for (const job of parsed.data.jobs) {
+    const files = await expandGlob(resolve(dir, job.file));
+    if (files.length === 0) throw new ConfigError(`${path}: jobs: "${job.file}" matches no file (relative to ${dir})`);
+    for (const file of files) {
+      jobs.push({ file, resource: job.resource ? parseResource(job.resource) : undefined, profile: job.profile ? resolve(dir, job.profile) : undefined, reader: job.reader });
+    }
+  }
+  return { ...parsed.data, path, dir, jobs };
+}

@@ -1,0 +1,118 @@
+// The core behind `validate` and `push`: resolve the jobs and settings, check everything that can
+// be checked before sending, run the pipeline, and hand back the run's report. It never prints and
+// never exits: the command renders the report and sets the exit code.
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Resource } from '../contract/resources.js';
+import { EXIT } from '../errors.js';
+import { newRunId } from '../plan/batch-id.js';
+import { createCollector, type Collector } from '../report/collector.js';
+import type { RowOutcome } from '../report/outcome.js';
+import { buildRunReport, type RunReport } from '../report/run-report.js';
+import type { Diagnostic } from '../validate/diagnostic.js';
+import type { BatchSender } from './dispatch.js';
+import { prepareJobs, type PreparedJob } from './prepare.js';
+import { runPipeline, type RunHooks } from './run.js';
+import { resolveSettings, type FlagSettings, type ResolvedSettings } from './settings.js';
+import { DEFAULT_PLAN_FILE, loadSyncPlan, type SyncPlan } from './sync-plan.js';
+import type { Job, ProgressCounts, RunMode } from './types.js';
+
+export interface SyncRequest {
+  mode: RunMode;
+  files: string[];
+  /** --resource, --profile and reader flags apply to the files named on the command line. */
+  resource?: Resource;
+  profile?: string;
+  reader?: Job['reader'];
+  /** --config; otherwise batch-sync.config.json in the working directory if there is one. */
+  config?: string;
+  flags: FlagSettings;
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** What sending needs beyond the settings: given by the command (client, sandbox, signals). */
+export interface SyncEnvironment {
+  /** Creates the sender once the settings are known (push only). */
+  connect?(settings: ResolvedSettings, plan: SyncPlan | undefined): Promise<{ sender: BatchSender; close(): Promise<void> }>;
+  signal?: AbortSignal;
+  onProgress?(counts: ProgressCounts): void;
+  emit?(body: string, resource: Resource): void;
+  /** Every row not accepted, as it happens (the errors CSV writer). */
+  sink?(outcome: RowOutcome): void;
+  hooks?: Partial<Pick<RunHooks, 'accepted' | 'unchanged'>>;
+  onWarning?(d: Diagnostic): void;
+  /** Every job has been opened and checked; nothing was sent yet. */
+  onPrepared?(jobs: readonly PreparedJob[]): void;
+}
+
+export interface SyncOutcome {
+  report: RunReport;
+  exitCode: number;
+  settings: ResolvedSettings;
+  plan?: SyncPlan;
+  collector: Collector;
+  /** Input files of the run, so output files are never written over one. */
+  inputs: string[];
+}
+
+export async function loadPlanFor(request: Pick<SyncRequest, 'config' | 'cwd'>): Promise<SyncPlan | undefined> {
+  const cwd = request.cwd ?? process.cwd();
+  if (request.config) return loadSyncPlan(resolve(cwd, request.config));
+  const implicit = resolve(cwd, DEFAULT_PLAN_FILE);
+  return existsSync(implicit) ? loadSyncPlan(implicit) : undefined;
+}
+
+export function jobsFor(request: SyncRequest, plan: SyncPlan | undefined): Job[] {
+  const cwd = request.cwd ?? process.cwd();
+  if (request.files.length > 0) {
+    return request.files.map((file) => ({ file: resolve(cwd, file), resource: request.resource, profile: request.profile ? resolve(cwd, request.profile) : undefined, reader: request.reader }));
+  }
+  return plan?.jobs ?? [];
+}
+
+/** Exit code of a finished run: 3 aborted, 1 some rows not accepted, 0 otherwise. */
+export function exitCodeOf(report: RunReport, interrupted: boolean): number {
+  if (report.aborted || interrupted) return EXIT.aborted;
+  const t = report.totals;
+  // rows a profile skips on purpose, or unchanged ones in incremental mode, were meant to stay out
+  const deliberate = report.groups.filter((g) => g.outcome === 'skipped' && /^(SKIPPED|UNCHANGED)\b/.test(g.label)).reduce((n, g) => n + g.count, 0);
+  return t.rejected + t.invalid + t.skipped - deliberate > 0 ? EXIT.notAccepted : EXIT.ok;
+}
+
+export async function sync(request: SyncRequest, environment: SyncEnvironment = {}): Promise<SyncOutcome> {
+  const startedAt = new Date();
+  const plan = await loadPlanFor(request);
+  const settings = resolveSettings(request.flags, plan, request.env);
+  const prepared = await prepareJobs(jobsFor(request, plan));
+  environment.onPrepared?.(prepared);
+  const collector = createCollector({ sink: environment.sink });
+  const runId = newRunId(startedAt);
+  const connection = request.mode === 'push' ? await environment.connect?.(settings, plan) : undefined;
+  let result: Awaited<ReturnType<typeof runPipeline>>;
+  try {
+    result = await runPipeline(
+      prepared,
+      { ...settings, mode: request.mode, runId },
+      {
+        record: (o) => collector.record(o),
+        warn: (d) => {
+          collector.warn(d);
+          environment.onWarning?.(d);
+        },
+        emit: environment.emit,
+        progress: environment.onProgress,
+        ...environment.hooks,
+      },
+      connection?.sender,
+      environment.signal,
+    );
+  } finally {
+    await connection?.close();
+  }
+  const aborted = result.aborted
+    ? { code: result.aborted.code, message: result.aborted.suggestion ? `${result.aborted.message}. ${result.aborted.suggestion}` : result.aborted.message }
+    : (result.interrupted ? { code: 'INTERRUPTED', message: 'the run was interrupted (SIGINT/SIGTERM): no new batches were taken' } : undefined);
+  const report = buildRunReport({ runId, mode: request.mode, startedAt, endedAt: new Date(), aborted }, collector);
+  return { report, exitCode: exitCodeOf(report, result.interrupted), settings, plan, collector, inputs: prepared.map((p) => p.job.file) };
+}

@@ -1,0 +1,42 @@
+// What a run is given and what it hands back.
+import type { Method, Resource } from '../contract/resources.js';
+import type { ReaderOptions } from '../read/types.js';
+
+export type RunMode = 'validate' | 'dry-run' | 'push';
+
+/** One input file and how to read and map it. */
+export interface Job {
+  file: string;
+  /** From --resource, the plan, the profile, or the file name — resolved before the run starts. */
+  resource?: Resource;
+  /** Path of a mapping profile; absent for canonical input. */
+  profile?: string;
+  reader?: ReaderOptions;
+}
+
+export interface RowMeta {
+  file: string;
+  line: number;
+  externalId?: string;
+  row?: Record<string, string>;
+}
+
+export interface ProgressCounts {
+  resource?: Resource;
+  rowsRead: number;
+  batchesAcked: number;
+  itemsAcked: number;
+  retries: number;
+}
+
+export interface RunSettings {
+  mode: RunMode;
+  method: Method;
+  source: string;
+  batchSize: number;
+  maxBodyBytes: number;
+  concurrency: number;
+  holdDependents: boolean;
+  checkSuccessCount: boolean;
+  runId: string;
+}
