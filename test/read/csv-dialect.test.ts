@@ -1,0 +1,113 @@
+// Delimiter, quotes, escapes, header row and header names.
+
+import { describe, expect, it } from 'vitest';
+import { InputError } from '../../src/errors.js';
+import { errorOf, readAll, tempDir } from './helpers.js';
+
+const file = tempDir();
+const rows = (records: Awaited<ReturnType<typeof readAll>>['records']) =>
+  records.map((r) => (r.kind === 'row' ? { ...r.row } : r));
+
+describe('delimiter', () => {
+  it.each([
+    [',', 'id,name,amount\n1,Ana,10\n2,Bia,20\n'],
+    [';', 'id;nome;valor\n1;Ana;2,5\n2;Bia;3,75\n'],
+    ['\t', 'id\tname\n1\tAna, Bia\n'],
+    ['|', 'id|name\n1|Ana; Bia\n'],
+  ])('detects %j', async (delimiter, content) => {
+    const { detected, header } = await readAll(file(`d${content.length}.csv`, content));
+    expect(detected.delimiter).toBe(delimiter);
+    expect(header?.[0]).toBe('id');
+  });
+
+  it('is not fooled by decimal commas in a semicolon file', async () => {
+    const { detected, records } = await readAll(file('dec.csv', 'id;a;b\n1;2,5;3,5\n2;1,25;0,5\n'));
+    expect(detected.delimiter).toBe(';');
+    expect(rows(records)[0]).toEqual({ id: '1', a: '2,5', b: '3,5' });
+  });
+
+  it('takes the option over detection', async () => {
+    const { records, header } = await readAll(file('opt.csv', 'a;b,c\n1;2,3\n'), { delimiter: ',' });
+    expect(header).toEqual(['a;b', 'c']);
+    expect(rows(records)).toEqual([{ 'a;b': '1;2', c: '3' }]);
+  });
+
+  it('honours a quoted "sep=;" line too', async () => {
+    const { detected, records } = await readAll(file('sep.csv', '"sep=;"\na;b\n1;2\n'));
+    expect(detected).toMatchObject({ delimiter: ';', headerRow: 2 });
+    expect(records[0]!.line).toBe(3);
+  });
+});
+
+describe('quotes', () => {
+  it('reads delimiters, doubled quotes and newlines inside quoted fields', async () => {
+    const { records } = await readAll(file('q.csv', 'a,b\n"x, y","say ""hi""\nbye"\n'));
+    expect(rows(records)).toEqual([{ a: 'x, y', b: 'say "hi"\nbye' }]);
+  });
+
+  it('reads backslash-escaped quotes when escape is \\', async () => {
+    const { records } = await readAll(file('bs.csv', 'id,name\n1,"say \\"hi\\""\n'), { escape: '\\' });
+    expect(rows(records)).toEqual([{ id: '1', name: 'say "hi"' }]);
+  });
+
+  it('fails an unbalanced quote at the bounded record size, naming the line it started on', async () => {
+    const body = 'id,name\n1,ok\n2,"never closed\n' + '3,more\n'.repeat(50_000);
+    const path = file('unbalanced.csv', body);
+    const err = await errorOf(readAll(path, { maxRecordBytes: 64 * 1024 }));
+    expect(err).toBeInstanceOf(InputError);
+    expect(err.message).toMatch(new RegExp(`^${path}:3: .*over 64 KiB.*unbalanced quote`));
+    expect(err.suggestion).toContain('--max-record-bytes');
+  });
+
+  it('a 10 MB field stops with the line and how to raise the limit; raising it reads the field', async () => {
+    const big = 'x'.repeat(10 * 1024 * 1024);
+    const path = file('huge.csv', `id,blob\n1,small\n2,"${big}"\n3,after\n`);
+    const err = await errorOf(readAll(path));
+    expect(err.message.startsWith(`${path}:3: the record starting on this line is over 1 MiB`)).toBe(true);
+    expect(err.suggestion).toMatch(/raise the limit/);
+    const { records } = await readAll(path, { maxRecordBytes: 16 * 1024 * 1024 });
+    expect(records.map((r) => r.line)).toEqual([2, 3, 4]);
+  });
+});
+
+describe('header row', () => {
+  it('uses options.headerRow without a warning', async () => {
+    const { records, header, warnings } = await readAll(file('hr.csv', 'Report\nid,name\n1,Ana\n'), { headerRow: 2 });
+    expect(header).toEqual(['id', 'name']);
+    expect(records[0]!.line).toBe(3);
+    expect(warnings).toEqual([]);
+  });
+
+  it('detects title rows and says so', async () => {
+    const { detected, warnings } = await readAll(file('title.csv', 'Vendas 2024\n\nid,name\n1,Ana\n'));
+    expect(detected.headerRow).toBe(3);
+    expect(warnings[0]).toMatch(/skipped 1 title line/);
+  });
+
+  it('a single-column file is not mistaken for title rows', async () => {
+    const { header, records } = await readAll(file('one.csv', 'email\na@x.com\nb@x.com\n'));
+    expect(header).toEqual(['email']);
+    expect(records).toHaveLength(2);
+  });
+});
+
+describe('header names', () => {
+  it('trims and turns NBSP into spaces', async () => {
+    const { header } = await readAll(file('nbsp.csv', ' Nome\u00a0Completo , valor\n1,2\n'));
+    expect(header).toEqual(['Nome Completo', 'valor']);
+  });
+
+  it('rows are null-prototype objects, so __proto__ is a plain column', async () => {
+    const { records } = await readAll(file('proto.csv', '__proto__,constructor\n{"polluted":1},x\n'));
+    const row = records[0]!.kind === 'row' ? records[0]!.row : {};
+    expect(Object.getPrototypeOf(row)).toBe(null);
+    expect(Object.keys(row)).toEqual(['__proto__', 'constructor']);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('keeps rows without the trailing delimiter when the header has one; flags values in the dropped column', async () => {
+    const { records, header } = await readAll(file('trail.csv', 'a;b;\n1;2;\n3;4\n5;6;7\n'));
+    expect(header).toEqual(['a', 'b']);
+    expect(records.map((r) => r.kind)).toEqual(['row', 'row', 'unreadable']);
+  });
+});
