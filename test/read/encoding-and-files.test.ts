@@ -50,7 +50,8 @@ describe('encodings', () => {
     expect(err.message).toMatch(new RegExp(`^${path}:20002: not valid UTF-8`));
     expect(err.suggestion).toContain('--encoding windows-1252');
     const { records } = await readAll(path, { encoding: 'windows-1252' });
-    expect(records.at(-1)!.kind === 'row' && records.at(-1)!.row).toMatchObject({ texto: 'José' });
+    const last = records.at(-1)!;
+    expect(last.kind === 'row' && last.row.texto).toBe('José');
   });
 
   it('a multi-byte character split across chunks is fine', async () => {
