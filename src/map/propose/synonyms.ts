@@ -1,0 +1,54 @@
+// Column names users' exports give each API field, in English, Spanish and Portuguese. Compared
+// after `squash` (no case, accents, spaces or punctuation), so `Fecha de cierre`, `FECHA_CIERRE`
+// and `fecha-de-cierre` are one name. Order matters: earlier names win when several columns match.
+import type { Resource } from '../../contract/resources.js';
+import { fold } from '../transforms/text.js';
+
+export const squash = (s: string) => fold(s).replace(/[^a-z0-9]/g, '');
+
+const ID = ['externalid', 'idexterno', 'id externo', 'external id', 'id', 'código', 'codigo', 'code', 'record id', 'nro', 'número', 'numero', 'folio'];
+const OWNER = ['owner', 'owner name', 'propietario', 'proprietário', 'responsable', 'responsável', 'vendedor', 'vendedora', 'ejecutivo', 'executivo', 'asesor', 'consultor', 'usuario', 'usuário', 'assigned to', 'asignado a', 'atribuído a'];
+const AGENT = ['agent', 'agente', 'sales agent', 'sales rep', 'representante', 'rep', 'agente de ventas', 'agente de vendas'];
+const ACCOUNT_REF = ['account', 'account id', 'account name', 'cuenta', 'conta', 'cliente', 'company', 'empresa', 'compañía'];
+
+export const SYNONYMS: Record<Resource, Record<string, string[]>> = {
+  deal: {
+    externalId: ['opportunity id', 'deal id', 'id oportunidad', 'id oportunidade', 'id negocio', 'id negócio', ...ID],
+    title: ['title', 'título', 'deal name', 'opportunity name', 'oportunidad', 'oportunidade', 'nombre de la oportunidad', 'nome da oportunidade', 'negocio', 'negócio', 'deal', 'opportunity', 'nombre', 'nome', 'name', 'asunto', 'descripción', 'descrição'],
+    ownerExternalId: ['deal owner', 'opportunity owner', ...OWNER],
+    agentExternalId: AGENT,
+    isWon: ['is won', 'won', 'ganado', 'ganada', 'ganho', 'ganha', 'closed won'],
+    'amount.value': ['amount', 'monto', 'valor', 'importe', 'value', 'deal amount', 'close value', 'total', 'precio', 'preço', 'valor total', 'monto total', 'amount value'],
+    'amount.currency': ['currency', 'moneda', 'divisa', 'moeda', 'currency code', 'deal currency code', 'opportunity currency', 'amount currency', 'código de moneda'],
+    'amount.exchangeRate': ['exchange rate', 'tipo de cambio', 'taxa de câmbio', 'cotización', 'cotação'],
+    closeDate: ['close date', 'fecha de cierre', 'data de fechamento', 'fecha cierre', 'data fechamento', 'closing date', 'closed date', 'cierre', 'fechamento', 'fecha de cierre estimada', 'data de encerramento'],
+    'currentStage.value': ['stage', 'etapa', 'estado', 'fase', 'deal stage', 'estágio', 'estagio', 'stage name', 'status', 'situación', 'situação'],
+    'currentStage.pipelineName': ['pipeline', 'embudo', 'funil', 'pipeline name', 'embudo de ventas', 'funil de vendas'],
+    'currentStage.occurredAt': ['stage date', 'fecha de etapa', 'data da etapa', 'last stage change', 'stage changed'],
+  },
+  account: {
+    externalId: ['account id', 'id cuenta', 'id conta', 'id cliente', 'customer id', 'rut', 'nit', 'cuit', 'rfc', 'cnpj', ...ID],
+    name: ['name', 'nombre', 'nome', 'account name', 'account', 'cuenta', 'conta', 'razón social', 'razão social', 'razon social', 'company', 'company name', 'empresa', 'cliente', 'customer'],
+    type: ['type', 'tipo', 'account type', 'tipo de cuenta', 'tipo de conta', 'tipo de cliente'],
+  },
+  'sales-profile': {
+    externalId: ['user id', 'employee id', 'id usuario', 'id usuário', 'legajo', 'matrícula', 'matricula', ...ID],
+    email: ['email', 'e-mail', 'correo', 'correo electrónico', 'email address', 'correo electronico', 'mail'],
+    'profile.firstName': ['first name', 'firstname', 'nombre', 'nome', 'nombres', 'primer nombre', 'primeiro nome', 'given name'],
+    'profile.lastName': ['last name', 'lastname', 'apellido', 'apellidos', 'sobrenome', 'surname', 'family name', 'último nome'],
+  },
+  activity: {
+    externalId: ['activity id', 'id actividad', 'id atividade', ...ID],
+    type: ['type', 'tipo', 'activity type', 'tipo de actividad', 'tipo de atividade'],
+    ownerExternalId: OWNER,
+    'source.name': ['source', 'origen', 'origem', 'direction', 'dirección', 'direção', 'call direction', 'sentido'],
+    'associated.accountExternalId': ACCOUNT_REF,
+    'associated.dealExternalId': ['deal', 'deal id', 'opportunity', 'opportunity id', 'oportunidad', 'oportunidade', 'negocio', 'negócio'],
+  },
+};
+
+/** A single column holding a person's whole name (split into first and last name for sales profiles). */
+export const FULL_NAME = ['full name', 'nombre completo', 'nome completo', 'name', 'sales agent', 'agente', 'agent', 'vendedor', 'usuario', 'usuário', 'user', 'colaborador', 'employee'];
+
+/** Stage values that mean a deal is won, for proposing `isWon` from the stage column. */
+export const WON_STAGE = /\b(won|ganad[oa]|ganh[oa]|gan[oó]|fechad[oa] ganh[oa]|cerrad[oa] ganad[oa]|closed won)\b/i;
