@@ -23,6 +23,9 @@ interface PushFlags extends CommonFlags {
   concurrency?: string;
   retries?: string;
   retry500?: boolean;
+  retryDelay?: string;
+  maxRetryTime?: string;
+  timeout?: string;
   holdDependents: boolean;
   checkSuccessCount: boolean;
   dryRun?: boolean;
@@ -51,6 +54,9 @@ export function registerPush(program: Command, output: Output, setExit: SetExit)
     .option('--concurrency <n>', 'batches in flight within a kind (default 4)')
     .option('--retries <n>', 'retries of a batch after a transient failure (default 5)')
     .option('--retry-500', 'also retry HTTP 500 (off: a 500 may mean a half-applied batch)')
+    .option('--retry-delay <ms>', 'first backoff before a retry; doubles each time, with jitter (default 500)')
+    .option('--max-retry-time <ms>', 'no new attempt of a batch after this long (default 300000)')
+    .option('--timeout <ms>', 'wait this long for response headers and between body chunks (default 60000)')
     .option('--no-hold-dependents', 'send deals even when their owner or agent sales profile failed in this run')
     .option('--no-check-success-count', 'do not require data.success to equal the items without errors')
     .option('--errors <file.csv|dir>', 'write the rows not accepted, with their original columns, to a CSV to fix and push again')
@@ -75,6 +81,9 @@ export function registerPush(program: Command, output: Output, setExit: SetExit)
         concurrency: flags.concurrency,
         retries: flags.retries,
         retryOn500: given('retry500') ? true : undefined,
+        retryDelayMs: flags.retryDelay,
+        maxRetryTimeMs: flags.maxRetryTime,
+        timeoutMs: flags.timeout,
         holdDependents: given('holdDependents') ? flags.holdDependents : undefined,
         checkSuccessCount: given('checkSuccessCount') ? flags.checkSuccessCount : undefined,
       });
@@ -97,7 +106,8 @@ export function registerPush(program: Command, output: Output, setExit: SetExit)
             baseUrl,
             apiKey,
             concurrency: settings.concurrency,
-            retry: { maxAttempts: settings.retries + 1, retryOn500: settings.retryOn500 },
+            retry: { maxAttempts: settings.retries + 1, retryOn500: settings.retryOn500, baseDelayMs: settings.retryDelayMs, maxTotalMs: settings.maxRetryTimeMs },
+            timeouts: { headersMs: settings.timeoutMs, bodyMs: settings.timeoutMs, attemptMs: Math.max(settings.timeoutMs * 2, 1000) },
             caFile: flags.caFile,
             allowInsecureHttp: flags.allowInsecureHttp,
             onEvent: (e) => {

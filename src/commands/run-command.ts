@@ -23,16 +23,20 @@ export function syncRequest(mode: SyncRequest['mode'], files: string[], flags: C
   return { mode, files, resource: resourceFlag(flags.resource), profile: flags.profile, reader: readerFlags(flags), config: flags.config, flags: settings };
 }
 
-/** `--errors x.csv`: that file for one input, `x.<input>.csv` for several; `--errors dir/`: `<input>.errors.csv` in it. */
+/**
+ * `--errors x.csv`: the first input with failures writes x.csv, any further one x.<input>.csv (one
+ * file per input, because each keeps its own columns); `--errors dir`: `<input>.errors.csv` in it.
+ */
 async function errorsWriter(target: string, request: SyncRequest): Promise<ErrorsCsvWriter> {
   const inputs = jobsFor(request, await loadPlanFor(request)).map((j) => j.file);
   const path = resolve(target);
   if (extname(path).toLowerCase() === '.csv') {
     const stem = basename(path, extname(path));
+    let named = 0;
     return createErrorsCsv({
       dir: dirname(path),
       inputs,
-      fileName: (source) => (inputs.length <= 1 ? basename(path) : `${stem}.${basename(source, extname(source))}.csv`),
+      fileName: (source, probe) => (probe || named++ === 0 ? basename(path) : `${stem}.${basename(source, extname(source))}.csv`),
     });
   }
   mkdirSync(path, { recursive: true });

@@ -23,8 +23,12 @@ export interface ErrorsCsvOptions {
   inputs: string[];
   /** Default `,`; pass the input's delimiter so the same profile reads the file back. */
   delimiter?: string;
-  /** Name of the errors file for an input; default `<name without extension>.errors.csv`. */
-  fileName?: (sourceFile: string) => string;
+  /**
+   * Name of the errors file for an input; default `<name without extension>.errors.csv`. Called
+   * with `probe` for the up-front check against the inputs, and without it once per input that
+   * has a failure, in the order failures occur.
+   */
+  fileName?: (sourceFile: string, probe?: boolean) => string;
 }
 
 export interface ErrorsCsvFile {
@@ -61,8 +65,8 @@ export function createErrorsCsv(options: ErrorsCsvOptions): ErrorsCsvWriter {
   const name = options.fileName ?? defaultErrorsFileName;
   const inputs = new Set(options.inputs.map(canonical));
   checkDirectory(options.dir);
-  const targetFor = (source: string) => join(options.dir, name(source));
-  const refuseInput = (source: string, target = targetFor(source)) => {
+  const targetFor = (source: string, probe?: boolean) => join(options.dir, name(source, probe));
+  const refuseInput = (source: string, target = targetFor(source, true)) => {
     if (inputs.has(canonical(target))) {
       throw new UsageError(`refusing to write the errors CSV over an input file: ${target}`, {
         suggestion: 'Choose another errors directory, or rename the input (errors files are named <input>.errors.csv).',
@@ -132,7 +136,7 @@ export function createErrorsCsv(options: ErrorsCsvOptions): ErrorsCsvWriter {
         if (f.buffer.length >= FLUSH_BYTES) flush(f);
       } catch (error) {
         if (error instanceof UsageError) throw error;
-        fail(error, f?.file.target ?? targetFor(o.file));
+        fail(error, f?.file.target ?? targetFor(o.file, true));
       }
     },
     failure: () => failed,

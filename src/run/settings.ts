@@ -14,6 +14,12 @@ export const DEFAULTS = {
   // 5 MiB: far below what web front ends usually refuse, far above 100 typical items
   maxBodyBytes: 5 * 1024 * 1024,
   retries: 5,
+  /** First backoff; doubles per retry, with full jitter. */
+  retryDelayMs: 500,
+  /** No new attempt of a batch after this long. */
+  maxRetryTimeMs: 5 * 60_000,
+  /** Waiting for the response headers, and for each piece of the body. */
+  timeoutMs: 60_000,
 };
 
 export const BASE_URL_ENV = 'BATCH_SYNC_BASE_URL';
@@ -28,6 +34,9 @@ export interface FlagSettings {
   concurrency?: string | number;
   retries?: string | number;
   retryOn500?: boolean;
+  retryDelayMs?: string | number;
+  maxRetryTimeMs?: string | number;
+  timeoutMs?: string | number;
   holdDependents?: boolean;
   checkSuccessCount?: boolean;
 }
@@ -44,6 +53,9 @@ const schema = z.object({
   concurrency: intFlag('--concurrency', 1, 64),
   retries: intFlag('--retries', 0, 20),
   retryOn500: z.boolean(),
+  retryDelayMs: intFlag('--retry-delay', 0, 600_000),
+  maxRetryTimeMs: intFlag('--max-retry-time', 0, 24 * 3600_000),
+  timeoutMs: intFlag('--timeout', 1, 3600_000),
   holdDependents: z.boolean(),
   checkSuccessCount: z.boolean(),
 });
@@ -60,6 +72,9 @@ export function resolveSettings(flags: FlagSettings, plan: SyncPlan | undefined,
     concurrency: flags.concurrency ?? d.concurrency ?? DEFAULTS.concurrency,
     retries: flags.retries ?? d.retries ?? DEFAULTS.retries,
     retryOn500: flags.retryOn500 ?? d.retryOn500 ?? false,
+    retryDelayMs: flags.retryDelayMs ?? d.retryDelayMs ?? DEFAULTS.retryDelayMs,
+    maxRetryTimeMs: flags.maxRetryTimeMs ?? d.maxRetryTimeMs ?? DEFAULTS.maxRetryTimeMs,
+    timeoutMs: flags.timeoutMs ?? d.timeoutMs ?? DEFAULTS.timeoutMs,
     holdDependents: flags.holdDependents ?? d.holdDependents ?? true,
     checkSuccessCount: flags.checkSuccessCount ?? d.checkSuccessCount ?? true,
   });

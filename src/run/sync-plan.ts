@@ -28,6 +28,9 @@ const settings = {
   method: z.enum(METHODS).optional(),
   retries: z.number().int().min(0).max(20).optional(),
   retryOn500: z.boolean().optional(),
+  retryDelayMs: z.number().int().min(0).optional(),
+  maxRetryTimeMs: z.number().int().min(0).optional(),
+  timeoutMs: z.number().int().min(1).optional(),
   holdDependents: z.boolean().optional(),
   checkSuccessCount: z.boolean().optional(),
 };

@@ -1,0 +1,79 @@
+// Runs the CLI as a user would: in-process through main() (fast, same code as bin/), or as a real
+// child process of bin/batch-sync.js (exit codes, signals, what reaches the terminal).
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { main } from '../../src/main.js';
+import { memoryOutput } from '../../src/report/output.js';
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export const BIN = resolve(__dirname, '../../bin/batch-sync.js');
+
+/** In-process run with the given environment variables set for its duration. */
+export async function runCli(args: string[], env: Record<string, string | undefined> = {}): Promise<CliResult> {
+  const saved: Record<string, string | undefined> = {};
+  for (const [k, v] of Object.entries(env)) {
+    saved[k] = process.env[k];
+    if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
+  }
+  try {
+    const output = memoryOutput();
+    const code = await main(['node', 'batch-sync', ...args], output);
+    return { code, stdout: output.stdout.join('\n'), stderr: output.stderr.join('\n') };
+  } finally {
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  }
+}
+
+/** The built CLI in a child process (run `npm run build` first; `npm test` does). */
+export function spawnCli(args: string[], options: { env?: Record<string, string | undefined>; cwd?: string; timeoutMs?: number } = {}): Promise<CliResult> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: options.cwd,
+      env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1', ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c) => (stdout += c));
+    child.stderr.on('data', (c) => (stderr += c));
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000);
+    child.on('error', fail);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      done({ code: code ?? (signal ? 128 : -1), stdout, stderr });
+    });
+  });
+}
+
+/** A fresh temp directory with the given files written into it. */
+export function tempFiles(files: Record<string, string | Buffer>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'batch-sync-'));
+  for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), content);
+  return dir;
+}
+
+export const SALES_PROFILES_CSV = [
+  'externalId,email,profile.firstName,profile.lastName',
+  'ana,ana@example.com,Ana,Souza',
+  'bruno,bruno@example.com,Bruno,Díaz',
+].join('\n');
+
+export function dealsCsv(count: number, opts: { owner?: (i: number) => string; currency?: (i: number) => string } = {}): string {
+  const lines = ['externalId,title,ownerExternalId,agentExternalId,isWon,amount.value,amount.currency'];
+  for (let i = 1; i <= count; i++) {
+    const owner = opts.owner?.(i) ?? (i % 2 ? 'ana' : 'bruno');
+    lines.push(`D-${i},Deal ${i},${owner},${owner},${i % 3 === 0},${i}.50,${opts.currency?.(i) ?? 'USD'}`);
+  }
+  return lines.join('\n');
+}
