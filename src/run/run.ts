@@ -92,11 +92,14 @@ export async function runPipeline(
         for (const item of batch.items) record({ outcome: 'accepted', resource, file: item.meta.file, line: item.meta.line, externalId: item.meta.externalId, message: '', detail: '' });
         return;
       }
-      if (stop()) {
-        for (const item of batch.items) record({ outcome: 'skipped', resource, file: item.meta.file, line: item.meta.line, externalId: item.meta.externalId, message: 'NOT_SENT', detail: `not sent: ${aborted ? `run aborted (${aborted.message})` : 'run interrupted'}`, row: item.meta.row, batchId: batch.batchId });
-        return;
-      }
+      const notSent = () => {
+        const why = aborted ? `run aborted (${aborted.message})` : 'run interrupted';
+        for (const item of batch.items) record({ outcome: 'skipped', resource, file: item.meta.file, line: item.meta.line, externalId: item.meta.externalId, message: 'NOT_SENT', detail: `not sent: ${why}`, row: item.meta.row, batchId: batch.batchId });
+      };
+      if (stop()) return notSent();
       await limiter.run(async () => {
+        // the run may have stopped while this batch waited for a place
+        if (stop()) return notSent();
         try {
           await dispatchBatch(ctx, batch);
         } catch (error) {

@@ -1,0 +1,109 @@
+// push against a purpose-built misbehaving server: retries keep the batchId, 429/503/dropped
+// connections are survived, a 400 is bisected, data.error is attributed, 401 and redirects abort.
+import { join } from 'node:path';
+import { afterEach, describe, expect, test } from 'vitest';
+import { startServer, type MisbehavingServer, type RecordedRequest, type Step } from '../helpers/misbehaving-server.js';
+import { dealsCsv, runCli, tempFiles } from '../helpers/cli.js';
+
+const KEY = 'fault-key-0123456789';
+let server: MisbehavingServer | undefined;
+afterEach(() => server?.close());
+
+const itemsOf = (req: RecordedRequest) => JSON.parse(req.body.toString()).items as { externalId: string }[];
+const okFor = (req: RecordedRequest, error: object[] = [], failed = error.length) => ({
+  status: 200,
+  body: { data: { code: 200, success: itemsOf(req).length - failed, error }, status: 'SUCCESS' },
+});
+const echo: Step = { respond: (req) => okFor(req) };
+
+async function push(steps: Step[], deals: number, args: string[] = [], fallback: Step = echo) {
+  server = await startServer(steps, fallback);
+  const dir = tempFiles({ 'deals.csv': dealsCsv(deals) });
+  const r = await runCli(['push', '--retry-delay', '10', ...args, join(dir, 'deals.csv')], { BATCH_SYNC_API_KEY: KEY, BATCH_SYNC_BASE_URL: server.url });
+  return { ...r, requests: server.requests };
+}
+
+describe('push survives the network', () => {
+  test('503 then success: the retry carries the same batchId and the same bytes', async () => {
+    const r = await push([{ status: 503 }], 3);
+    expect(r.code).toBe(0);
+    expect(r.requests).toHaveLength(2);
+    expect(r.requests[1]!.body.equals(r.requests[0]!.body)).toBe(true);
+    expect(r.stderr).toMatch(/retrying deal batch .*-00001/);
+  });
+
+  test('429 with Retry-After is honoured, never retried early', async () => {
+    const r = await push([{ status: 429, headers: { 'retry-after': '1' } }], 2);
+    expect(r.code).toBe(0);
+    expect(r.requests[1]!.at - r.requests[0]!.at).toBeGreaterThanOrEqual(950);
+  });
+
+  test('a dropped connection is retried', async () => {
+    const r = await push([{ drop: true }], 2);
+    expect(r.code).toBe(0);
+    expect(r.requests).toHaveLength(2);
+  });
+
+  test('a server down beyond the retry budget aborts with exit 3 after a bounded number of requests', async () => {
+    const r = await push([], 250, ['--retries', '2', '--concurrency', '1'], { status: 503 });
+    expect(r.code).toBe(3);
+    expect(r.requests).toHaveLength(3);
+    expect(r.stdout).toMatch(/NOT_DELIVERED|NOT_SENT/);
+    expect(r.stdout).not.toMatch(/\baccepted\b.*\b[1-9]\d* rows accepted/);
+  });
+
+  test('401 aborts at once: exit 3, no further requests', async () => {
+    const r = await push([], 500, ['--concurrency', '1'], { status: 401, body: { message: 'bad key' } });
+    expect(r.code).toBe(3);
+    expect(r.requests).toHaveLength(1);
+    expect(r.stderr + r.stdout).toMatch(/401/);
+    expect(r.stderr + r.stdout).not.toContain(KEY);
+  });
+
+  test('a redirect is never followed with the key', async () => {
+    const r = await push([{ status: 307, headers: { location: 'http://127.0.0.1:9/elsewhere' } }], 2);
+    expect(r.code).toBe(3);
+    expect(r.stdout + r.stderr).toMatch(/redirect.*127\.0\.0\.1:9\/elsewhere/i);
+    expect(r.requests).toHaveLength(1);
+  });
+});
+
+describe('push accounts for every row from the answers', () => {
+  test('a 400 is bisected until the bad item is isolated; its neighbours are accepted', async () => {
+    const bad: Step = { respond: (req) => (itemsOf(req).some((i) => i.externalId === 'D-6') ? { status: 400, body: { message: 'bad D-6' } } : okFor(req)) };
+    const r = await push([], 8, [], bad);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/deal\s+8\s+7\s+1\s+0\s+0/);
+    expect(r.stdout).toMatch(/deals\.csv:7/);
+    const ids = r.requests.map((q) => itemsOf(q).length);
+    expect(ids[0]).toBe(8);
+    expect(ids).toContain(1);
+  });
+
+  test('data.error elements are attributed by index, by externalId, or to the whole batch', async () => {
+    const byIndex: Step = { respond: (req) => okFor(req, [{ message: 'VALIDATION_ERROR', detail: 'items[1] externalId=D-2: title: is required' }]) };
+    const a = await push([byIndex], 3);
+    expect(a.code).toBe(1);
+    expect(a.stdout).toMatch(/deal\s+3\s+2\s+1/);
+    expect(a.stdout).toMatch(/deals\.csv:3/);
+    await server!.close();
+
+    const byId: Step = { respond: (req) => okFor(req, [{ message: 'DUPLICATE', detail: 'record D-3 already exists' }]) };
+    const b = await push([byId], 3);
+    expect(b.stdout).toMatch(/deals\.csv:4/);
+    expect(b.stdout).toMatch(/deal\s+3\s+2\s+1/);
+    await server!.close();
+
+    const whole: Step = { respond: (req) => okFor(req, [{ message: 'LIMIT', detail: 'quota exceeded' }], 3) };
+    const c = await push([whole], 3);
+    expect(c.stdout).toMatch(/deal\s+3\s+0\s+3/);
+    expect(c.stdout).toMatch(/not attributable to an item/);
+  });
+
+  test('a 200 whose answer cannot be trusted is never counted accepted', async () => {
+    const r = await push([], 2, ['--retries', '1'], { status: 200, body: '<html>oops</html>', headers: { 'content-type': 'text/html' } });
+    expect(r.code).toBe(3);
+    expect(r.stdout).not.toMatch(/OK: all/);
+    expect(r.stdout).toMatch(/UNVERIFIED/);
+  });
+});
