@@ -90,6 +90,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     let unverified: { reason: string; status: number; body: string } | undefined;
 
     for (let attempt = 1; ; attempt++) {
+      if (fatal) throw fatal;
       if (req.signal?.aborted) return { kind: 'cancelled', attempts: attempt - 1 };
       let outcome: Awaited<ReturnType<typeof attemptOnce>>;
       try {
@@ -101,9 +102,12 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         }
         throw err;
       }
-      if (fatal) throw fatal;
+      // a batch that finished stays finished even if another send has just ended the run
       if (outcome.kind === 'done') return outcome.result;
-      if (outcome.kind === 'cancelled') return { kind: 'cancelled', attempts: attempt };
+      if (outcome.kind === 'cancelled') {
+        if (fatal && !req.signal?.aborted) throw fatal;
+        return { kind: 'cancelled', attempts: attempt };
+      }
       if (outcome.kind === 'retry' && outcome.unverified) unverified = outcome.unverified;
 
       // a 2xx we could not read means the batch may have been applied: whatever happens after,
@@ -114,6 +118,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
           : { kind: 'gave-up', reason: redact(reason), attempts: attempt, status: failure.status, body, lastError: failure };
 
       if (outcome.kind === 'stop') return giveUp(outcome.failure.message, outcome.failure, outcome.body);
+      if (fatal) throw fatal;
       const { failure, retryAfterMs } = outcome;
       if (retryAfterMs !== undefined && retryAfterMs > policy.maxRetryAfterMs) {
         return giveUp(

@@ -126,3 +126,17 @@ describe('send: one fatal answer stops the whole client', () => {
     expect(s.requests).toHaveLength(2);
   });
 });
+
+describe('send: requests in flight when the run ends', () => {
+  it('are aborted and report the run-ending error: the same key/origin would get the same answer', async () => {
+    const s = await server([{ status: 401, delayMs: 30 }, { status: 200, body: OK_BODY, delayMs: 1000 }]);
+    const c = client(s.url, { concurrency: 2 });
+    const auth = c.send(batch());
+    const slow = c.send(batch({ batchId: 'b2' }));
+    const started = Date.now();
+    await expect(auth).rejects.toMatchObject({ code: 'AUTH' });
+    await expect(slow).rejects.toMatchObject({ code: 'AUTH' });
+    expect(Date.now() - started).toBeLessThan(900);
+    expect(s.requests).toHaveLength(2);
+  });
+});
