@@ -171,3 +171,16 @@ describe('profile validation points at the profile field', () => {
     expect(() => createMapper({ resource: 'account', header: HEADER, profile, file: 'a.csv' })).toThrow(/maps deal items but a\.csv is read as account/);
   });
 });
+
+describe('loadProfile', () => {
+  test('bad JSON names the line and column', async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const { loadProfile } = await import('../../src/map/index.js');
+    const dir = mkdtempSync(join(tmpdir(), 'profile-'));
+    writeFileSync(join(dir, 'bad.profile.json'), '{\n  "resource": "deal",\n  "fields": { "title": "A" }\n  "x": 1\n}');
+    await expect(loadProfile(join(dir, 'bad.profile.json'))).rejects.toThrow(/profile bad\.profile\.json: not valid JSON at line 4, column 3/);
+    await expect(loadProfile(join(dir, 'missing.json'))).rejects.toThrow(/cannot read profile .*ENOENT/);
+  });
+});
