@@ -7,6 +7,7 @@ import { METHODS, RESOURCE_NAMES_HELP, parseResource, type Method } from '../con
 import { UsageError } from '../errors.js';
 import { proposeProfile } from '../map/propose.js';
 import { sampleSource } from '../read/index.js';
+import { readerFlags } from './input-options.js';
 import type { Output } from '../report/output.js';
 import type { SetExit } from './index.js';
 
@@ -16,6 +17,9 @@ interface InitOptions {
   out?: string;
   force?: boolean;
   sample: string;
+  delimiter?: string;
+  encoding?: string;
+  headerRow?: string;
 }
 
 export function registerInit(program: Command, output: Output, _setExit: SetExit): void {
@@ -28,6 +32,9 @@ export function registerInit(program: Command, output: Output, _setExit: SetExit
     .option('--out <profile.json>', 'where to write the profile (default: <file name>.profile.json beside the file)')
     .option('--force', 'overwrite an existing profile')
     .option('--sample <rows>', 'rows to read for guessing formats', '200')
+    .option('--delimiter <char>', 'CSV delimiter (default: detected among , ; tab |)')
+    .option('--encoding <name>', 'file encoding (default: detected)')
+    .option('--header-row <n>', 'line of the header row, for exports with title rows above it')
     .action(async (file: string, opts: InitOptions) => {
       const resource = parseResource(opts.resource);
       if (!resource) throw new UsageError(`unknown resource "${opts.resource}"`, { suggestion: `use one of: ${RESOURCE_NAMES_HELP}` });
@@ -35,7 +42,7 @@ export function registerInit(program: Command, output: Output, _setExit: SetExit
       if (!Number.isInteger(limit) || limit < 1) throw new UsageError(`--sample must be a positive whole number, not "${opts.sample}"`);
       const out = opts.out ?? join(dirname(file), `${basename(file).replace(/\.[^.]*$/, '')}.profile.json`);
 
-      const sample = await sampleSource(file, limit); // InputError (exit 2) when it cannot be read
+      const sample = await sampleSource(file, limit, readerFlags({ ...opts, format: 'human' })); // InputError (exit 2) when it cannot be read
       if (!sample.header) {
         throw new UsageError(`${file} is ${sample.format.toUpperCase()}: items in the API's shape need no profile`, {
           suggestion: `check them with: batch-sync validate ${file}`,

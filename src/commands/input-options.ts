@@ -11,6 +11,8 @@ export interface InputFlags {
   delimiter?: string;
   encoding?: string;
   headerRow?: string;
+  escape?: string;
+  maxRecordBytes?: string;
   format: 'human' | 'json';
 }
 
@@ -23,6 +25,8 @@ export function addInputOptions(command: Command): Command {
     .option('--delimiter <char>', 'CSV delimiter (default: detected among , ; tab |)')
     .option('--encoding <name>', 'file encoding: utf-8, utf-16le, utf-16be, windows-1252, latin1 (default: detected)')
     .option('--header-row <n>', 'line of the header row, for exports with title rows above it')
+    .option('--escape <char>', 'escape character inside quoted CSV fields (default: the quote itself, "")')
+    .option('--max-record-bytes <n>', 'largest CSV record or JSON item before the file is declared broken (default 1048576)')
     .addOption(new Option('--format <format>', 'report format').choices(['human', 'json']).default('human'));
 }
 
@@ -34,6 +38,12 @@ export function readerFlags(flags: InputFlags): ReaderOptions | undefined {
     const n = Number(flags.headerRow);
     if (!Number.isInteger(n) || n < 1) throw new UsageError(`--header-row takes a line number (1 or more), not "${flags.headerRow}"`);
     reader.headerRow = n;
+  }
+  if (flags.escape !== undefined) reader.escape = flags.escape;
+  if (flags.maxRecordBytes !== undefined) {
+    const n = Number(flags.maxRecordBytes);
+    if (!Number.isInteger(n) || n < 1024) throw new UsageError(`--max-record-bytes takes a whole number of bytes (1024 or more), not "${flags.maxRecordBytes}"`);
+    reader.maxRecordBytes = n;
   }
   return Object.keys(reader).length > 0 ? reader : undefined;
 }

@@ -1,12 +1,13 @@
 // Everything that can be wrong before the first request: files, resources, profiles, headers.
 // All of it is checked for every job up front, so a bad plan fails with exit 2 having sent nothing.
 import { access } from 'node:fs/promises';
-import { parseResource, resourceFromFileName, type Resource } from '../contract/resources.js';
+import { resourceFromFileName, type Method, type Resource } from '../contract/resources.js';
 import { ConfigError, InputError, UsageError } from '../errors.js';
 import { createMapper, loadProfile } from '../map/index.js';
 import type { Mapper } from '../map/types.js';
 import { openSource } from '../read/index.js';
 import type { OpenedSource } from '../read/types.js';
+import { asOriginalExport } from './errors-csv-input.js';
 import type { Job } from './types.js';
 
 export interface PreparedJob {
@@ -16,7 +17,7 @@ export interface PreparedJob {
   mapper: Mapper;
 }
 
-export async function prepareJobs(jobs: readonly Job[]): Promise<PreparedJob[]> {
+export async function prepareJobs(jobs: readonly Job[], method: Method): Promise<PreparedJob[]> {
   if (jobs.length === 0) {
     throw new UsageError('no input files', { suggestion: 'name files to read, or run from a directory with a batch-sync.config.json (or pass --config)' });
   }
@@ -26,7 +27,7 @@ export async function prepareJobs(jobs: readonly Job[]): Promise<PreparedJob[]> 
       throw new InputError(`${job.file}: ${error.code === 'ENOENT' ? 'no such file' : error.code === 'EACCES' ? 'permission denied' : error.message}`);
     });
     const profile = job.profile ? await loadProfile(job.profile) : undefined;
-    const profileResource = profile?.resource ? parseResource(profile.resource) : undefined;
+    const profileResource = profile?.resource;
     const resource = job.resource ?? profileResource ?? resourceFromFileName(job.file);
     if (!resource) {
       throw new UsageError(`${job.file}: cannot tell which resource this file holds`, {
@@ -36,8 +37,8 @@ export async function prepareJobs(jobs: readonly Job[]): Promise<PreparedJob[]> 
     if (profileResource && profileResource !== resource) {
       throw new ConfigError(`${job.file}: profile ${job.profile} maps ${profileResource} items, but the file is to be read as ${resource}`);
     }
-    const source = await openSource(job.file, { ...profile?.reader, ...job.reader });
-    const mapper = createMapper({ resource, header: source.header, profile, file: job.file });
+    const source = asOriginalExport(await openSource(job.file, { ...profile?.reader, ...job.reader }));
+    const mapper = createMapper({ resource, method, header: source.header, profile, file: job.file });
     prepared.push({ job, resource, source, mapper });
   }
   return prepared;

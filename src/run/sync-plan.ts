@@ -19,6 +19,8 @@ const readerOptions = z.strictObject({
   delimiter: z.string().min(1).max(1).optional(),
   encoding: z.string().optional(),
   headerRow: z.number().int().positive().optional(),
+  escape: z.string().min(1).max(1).optional(),
+  maxRecordBytes: z.number().int().min(1024).optional(),
 });
 
 const settings = {

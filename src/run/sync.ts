@@ -84,7 +84,7 @@ export async function sync(request: SyncRequest, environment: SyncEnvironment = 
   const startedAt = new Date();
   const plan = await loadPlanFor(request);
   const settings = resolveSettings(request.flags, plan, request.env);
-  const prepared = await prepareJobs(jobsFor(request, plan));
+  const prepared = await prepareJobs(jobsFor(request, plan), settings.method);
   environment.onPrepared?.(prepared);
   const collector = createCollector({ sink: environment.sink });
   const runId = newRunId(startedAt);

@@ -1,5 +1,5 @@
 // push against the sandbox over a real socket: order, batching, dependents, errors CSV, exit codes.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
@@ -105,5 +105,34 @@ describe('push into the sandbox', () => {
     const lines = readFileSync(emit, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     expect(lines.map((l) => [l.source, l.items.length])).toEqual([['crm', 2], ['crm', 3]]);
     expect(lines[1].items[0]).toEqual({ externalId: 'D-1', title: 'Deal 1', ownerExternalId: 'ana', agentExternalId: 'ana', isWon: false, amount: { value: '1.50', currency: 'USD' } });
+  });
+});
+
+describe('the errors CSV fed back', () => {
+  test('push with the same (canonical) mapping retries just those rows; the added columns are ignored', async () => {
+    const dir = tempFiles({ 'sales-profiles.csv': SALES_PROFILES_CSV, 'deals.csv': dealsCsv(5, { currency: (i) => (i === 3 ? 'USX' : 'USD') }) });
+    const errors = join(dir, 'failed.csv');
+    const first = await runCli(['push', '--errors', errors, join(dir, 'sales-profiles.csv'), join(dir, 'deals.csv')], env);
+    expect(first.code).toBe(1);
+    // the user fixes the currency in a spreadsheet, and pushes the file back
+    const fixed = readFileSync(errors, 'utf8').replace(',USX,', ',USD,');
+    const again = join(dir, 'deals-fixed.csv');
+    writeFileSync(again, fixed);
+    const second = await runCli(['push', '--resource', 'deal', again], env);
+    expect(second.code).toBe(0);
+    expect(second.stdout).toMatch(/deal\s+1\s+1\s+0\s+0\s+0/);
+    expect(sandbox.records('deal').map((d) => d.externalId).sort()).toEqual(['D-1', 'D-2', 'D-3', 'D-4', 'D-5']);
+  });
+
+  test('cells the formula guard prefixed come back as they were', async () => {
+    const dir = tempFiles({ 'sales-profiles.csv': SALES_PROFILES_CSV, 'accounts.csv': 'externalId,name,type\nacme,=Acme,COMPANY\nbad,,COMPANY' });
+    const errors = join(dir, 'failed.csv');
+    await runCli(['push', '--errors', errors, join(dir, 'accounts.csv')], env);
+    const csv = readFileSync(errors, 'utf8');
+    expect(csv).toMatch(/\nbad,,COMPANY,3,invalid/);
+    writeFileSync(join(dir, 'accounts-again.csv'), csv.replace('bad,,COMPANY', "bad,'=Bad Co,COMPANY"));
+    const r = await runCli(['push', '--resource', 'account', join(dir, 'accounts-again.csv')], env);
+    expect(r.code).toBe(0);
+    expect(sandbox.record('account', 'bad')).toMatchObject({ name: '=Bad Co' });
   });
 });
