@@ -22,7 +22,7 @@ interface PushFlags extends CommonFlags {
   maxBodyBytes?: string;
   concurrency?: string;
   retries?: string;
-  retry500?: boolean;
+  retryOn500?: boolean;
   retryDelay?: string;
   maxRetryTime?: string;
   timeout?: string;
@@ -53,7 +53,7 @@ export function registerPush(program: Command, output: Output, setExit: SetExit)
     .option('--max-body-bytes <n>', 'largest request body; batches are cut to fit (default 5 MiB)')
     .option('--concurrency <n>', 'batches in flight within a kind (default 4)')
     .option('--retries <n>', 'retries of a batch after a transient failure (default 5)')
-    .option('--retry-500', 'also retry HTTP 500 (off: a 500 may mean a half-applied batch)')
+    .option('--retry-on-500', 'also retry HTTP 500 (off: a 500 may mean a half-applied batch)')
     .option('--retry-delay <ms>', 'first backoff before a retry; doubles each time, with jitter (default 500)')
     .option('--max-retry-time <ms>', 'no new attempt of a batch after this long (default 300000)')
     .option('--timeout <ms>', 'wait this long for response headers and between body chunks (default 60000)')
@@ -80,7 +80,7 @@ export function registerPush(program: Command, output: Output, setExit: SetExit)
         maxBodyBytes: flags.maxBodyBytes,
         concurrency: flags.concurrency,
         retries: flags.retries,
-        retryOn500: given('retry500') ? true : undefined,
+        retryOn500: given('retryOn500') ? true : undefined,
         retryDelayMs: flags.retryDelay,
         maxRetryTimeMs: flags.maxRetryTime,
         timeoutMs: flags.timeout,
