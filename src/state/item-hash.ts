@@ -1,0 +1,30 @@
+// The fingerprint of an item the server accepted: the first 64 bits of SHA-1 over its JSON. The item
+// JSON is canonical for a row (JSON.stringify of the validated item, keys in mapping order), so equal
+// rows hash equal. 64 bits are compared only against the same externalId's previous hash, so a
+// changed row is mistaken for unchanged with odds of 2^-64 per row — never in practice. SHA-1 costs
+// about 1 µs per item here (measured), small beside mapping and validation; it is used as a
+// checksum, not for security.
+import { createHash } from 'node:crypto';
+
+/** Two unsigned 32-bit halves: stored in a Uint32Array without boxing a number per entry. */
+export interface ItemHash {
+  hi: number;
+  lo: number;
+}
+
+export function hashItem(json: string): ItemHash {
+  const digest = createHash('sha1').update(json, 'utf8').digest();
+  return { hi: digest.readUInt32BE(0), lo: digest.readUInt32BE(4) };
+}
+
+/** 16 lower-case hex digits: the fixed-width form in the snapshot and the journal. */
+export function hashHex(h: ItemHash): string {
+  return h.hi.toString(16).padStart(8, '0') + h.lo.toString(16).padStart(8, '0');
+}
+
+const HEX16 = /^[0-9a-f]{16}$/;
+
+export function parseHashHex(text: string): ItemHash | undefined {
+  if (!HEX16.test(text)) return undefined;
+  return { hi: Number.parseInt(text.slice(0, 8), 16), lo: Number.parseInt(text.slice(8), 16) };
+}

@@ -1,0 +1,219 @@
+// What the server last accepted, per method, resource and externalId: a snapshot plus an append-only
+// journal in the state directory. Opening loads the snapshot and replays the journal over it. Each
+// acknowledged batch is appended to the journal and fsync'ed before the run moves on (see
+// `accepted`); closing folds the journal into a new snapshot, written atomically.
+import { closeSync, existsSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { BatchSyncError, EXIT } from '../errors.js';
+import { openAtomic } from '../report/atomic-file.js';
+import { HashTable } from './hash-table.js';
+import { hashItem } from './item-hash.js';
+import { entryLine, forEachLine, journalLine, parseEntry, parseJournalLine, sectionLine, SNAPSHOT_HEADER } from './state-format.js';
+
+export const SNAPSHOT_FILE = 'state.snapshot';
+export const JOURNAL_FILE = 'state.journal';
+/** A journal beyond this is folded into the snapshot mid-run, so a crash-looping night cannot grow it without bound. */
+export const COMPACT_BYTES = 64 * 1024 * 1024;
+
+export interface StateStoreOptions {
+  /** Consult only (dry runs): no journal is opened, nothing is written. */
+  readOnly?: boolean;
+  compactBytes?: number;
+  /**
+   * A journal write failed (disk full): recording stops, and the run should stop too — its further
+   * acknowledgements could not be kept, so the next run would send them again.
+   */
+  onFailure?(error: Error): void;
+}
+
+export interface StateStats {
+  entries: number;
+  journalBytes: number;
+  /** Journal writes (one per acknowledged batch, or fewer when answers arrive together) and their cost. */
+  flushes: number;
+  flushMs: number;
+  openMs: number;
+}
+
+export interface StateStore {
+  readonly dir: string;
+  /** Whether the server last accepted exactly this item for this externalId with this method. */
+  unchanged(method: string, resource: string, id: string, json: string): boolean;
+  /**
+   * Records an item the server accepted. The line is written and fsync'ed in a microtask queued now:
+   * after the synchronous loop that reports the batch's items, before the run takes another step.
+   */
+  accepted(method: string, resource: string, id: string, json: string): void;
+  /** Write and fsync what is pending now. */
+  flush(): void;
+  /** Fold the journal into a new snapshot (temp + fsync + rename), then empty the journal. */
+  compact(): void;
+  /** Flush, compact if the journal holds anything, release the file. Safe to call twice. */
+  close(): void;
+  stats(): StateStats;
+  /** Things worth a warning found while opening (a torn journal line from a killed run). */
+  readonly notes: string[];
+}
+
+const tableKey = (method: string, resource: string) => `${method}\t${resource}`;
+
+export function stateError(path: string, why: string): BatchSyncError {
+  return new BatchSyncError('STATE', `cannot use the state ${path}: ${why}`, EXIT.usage, {
+    suggestion: 'Fix or remove the state directory (without it the next run sends every row again), or run without --incremental.',
+  });
+}
+
+export function openStateStore(dir: string, options: StateStoreOptions = {}): StateStore {
+  const started = performance.now();
+  const snapshotPath = join(dir, SNAPSHOT_FILE);
+  const journalPath = join(dir, JOURNAL_FILE);
+  const tables = new Map<string, HashTable>();
+  const notes: string[] = [];
+  const table = (key: string) => {
+    let t = tables.get(key);
+    if (!t) tables.set(key, (t = new HashTable()));
+    return t;
+  };
+
+  if (existsSync(snapshotPath)) loadSnapshot(snapshotPath, table);
+  let journalBytes = 0;
+  if (existsSync(journalPath)) {
+    const text = readFileSync(journalPath, 'utf8');
+    let bad = 0;
+    const { torn } = forEachLine(text, (line) => {
+      const e = parseJournalLine(line);
+      if (e) table(tableKey(e.method, e.resource)).set(e.id, e.hash);
+      else bad++;
+    });
+    journalBytes = Buffer.byteLength(text);
+    if (torn) {
+      notes.push(`${journalPath}: ignored an incomplete last line (a run was stopped while writing it); that batch will be sent again`);
+      const complete = text.lastIndexOf('\n') + 1;
+      journalBytes = Buffer.byteLength(text.slice(0, complete));
+      // the next append must start on a fresh line, not glue onto the torn one
+      if (!options.readOnly) truncate(journalPath, journalBytes);
+    }
+    if (bad > 0) notes.push(`${journalPath}: ignored ${bad} unreadable line(s)`);
+  }
+
+  let fd: number | undefined;
+  if (!options.readOnly) {
+    mkdirSync(dir, { recursive: true });
+    fd = openSync(journalPath, 'a', 0o600);
+  }
+  const openMs = performance.now() - started;
+  const compactBytes = options.compactBytes ?? COMPACT_BYTES;
+  let pending: string[] = [];
+  let scheduled = false;
+  let flushes = 0;
+  let flushMs = 0;
+  let failed: Error | undefined;
+
+  const store: StateStore = {
+    dir,
+    notes,
+    unchanged(method, resource, id, json) {
+      const t = tables.get(tableKey(method, resource));
+      return t !== undefined && t.matches(id, hashItem(json));
+    },
+    accepted(method, resource, id, json) {
+      if (fd === undefined || failed) return;
+      const hash = hashItem(json);
+      table(tableKey(method, resource)).set(id, hash);
+      pending.push(journalLine(method, resource, id, hash));
+      if (!scheduled) {
+        scheduled = true;
+        queueMicrotask(() => {
+          try {
+            store.flush();
+          } catch (error) {
+            failed = error as Error;
+            options.onFailure?.(failed);
+          }
+        });
+      }
+    },
+    flush() {
+      scheduled = false;
+      if (fd === undefined || pending.length === 0) return;
+      const t = performance.now();
+      const buf = Buffer.from(pending.join(''), 'utf8');
+      pending = [];
+      let off = 0;
+      while (off < buf.length) off += writeSync(fd, buf, off);
+      fsyncSync(fd);
+      journalBytes += buf.length;
+      flushes++;
+      flushMs += performance.now() - t;
+      if (journalBytes > compactBytes) store.compact();
+    },
+    compact() {
+      if (fd === undefined) return;
+      const file = openAtomic(snapshotPath);
+      try {
+        let chunk = `${SNAPSHOT_HEADER}\n`;
+        for (const [key, t] of tables) {
+          chunk += `${sectionLine(...(key.split('\t') as [string, string]))}\n`;
+          for (const [id, hash] of t.entries()) {
+            chunk += `${entryLine(id, hash)}\n`;
+            if (chunk.length > 1 << 20) {
+              file.write(chunk);
+              chunk = '';
+            }
+          }
+        }
+        file.write(chunk);
+        file.commit();
+      } catch (error) {
+        file.discard();
+        throw error;
+      }
+      // only once the snapshot holds everything: a crash before this line replays the journal over
+      // the new snapshot, which changes nothing (the journal's last word per id is the snapshot's)
+      ftruncateSync(fd, 0);
+      fsyncSync(fd);
+      journalBytes = 0;
+    },
+    close() {
+      if (fd === undefined) return;
+      try {
+        if (failed) throw failed;
+        store.flush();
+        if (journalBytes > 0) store.compact();
+      } finally {
+        closeSync(fd);
+        fd = undefined;
+      }
+    },
+    stats: () => ({ entries: [...tables.values()].reduce((n, t) => n + t.size, 0), journalBytes, flushes, flushMs, openMs }),
+  };
+  return store;
+}
+
+function loadSnapshot(path: string, table: (key: string) => HashTable): void {
+  const text = readFileSync(path, 'utf8');
+  if (!text.startsWith(`${SNAPSHOT_HEADER}\n`)) throw stateError(path, `not a state snapshot (expected the first line "${SNAPSHOT_HEADER}")`);
+  let current: HashTable | undefined;
+  let lineNo = 0;
+  forEachLine(text, (line) => {
+    lineNo++;
+    if (lineNo === 1) return;
+    if (line.charCodeAt(0) === 9) {
+      current = table(line.slice(1));
+      return;
+    }
+    const e = parseEntry(line);
+    if (!e || !current) throw stateError(path, `line ${lineNo} is not an entry`);
+    current.set(e.id, e.hash);
+  });
+}
+
+function truncate(path: string, bytes: number): void {
+  const fd = openSync(path, 'r+');
+  try {
+    ftruncateSync(fd, bytes);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}

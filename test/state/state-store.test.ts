@@ -1,0 +1,90 @@
+// The state store on a real directory: what it remembers, across reopen, torn journals and compaction.
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { JOURNAL_FILE, openStateStore, SNAPSHOT_FILE } from '../../src/state/state-store.js';
+
+const dir = () => mkdtempSync(join(tmpdir(), 'batch-sync-state-'));
+const tick = () => new Promise((r) => setImmediate(r));
+
+describe('state store', () => {
+  test('an accepted item is unchanged until its JSON changes, per method and resource', async () => {
+    const d = dir();
+    const s = openStateStore(d);
+    s.accepted('post', 'deal', 'D-1', '{"a":1}');
+    expect(s.unchanged('post', 'deal', 'D-1', '{"a":1}')).toBe(true);
+    expect(s.unchanged('post', 'deal', 'D-1', '{"a":2}')).toBe(false);
+    expect(s.unchanged('patch', 'deal', 'D-1', '{"a":1}')).toBe(false);
+    expect(s.unchanged('post', 'account', 'D-1', '{"a":1}')).toBe(false);
+    expect(s.unchanged('post', 'deal', 'D-2', '{"a":1}')).toBe(false);
+    s.close();
+  });
+
+  test('a batch is in the journal, fsynced, once the turn that accepted it ends; reopening replays it', async () => {
+    const d = dir();
+    const s = openStateStore(d);
+    for (let i = 0; i < 100; i++) s.accepted('post', 'deal', `D-${i}`, `{"i":${i}}`);
+    await Promise.resolve();
+    const lines = readFileSync(join(d, JOURNAL_FILE), 'utf8').trim().split('\n');
+    expect(lines).toHaveLength(100);
+    expect(lines[0]).toMatch(/^post\tdeal\tD-0\t[0-9a-f]{16}$/);
+    expect(s.stats().flushes).toBe(1);
+    // a second store opened while the first never closed (a killed run) sees it all
+    const again = openStateStore(d, { readOnly: true });
+    expect(again.unchanged('post', 'deal', 'D-99', '{"i":99}')).toBe(true);
+    s.close();
+  });
+
+  test('close folds the journal into a snapshot; ids that could break a line survive', async () => {
+    const d = dir();
+    const odd = ['tab\there', 'new\nline', '"quoted"', 'back\\slash', ' spaced ', 'ünï'];
+    const s = openStateStore(d);
+    odd.forEach((id, i) => s.accepted('patch', 'account', id, `{"i":${i}}`));
+    s.accepted('post', 'deal', 'D-1', '{}');
+    s.close();
+    expect(statSync(join(d, JOURNAL_FILE)).size).toBe(0);
+    expect(readFileSync(join(d, SNAPSHOT_FILE), 'utf8')).toMatch(/^batch-sync-state 1\n\tpatch\taccount\n/);
+    const r = openStateStore(d);
+    odd.forEach((id, i) => expect(r.unchanged('patch', 'account', id, `{"i":${i}}`)).toBe(true));
+    expect(r.unchanged('post', 'deal', 'D-1', '{}')).toBe(true);
+    expect(r.stats().entries).toBe(odd.length + 1);
+    r.close();
+  });
+
+  test('a torn last journal line is ignored, cut off, and the next append starts cleanly', async () => {
+    const d = dir();
+    const s = openStateStore(d);
+    s.accepted('post', 'deal', 'D-1', '{"v":1}');
+    await tick();
+    appendFileSync(join(d, JOURNAL_FILE), 'post\tdeal\tD-2\t0123');
+    const r = openStateStore(d);
+    expect(r.notes.join()).toMatch(/incomplete last line/);
+    expect(r.unchanged('post', 'deal', 'D-1', '{"v":1}')).toBe(true);
+    r.accepted('post', 'deal', 'D-3', '{"v":3}');
+    await tick();
+    expect(readFileSync(join(d, JOURNAL_FILE), 'utf8').split('\n').filter(Boolean).every((l) => /\t[0-9a-f]{16}$/.test(l))).toBe(true);
+    r.close();
+    s.close();
+  });
+
+  test('the journal is compacted mid-run once it grows past the limit', async () => {
+    const d = dir();
+    const s = openStateStore(d, { compactBytes: 2000 });
+    for (let i = 0; i < 200; i++) {
+      s.accepted('post', 'deal', `D-${i}`, `{"i":${i}}`);
+      if (i % 10 === 9) await tick();
+    }
+    expect(existsSync(join(d, SNAPSHOT_FILE))).toBe(true);
+    expect(statSync(join(d, JOURNAL_FILE)).size).toBeLessThan(2000);
+    const r = openStateStore(d, { readOnly: true });
+    expect(r.stats().entries).toBe(200);
+    s.close();
+  });
+
+  test('a snapshot that is not ours is refused with a clear error', () => {
+    const d = dir();
+    writeFileSync(join(d, SNAPSHOT_FILE), 'hello\n');
+    expect(() => openStateStore(d)).toThrow(/not a state snapshot/);
+  });
+});
