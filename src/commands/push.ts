@@ -8,6 +8,7 @@ import { BASE_URL_ENV } from '../run/settings.js';
 import type { SyncEnvironment } from '../run/sync.js';
 import { startSandbox, type SandboxHandle } from '../sandbox/index.js';
 import { createApiClient, readApiKey, type SendEvent } from '../send/index.js';
+import { openNightlySession } from '../state/nightly-session.js';
 import { addInputOptions } from './input-options.js';
 import type { SetExit } from './index.js';
 import { runSyncCommand, syncRequest, type CommonFlags } from './run-command.js';
@@ -32,6 +33,13 @@ interface PushFlags extends CommonFlags {
   sandbox?: boolean;
   caFile?: string;
   allowInsecureHttp?: boolean;
+  incremental?: boolean;
+  full?: boolean;
+  stateDir?: string;
+  reportDir?: string;
+  keepReports?: string;
+  maxRejections?: string;
+  maxRejectionRate?: string;
 }
 
 function describeEvent(e: SendEvent): string {
@@ -65,6 +73,13 @@ export function registerPush(program: Command, output: Output, setExit: SetExit)
     .option('--sandbox', 'push into an embedded sandbox API started for this run (no account needed)')
     .option('--ca-file <file>', 'PEM file of a private certificate authority to trust')
     .option('--allow-insecure-http', 'allow http:// to a host other than this machine (the key travels in clear text)')
+    .option('--incremental', 'send only rows new or changed since the server last accepted them (state in --state-dir)')
+    .option('--full', 'send every row this once, ignoring incremental mode; what is accepted is still recorded')
+    .option('--state-dir <dir>', 'where the state, the lock and reports live (default: .batch-sync beside the plan, else here)')
+    .option('--report-dir <dir>', 'write each run\'s JSON report, summary and errors CSV under <dir>/<run id>/ (default: <state-dir>/reports)')
+    .option('--keep-reports <n>', 'run folders kept in --report-dir; older ones are deleted (default 30)')
+    .option('--max-rejections <n>', 'stop the run (exit 3) once more than n rows were invalid or rejected')
+    .option('--max-rejection-rate <r>', 'stop the run (exit 3) once more than this share (0..1) of rows were invalid or rejected, judged from 100 rows on')
     .option('-q, --quiet', 'print only the report and errors')
     .option('-v, --verbose', 'print retries and warnings as they happen (field names and row numbers, never values)')
     .action(async (files: string[], flags: PushFlags, command: Command) => {
@@ -86,11 +101,19 @@ export function registerPush(program: Command, output: Output, setExit: SetExit)
         timeoutMs: flags.timeout,
         holdDependents: given('holdDependents') ? flags.holdDependents : undefined,
         checkSuccessCount: given('checkSuccessCount') ? flags.checkSuccessCount : undefined,
+        incremental: flags.incremental,
+        full: flags.full,
+        stateDir: flags.stateDir,
+        reportDir: flags.reportDir,
+        keepReports: flags.keepReports,
+        maxRejections: flags.maxRejections,
+        maxRejectionRate: flags.maxRejectionRate,
       });
       const signals = interruptSignals((text) => output.err(text));
       let sandbox: SandboxHandle | undefined;
       const environment: SyncEnvironment = {
         signal: signals.stop,
+        openSession: openNightlySession,
         async connect(settings) {
           let baseUrl = settings.baseUrl;
           let apiKey: string;

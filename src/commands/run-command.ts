@@ -56,9 +56,12 @@ export async function runSyncCommand(request: SyncRequest, flags: CommonFlags, o
         for (const { job, source } of jobs) errors?.declareSource(job.file, { header: source.header, delimiter: source.detected.delimiter });
       },
       onProgress: (c) => progress.update(c),
-      sink: errors ? (o) => errors.write(o) : undefined,
+      // unchanged rows (incremental mode) need no fixing and would flood the file
+      sink: errors ? (o) => void (o.message !== 'UNCHANGED' && errors.write(o)) : undefined,
       emit: emitted ? (body, resource) => void emitted.write(`${body}\n`, 'utf8') : environment.emit,
       onWarning: flags.verbose ? (d) => progress.event(`warning: ${d.file}:${d.line ?? ''} ${d.field ?? ''} ${d.reason}`, 'debug') : undefined,
+      // lock take-overs, the guard tripping, a state that could not be saved: shown even when quiet
+      onNotice: (text) => progress.event(text, 'error'),
     });
   } catch (error) {
     errors?.abort();
@@ -74,6 +77,8 @@ export async function runSyncCommand(request: SyncRequest, flags: CommonFlags, o
     outcome.report.errorFiles = files.map((f) => f.path);
   }
   REPORTERS[flags.format](outcome.report, output);
-  if (flags.format === 'human' && !flags.quiet) output.err(summaryLine(outcome.report, outcome.exitCode));
+  // always, whatever the format: cron mail and log scrapers read this line on stderr (stdout stays
+  // the report, so `--format json` output is still one JSON document)
+  output.err(summaryLine(outcome.report, outcome.exitCode));
   return { outcome, exitCode: outcome.exitCode };
 }

@@ -1,6 +1,7 @@
 // One place decides each setting of a run: a flag beats the environment, which beats the plan
 // (for the base URL), which beats the default. The result is validated once, with errors that
 // name the flag.
+import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { METHODS, type Method } from '../contract/resources.js';
 import { UsageError } from '../errors.js';
@@ -23,6 +24,9 @@ export const DEFAULTS = {
 };
 
 export const BASE_URL_ENV = 'BATCH_SYNC_BASE_URL';
+/** Beside the plan file when a plan is used, else in the working directory. */
+export const DEFAULT_STATE_DIR = '.batch-sync';
+export const DEFAULT_KEEP_REPORTS = 30;
 
 /** What the command line said; undefined means "not given". */
 export interface FlagSettings {
@@ -39,6 +43,14 @@ export interface FlagSettings {
   timeoutMs?: string | number;
   holdDependents?: boolean;
   checkSuccessCount?: boolean;
+  incremental?: boolean;
+  /** One run that sends everything, ignoring incremental mode, and still records what is accepted. */
+  full?: boolean;
+  stateDir?: string;
+  reportDir?: string;
+  keepReports?: string | number;
+  maxRejections?: string | number;
+  maxRejectionRate?: string | number;
 }
 
 const intFlag = (flag: string, min: number, max: number) =>
@@ -58,10 +70,36 @@ const schema = z.object({
   timeoutMs: intFlag('--timeout', 1, 3600_000),
   holdDependents: z.boolean(),
   checkSuccessCount: z.boolean(),
+  /** Leave out items unchanged since the server last accepted them. */
+  incremental: z.boolean(),
+  /** Record what the server accepts in the state store (incremental mode, or --full). */
+  recordState: z.boolean(),
+  /** Absolute; set when the run uses a state directory (state, lock, reports). */
+  stateDir: z.string().optional(),
+  /** Absolute; set when reports go to disk. */
+  reportDir: z.string().optional(),
+  keepReports: intFlag('--keep-reports', 1, 100_000),
+  maxRejections: intFlag('--max-rejections', 0, Number.MAX_SAFE_INTEGER).optional(),
+  maxRejectionRate: z.coerce.number({ error: '--max-rejection-rate takes a number from 0 to 1' }).min(0, '--max-rejection-rate takes a number from 0 to 1').max(1, '--max-rejection-rate takes a number from 0 to 1').optional(),
 });
 export type ResolvedSettings = z.output<typeof schema>;
 
-export function resolveSettings(flags: FlagSettings, plan: SyncPlan | undefined, env: NodeJS.ProcessEnv = process.env): ResolvedSettings {
+/**
+ * The state directory is used (lock, state, reports) when incremental mode is on, --full is given,
+ * or a state or report directory is named. Flag paths are relative to the working directory, plan
+ * paths to the plan file.
+ */
+function unattended(flags: FlagSettings, plan: SyncPlan | undefined, cwd: string) {
+  const configured = flags.incremental ?? plan?.incremental ?? false;
+  const full = flags.full ?? false;
+  const used = configured || full || [flags.stateDir, flags.reportDir, plan?.stateDir, plan?.reportDir].some((p) => p !== undefined);
+  if (!used) return { incremental: false, recordState: false };
+  const stateDir = flags.stateDir !== undefined ? resolve(cwd, flags.stateDir) : resolve(plan?.dir ?? cwd, plan?.stateDir ?? DEFAULT_STATE_DIR);
+  const reportDir = flags.reportDir !== undefined ? resolve(cwd, flags.reportDir) : plan?.reportDir !== undefined ? resolve(plan.dir, plan.reportDir) : join(stateDir, 'reports');
+  return { incremental: configured && !full, recordState: configured || full, stateDir, reportDir };
+}
+
+export function resolveSettings(flags: FlagSettings, plan: SyncPlan | undefined, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): ResolvedSettings {
   const d = plan?.defaults ?? {};
   const parsed = schema.safeParse({
     baseUrl: flags.baseUrl ?? (env[BASE_URL_ENV] || undefined) ?? plan?.baseUrl,
@@ -77,6 +115,10 @@ export function resolveSettings(flags: FlagSettings, plan: SyncPlan | undefined,
     timeoutMs: flags.timeoutMs ?? d.timeoutMs ?? DEFAULTS.timeoutMs,
     holdDependents: flags.holdDependents ?? d.holdDependents ?? true,
     checkSuccessCount: flags.checkSuccessCount ?? d.checkSuccessCount ?? true,
+    ...unattended(flags, plan, cwd),
+    keepReports: flags.keepReports ?? DEFAULT_KEEP_REPORTS,
+    maxRejections: flags.maxRejections ?? plan?.maxRejections,
+    maxRejectionRate: flags.maxRejectionRate ?? plan?.maxRejectionRate,
   });
   if (!parsed.success) throw new UsageError(parsed.error.issues[0]!.message);
   return parsed.data;

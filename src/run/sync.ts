@@ -9,6 +9,7 @@ import { newRunId } from '../plan/batch-id.js';
 import { createCollector, type Collector } from '../report/collector.js';
 import type { RowOutcome } from '../report/outcome.js';
 import { buildRunReport, type RunReport } from '../report/run-report.js';
+import { createRejectionGuard } from '../state/rejection-guard.js';
 import type { Diagnostic } from '../validate/diagnostic.js';
 import type { BatchSender } from './dispatch.js';
 import { prepareJobs, type PreparedJob } from './prepare.js';
@@ -44,6 +45,33 @@ export interface SyncEnvironment {
   onWarning?(d: Diagnostic): void;
   /** Every job has been opened and checked; nothing was sent yet. */
   onPrepared?(jobs: readonly PreparedJob[]): void;
+  /**
+   * Push's unattended-run machinery (lock, incremental state, reports on disk), opened once the
+   * settings are known and before any file is opened, and always closed after the run.
+   */
+  openSession?(context: SessionContext): RunSession | undefined;
+  /** Something the user should hear about now (a lock taken over, the guard tripping). */
+  onNotice?(text: string): void;
+}
+
+export interface SessionContext {
+  runId: string;
+  startedAt: Date;
+  mode: RunMode;
+  settings: ResolvedSettings;
+  inputs: string[];
+  notice(text: string): void;
+  /** Stop taking new batches; the run ends aborted (exit 3) with this reason. */
+  stop(code: string, message: string): void;
+}
+
+export interface RunSession {
+  hooks?: Partial<Pick<RunHooks, 'accepted' | 'unchanged'>>;
+  /** Every row not accepted, as it happens. */
+  sink?(outcome: RowOutcome): void;
+  prepared?(jobs: readonly PreparedJob[]): void;
+  /** With the outcome when the run finished, without it when it failed; must not throw. */
+  close(result?: { report: RunReport; exitCode: number }): void;
 }
 
 export interface SyncOutcome {
@@ -83,36 +111,63 @@ export function exitCodeOf(report: RunReport, interrupted: boolean): number {
 export async function sync(request: SyncRequest, environment: SyncEnvironment = {}): Promise<SyncOutcome> {
   const startedAt = new Date();
   const plan = await loadPlanFor(request);
-  const settings = resolveSettings(request.flags, plan, request.env);
-  const prepared = await prepareJobs(jobsFor(request, plan), settings.method);
-  environment.onPrepared?.(prepared);
-  const collector = createCollector({ sink: environment.sink });
+  const settings = resolveSettings(request.flags, plan, request.env, request.cwd);
   const runId = newRunId(startedAt);
-  const connection = request.mode === 'push' ? await environment.connect?.(settings, plan) : undefined;
-  let result: Awaited<ReturnType<typeof runPipeline>>;
+  // a guard or the session can stop the run like an interrupt, but with a reason of its own
+  const stopper = new AbortController();
+  let stopped: { code: string; message: string } | undefined;
+  const stop = (code: string, message: string) => {
+    if (stopped) return;
+    stopped = { code, message };
+    environment.onNotice?.(message);
+    stopper.abort(message);
+  };
+  const signal = environment.signal ? AbortSignal.any([environment.signal, stopper.signal]) : stopper.signal;
+  const notice = (text: string) => environment.onNotice?.(text);
+  const session = environment.openSession?.({ runId, startedAt, mode: request.mode, settings, inputs: jobsFor(request, plan).map((j) => j.file), notice, stop });
+  let finished: { report: RunReport; exitCode: number } | undefined;
   try {
-    result = await runPipeline(
-      prepared,
-      { ...settings, mode: request.mode, runId },
-      {
-        record: (o) => collector.record(o),
-        warn: (d) => {
-          collector.warn(d);
-          environment.onWarning?.(d);
+    const prepared = await prepareJobs(jobsFor(request, plan), settings.method);
+    environment.onPrepared?.(prepared);
+    session?.prepared?.(prepared);
+    const sinks = [environment.sink, session?.sink].filter((f) => f !== undefined);
+    const collector = createCollector({ sink: sinks.length === 0 ? undefined : (o) => sinks.forEach((f) => f(o)) });
+    const guard = request.mode === 'push' ? createRejectionGuard(settings) : undefined;
+    const connection = request.mode === 'push' ? await environment.connect?.(settings, plan) : undefined;
+    let result: Awaited<ReturnType<typeof runPipeline>>;
+    try {
+      result = await runPipeline(
+        prepared,
+        { ...settings, mode: request.mode, runId },
+        {
+          record: (o) => {
+            collector.record(o);
+            const tripped = guard?.record(o);
+            if (tripped) stop('TOO_MANY_REJECTIONS', tripped);
+          },
+          warn: (d) => {
+            collector.warn(d);
+            environment.onWarning?.(d);
+          },
+          emit: environment.emit,
+          progress: environment.onProgress,
+          ...environment.hooks,
+          ...session?.hooks,
         },
-        emit: environment.emit,
-        progress: environment.onProgress,
-        ...environment.hooks,
-      },
-      connection?.sender,
-      environment.signal,
-    );
+        connection?.sender,
+        signal,
+      );
+    } finally {
+      await connection?.close();
+    }
+    const interrupted = result.interrupted && !stopped;
+    const aborted = result.aborted
+      ? { code: result.aborted.code, message: result.aborted.suggestion ? `${result.aborted.message}. ${result.aborted.suggestion}` : result.aborted.message }
+      : (stopped ?? (interrupted ? { code: 'INTERRUPTED', message: 'the run was interrupted (SIGINT/SIGTERM): no new batches were taken' } : undefined));
+    const report = buildRunReport({ runId, mode: request.mode, startedAt, endedAt: new Date(), aborted }, collector);
+    finished = { report, exitCode: exitCodeOf(report, result.interrupted) };
+    return { ...finished, settings, plan, collector, inputs: prepared.map((p) => p.job.file) };
   } finally {
-    await connection?.close();
+    session?.close(finished);
   }
-  const aborted = result.aborted
-    ? { code: result.aborted.code, message: result.aborted.suggestion ? `${result.aborted.message}. ${result.aborted.suggestion}` : result.aborted.message }
-    : (result.interrupted ? { code: 'INTERRUPTED', message: 'the run was interrupted (SIGINT/SIGTERM): no new batches were taken' } : undefined);
-  const report = buildRunReport({ runId, mode: request.mode, startedAt, endedAt: new Date(), aborted }, collector);
-  return { report, exitCode: exitCodeOf(report, result.interrupted), settings, plan, collector, inputs: prepared.map((p) => p.job.file) };
 }

@@ -1,0 +1,90 @@
+// Ties together what an unattended push needs around the pipeline: the lock on the state directory,
+// the incremental state, and the run's folder of reports. Opened before any input is read, closed
+// after the run however it ended; it never prints, it hands texts to `notice`.
+import type { Method } from '../contract/resources.js';
+import { createErrorsCsv, type ErrorsCsvWriter } from '../report/errors-csv.js';
+import type { RunSession, SessionContext } from '../run/sync.js';
+import { pruneReports, runFolder, writeRunReport } from './report-archive.js';
+import { acquireLock, describeHolder } from './run-lock.js';
+import { openStateStore, type StateStore } from './state-store.js';
+
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** Incremental dry runs only consult the state: no lock, nothing written. */
+function dryRunSession(ctx: SessionContext, stateDir: string): RunSession | undefined {
+  if (!ctx.settings.incremental) return undefined;
+  const store = openStateStore(stateDir, { readOnly: true });
+  const method: Method = ctx.settings.method;
+  return { hooks: { unchanged: (resource, id, json) => store.unchanged(method, resource, id, json) }, close: () => undefined };
+}
+
+export function openNightlySession(ctx: SessionContext): RunSession | undefined {
+  const { settings, notice } = ctx;
+  const stateDir = settings.stateDir;
+  if (stateDir === undefined || ctx.mode === 'validate') return undefined;
+  if (ctx.mode === 'dry-run') return dryRunSession(ctx, stateDir);
+
+  const lock = acquireLock(stateDir, ctx.runId, ctx.startedAt);
+  let store: StateStore | undefined;
+  let errors: ErrorsCsvWriter | undefined;
+  let folder: string | undefined;
+  try {
+    if (lock.tookOverFrom) notice(`warning: took over the lock of a run that is gone (${describeHolder(lock.tookOverFrom)})`);
+    if (settings.recordState) {
+      store = openStateStore(stateDir, {
+        onFailure: (error) => ctx.stop('STATE_NOT_SAVED', `stopped: cannot write the state journal in ${stateDir}: ${message(error)}`),
+      });
+      for (const note of store.notes) notice(`warning: ${note}`);
+    }
+    if (settings.reportDir !== undefined) {
+      folder = runFolder(settings.reportDir, ctx.runId);
+      errors = createErrorsCsv({ dir: folder, inputs: ctx.inputs });
+    }
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+
+  // the state applies to the method it was recorded with: a POST acceptance says nothing about
+  // what a PATCH of the same item would do, so each method keeps its own hashes
+  const method: Method = settings.method;
+  const live = store;
+  return {
+    hooks: live && {
+      accepted: (resource, meta, json) => {
+        if (meta.externalId !== undefined) live.accepted(method, resource, meta.externalId, json);
+      },
+      unchanged: settings.incremental ? (resource, id, json) => live.unchanged(method, resource, id, json) : undefined,
+    },
+    // an unchanged row needs no fixing: it stays out of the errors CSV (a nightly run would
+    // otherwise write nearly every row there)
+    sink: errors && ((o) => o.message !== 'UNCHANGED' && errors.write(o)),
+    prepared(jobs) {
+      for (const { job, source } of jobs) errors?.declareSource(job.file, { header: source.header, delimiter: source.detected.delimiter });
+    },
+    close(result) {
+      try {
+        try {
+          live?.close();
+        } catch (error) {
+          notice(`error: the state in ${stateDir} was not saved: ${message(error)}; the next run sends these rows again`);
+        }
+        if (!result || folder === undefined || settings.reportDir === undefined) {
+          errors?.abort();
+          return;
+        }
+        try {
+          const files = errors?.finish().files ?? [];
+          const notAccepted = result.report.notAccepted.filter((o) => o.message !== 'UNCHANGED');
+          writeRunReport(folder, { ...result.report, notAccepted, errorFiles: files.map((f) => f.path) }, result.exitCode);
+          pruneReports(settings.reportDir, settings.keepReports, ctx.runId);
+        } catch (error) {
+          errors?.abort();
+          notice(`error: the run's report was not written to ${folder}: ${message(error)}`);
+        }
+      } finally {
+        lock.release();
+      }
+    },
+  };
+}
