@@ -113,8 +113,10 @@ export async function runPipeline(
       }).catch(() => undefined);
     };
 
+    // after an abort or an interrupt every file is still read to its end: invalid rows are still
+    // reported as invalid and valid ones as NOT_SENT (send() checks stop()), so each row gets an
+    // outcome and lands in the errors CSV; breaking out here lost the rest of the input silently
     for (const { source, mapper } of kindJobs) {
-      if (stop()) break;
       for await (const record_ of source.records) {
         counts.rowsRead += 1;
         const where = { file: record_.file, line: record_.line };
@@ -172,7 +174,6 @@ export async function runPipeline(
         }
         const done = batcher.add({ json, bytes, meta: { ...where, externalId, row } });
         if (done) await send(done);
-        if (stop()) break;
         if (counts.rowsRead % 2048 === 0) hooks.progress?.(counts);
       }
     }
@@ -180,7 +181,6 @@ export async function runPipeline(
     if (last) await send(last);
     await limiter.idle();
     hooks.progress?.(counts);
-    if (stop()) break;
   }
   return { aborted, interrupted: signal?.aborted === true && aborted === undefined };
 }

@@ -1,0 +1,70 @@
+// 429 Retry-After through push: 0, garbage and an HTTP date are retried (never earlier than asked,
+// with the same batchId and bytes); an hour is beyond the cap, so that batch stops at once, the run
+// says why and exits 3, and a rerun completes the rest with every row applied exactly once.
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
+import { startServer, type MisbehavingServer } from '../helpers/misbehaving-server.js';
+import { KEY, accountsFile, allIds, applyingServerLedger, batchIdOf, expectExactlyOnce, pushJson } from './faults-helpers.js';
+
+let server: MisbehavingServer | undefined;
+let sandbox: SandboxHandle;
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, apiKey: KEY });
+});
+afterAll(() => sandbox.close());
+afterEach(() => server?.close());
+
+describe('429 Retry-After through push', () => {
+  test.each([
+    ['0', 0],
+    ['garbage', 0],
+    ['-5', 0],
+  ])('Retry-After: %s → retried with the same batchId and bytes, every row accepted', async (value) => {
+    const { applied, ok } = applyingServerLedger();
+    server = await startServer([{ status: 429, headers: { 'retry-after': value } }], ok);
+    const { file, stateDir } = accountsFile(3);
+    const r = await pushJson(file, server.url, stateDir);
+    expect(r.code).toBe(0);
+    expect(r.report.totals).toMatchObject({ read: 3, accepted: 3 });
+    expect(server.requests).toHaveLength(2);
+    expect(server.requests[1]!.body.equals(server.requests[0]!.body)).toBe(true);
+    expect([...applied.keys()].sort()).toEqual(allIds(3));
+  });
+
+  test('an HTTP-date Retry-After is never retried before that date', async () => {
+    const at = Math.ceil((Date.now() + 1200) / 1000) * 1000;
+    server = await startServer([{ status: 429, headers: { 'retry-after': new Date(at).toUTCString() } }], applyingServerLedger().ok);
+    const { file, stateDir } = accountsFile(2);
+    const r = await pushJson(file, server.url, stateDir);
+    expect(r.code).toBe(0);
+    expect(server.requests).toHaveLength(2);
+    expect(server.requests[1]!.at).toBeGreaterThanOrEqual(at - 5);
+    expect(batchIdOf(server.requests[1]!)).toBe(batchIdOf(server.requests[0]!));
+  });
+
+  test('an hour is beyond the cap: that batch is not retried, the run says so and exits 3; a rerun applies the rest exactly once', async () => {
+    const { applied, ok } = applyingServerLedger();
+    // batch 1 is applied, batch 2 is told to come back in an hour, batch 3 would be fine
+    server = await startServer([ok, { status: 429, headers: { 'retry-after': '3600' } }], ok);
+    const { file, stateDir } = accountsFile(6);
+    const first = await pushJson(file, server.url, stateDir, ['--batch-size', '2', '--concurrency', '1']);
+    expect(first.code).toBe(3);
+    expect(first.report.aborted?.message).toMatch(/Retry-After.*beyond the 120 s cap/);
+    expect(first.stderr).toMatch(/ABORTED exit=3/);
+    // never retried early: the refused batch was asked for once, and nothing came after it
+    expect(server.requests).toHaveLength(2);
+    expect(first.report.totals).toMatchObject({ read: 6, accepted: 2, skipped: 4 });
+    expect(first.report.notAccepted.map((r) => [r.externalId, r.message])).toEqual([
+      ['A-3', 'NOT_DELIVERED'],
+      ['A-4', 'NOT_DELIVERED'],
+      ['A-5', 'NOT_SENT'],
+      ['A-6', 'NOT_SENT'],
+    ]);
+
+    sandbox.reset();
+    const rerun = await pushJson(file, sandbox.url, stateDir);
+    expect(rerun.code).toBe(0);
+    expect(rerun.report.totals).toMatchObject({ read: 6, accepted: 4, skipped: 2 });
+    expectExactlyOnce(allIds(6), applied, sandbox);
+  });
+});
