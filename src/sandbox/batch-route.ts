@@ -1,0 +1,96 @@
+// One of the spec's eight operations, from the key check to the answer. The order of checks is the
+// order a real service would afford them: cheap refusals (key, content type, size) before parsing,
+// parsing before faults, so that every fault is logged with the batchId a retry must repeat.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { batchEnvelope } from '../contract/envelope.js';
+import { formatProblem, toFieldProblems } from '../contract/issues.js';
+import type { Method, Resource } from '../contract/resources.js';
+import { applyBatch } from './apply-batch.js';
+import type { BatchLogEntry } from './batch-history.js';
+import { isJsonContentType, sendJson, sendRefusal, type RefusalReason } from './http-replies.js';
+import { readBody } from './read-body.js';
+import type { SandboxState } from './sandbox-state.js';
+
+export interface BatchRouteConfig {
+  checkKey: (provided: string | string[] | undefined) => boolean;
+  maxItems: number;
+  maxBodyBytes: number;
+  onBatch?: (entry: BatchLogEntry) => void;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export async function handleBatch(
+  req: IncomingMessage,
+  res: ServerResponse,
+  route: { resource: Resource; method: Method },
+  state: SandboxState,
+  config: BatchRouteConfig,
+): Promise<number> {
+  const refuse = (status: number, reason: RefusalReason, detail: string, headers?: Record<string, string>) => {
+    sendRefusal(res, status, reason, detail, headers);
+    return status;
+  };
+  if (!config.checkKey(req.headers['x-api-key'])) return refuse(401, 'UNAUTHORIZED', 'missing or wrong x-api-key header');
+  if (state.latencyMs > 0) await sleep(state.latencyMs);
+  const contentType = req.headers['content-type'];
+  if (!isJsonContentType(contentType)) {
+    return refuse(400, 'UNSUPPORTED_CONTENT_TYPE', `Content-Type must be application/json, got ${contentType ? JSON.stringify(contentType) : 'none'}`);
+  }
+
+  const body = await readBody(req, config.maxBodyBytes);
+  if (body.kind === 'aborted') {
+    res.destroy();
+    return 0;
+  }
+  if (body.kind === 'too-large') return refuse(413, 'PAYLOAD_TOO_LARGE', `body is larger than ${body.limit} bytes; send fewer items per batch`);
+
+  let json: unknown;
+  try {
+    json = JSON.parse(body.body.toString('utf8'));
+  } catch (error) {
+    return refuse(400, 'MALFORMED_JSON', `body is not valid JSON: ${(error as Error).message}`);
+  }
+  const envelope = batchEnvelope.safeParse(json);
+  if (!envelope.success) {
+    const problems = toFieldProblems(envelope.error.issues).map(formatProblem).join('; ');
+    return refuse(400, 'INVALID_ENVELOPE', `the batch envelope {batchId, source, items} is broken: ${problems}`);
+  }
+
+  const { batchId, source, items } = envelope.data;
+  const log = (status: number, answer?: { code: number; success: number; error: unknown[] }) => {
+    const entry = state.history.add({
+      method: route.method === 'post' ? 'POST' : 'PATCH',
+      resource: route.resource,
+      batchId,
+      source,
+      items: items.length,
+      accepted: answer?.success ?? 0,
+      errors: answer?.error.length ?? 0,
+      status,
+      ...(answer ? { code: answer.code } : {}),
+    });
+    config.onBatch?.(entry);
+    return status;
+  };
+
+  const fault = state.nextFault();
+  if (fault?.status === 429) {
+    refuse(429, 'RATE_LIMITED', `more requests per second than the sandbox allows; retry after ${fault.retryAfterSeconds}s`, {
+      'retry-after': String(fault.retryAfterSeconds),
+    });
+    return log(429);
+  }
+  if (fault?.status === 500) {
+    refuse(500, 'INTERNAL_ERROR', 'injected fault (--fail-rate): nothing of this batch was applied; retry it');
+    return log(500);
+  }
+  if (items.length > config.maxItems) {
+    refuse(400, 'TOO_MANY_ITEMS', `the batch has ${items.length} items; the sandbox accepts at most ${config.maxItems}`);
+    return log(400);
+  }
+
+  const answer = applyBatch(state.store, route.resource, route.method, items);
+  sendJson(res, 200, answer);
+  return log(200, answer.data);
+}

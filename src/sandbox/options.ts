@@ -1,0 +1,55 @@
+// What a sandbox can be told: where to listen, which key to require, where to keep its records, and
+// which limits and faults to play. One zod schema, used by startSandbox and by the command's checks.
+import { z } from 'zod';
+import type { BatchLogEntry } from './batch-history.js';
+
+export const SANDBOX_DEFAULTS = {
+  port: 4010,
+  host: '127.0.0.1',
+  latencyMs: 0,
+  failRate: 0,
+  maxItems: 1000,
+  // 10 MiB: a batch of 1,000 rich deals is ~0.5 MiB, so only a runaway body hits it
+  maxBodyBytes: 10 * 1024 * 1024,
+  historyLimit: 10_000,
+} as const;
+
+const positiveInt = z.number().int().positive();
+
+export const sandboxOptionsSchema = z.strictObject({
+  port: z.number().int().min(0).max(65535).default(SANDBOX_DEFAULTS.port).describe('TCP port; 0 picks a free one.'),
+  host: z.string().min(1).default(SANDBOX_DEFAULTS.host),
+  apiKey: z.string().min(1, 'must not be empty').describe('The key every API request must carry in x-api-key.'),
+  store: z.string().min(1).optional().describe('JSON file the records are loaded from and persisted to.'),
+  latencyMs: z.number().int().min(0).max(600_000).default(SANDBOX_DEFAULTS.latencyMs),
+  failRate: z.number().min(0).max(1).default(SANDBOX_DEFAULTS.failRate).describe('Share of batches answered 500.'),
+  rateLimit: positiveInt.optional().describe('Batches per second; above it 429 with Retry-After.'),
+  maxItems: positiveInt.default(SANDBOX_DEFAULTS.maxItems).describe('Items per batch; above it 400.'),
+  maxBodyBytes: positiveInt.default(SANDBOX_DEFAULTS.maxBodyBytes).describe('Body size; above it 413.'),
+  seed: z.number().int().optional().describe('Seed of the random numbers behind failRate (deterministic tests).'),
+  historyLimit: positiveInt.default(SANDBOX_DEFAULTS.historyLimit),
+});
+
+/** What callers pass: everything but the key has a default. */
+export type SandboxOptions = z.input<typeof sandboxOptionsSchema> & {
+  /** Clock for the rate limiter; tests pin it. */
+  now?: () => number;
+  /** Told about every batch that got as far as a parsed envelope (the command logs them). */
+  onBatch?: (entry: BatchLogEntry) => void;
+};
+export type ResolvedSandboxOptions = z.output<typeof sandboxOptionsSchema>;
+
+/** Option name → command-line flag, so a problem names what the user typed. */
+export const OPTION_FLAGS: Record<keyof ResolvedSandboxOptions, string> = {
+  port: '--port',
+  host: '--host',
+  apiKey: '--api-key',
+  store: '--store',
+  latencyMs: '--latency',
+  failRate: '--fail-rate',
+  rateLimit: '--rate-limit',
+  maxItems: '--max-items',
+  maxBodyBytes: '--max-body-bytes',
+  seed: '--seed',
+  historyLimit: '--history-limit',
+};
