@@ -3,6 +3,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
+import { BASE_URL_ENV } from '../run/settings.js';
+import { API_KEY_ENV } from '../send/api-key.js';
 import type { Output } from '../report/output.js';
 import { OPTION_FLAGS, SANDBOX_DEFAULTS, sandboxOptionsSchema, startSandbox, type BatchLogEntry } from '../sandbox/index.js';
 import type { SetExit } from './index.js';
@@ -84,7 +86,7 @@ export function registerSandbox(program: Command, output: Output, _setExit: SetE
 
       output.out(`sandbox listening on ${sandbox.url}`);
       output.out(`API key: ${sandbox.apiKey}${generated ? ` (generated for this run; fix one with --api-key or ${SANDBOX_KEY_ENV})` : ''}`);
-      output.out(`point push at it: BATCH_SYNC_BASE_URL=${sandbox.url} with the key above as the API key`);
+      output.out(`point push at it: ${BASE_URL_ENV}=${sandbox.url} ${API_KEY_ENV}=${sandbox.apiKey} batch-sync push ...`);
       output.out(`inspect: ${sandbox.url}/_sandbox/stats, /_sandbox/batches, /_sandbox/records/<deals|activities|account|sales-profile>`);
       output.err('press Ctrl+C to stop');
 

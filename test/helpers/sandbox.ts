@@ -1,0 +1,70 @@
+// A sandbox on a random port and a tiny real-socket client for it: tests speak HTTP to the server
+// exactly as push does, with the global fetch (no mocks anywhere).
+import { startSandbox, type SandboxHandle, type SandboxOptions } from '../../src/sandbox/index.js';
+
+export const KEY = 'test-key-123';
+
+export interface Answer {
+  status: number;
+  headers: Headers;
+  body: any;
+}
+
+export async function sandbox(options: Partial<SandboxOptions> = {}): Promise<SandboxHandle> {
+  return startSandbox({ port: 0, apiKey: KEY, ...options });
+}
+
+/** Sends a raw body (string) or an envelope (object) to an API path; returns status and parsed JSON. */
+export async function call(
+  sb: SandboxHandle,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<Answer> {
+  const res = await fetch(`${sb.url}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', 'x-api-key': KEY, ...headers },
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
+}
+
+const PATHS: Record<string, string> = {
+  deal: '/v2/integration/deals',
+  activity: '/v2/integration/activities',
+  account: '/v2/integration/account',
+  'sales-profile': '/v2/integration/sales-profile',
+};
+
+let batchCounter = 0;
+
+/** One batch of items to a resource; batchId generated unless given. */
+export function send(sb: SandboxHandle, method: 'POST' | 'PATCH', resource: keyof typeof PATHS, items: unknown[], batchId = `b${++batchCounter}`) {
+  return call(sb, method, PATHS[resource]!, { batchId, source: 'tests', items });
+}
+
+export const profile = (externalId: string) => ({
+  externalId,
+  email: `${externalId}@example.com`,
+  profile: { firstName: externalId, lastName: 'Test' },
+});
+
+export const deal = (externalId: string, extra: Record<string, unknown> = {}) => ({
+  externalId,
+  title: `Deal ${externalId}`,
+  ownerExternalId: 'ana',
+  agentExternalId: 'bruno',
+  isWon: false,
+  amount: { value: '100.00', currency: 'USD' },
+  ...extra,
+});
+
+/** A sandbox that already knows the sales profiles ana and bruno (owners of `deal()`). */
+export async function sandboxWithProfiles(options: Partial<SandboxOptions> = {}): Promise<SandboxHandle> {
+  const sb = await sandbox(options);
+  const r = await send(sb, 'POST', 'sales-profile', [profile('ana'), profile('bruno')]);
+  if (r.body?.data?.success !== 2) throw new Error(`could not seed profiles: ${JSON.stringify(r.body)}`);
+  return sb;
+}
