@@ -2,6 +2,7 @@
 // the incremental state, and the run's folder of reports. Opened before any input is read, closed
 // after the run however it ended; it never prints, it hands texts to `notice`.
 import type { Method } from '../contract/resources.js';
+import { BatchSyncError, ConfigError } from '../errors.js';
 import { createErrorsCsv, type ErrorsCsvWriter } from '../report/errors-csv.js';
 import type { RunSession, SessionContext } from '../run/sync.js';
 import { pruneReports, runFolder, writeRunReport } from './report-archive.js';
@@ -9,6 +10,15 @@ import { acquireLock, describeHolder } from './run-lock.js';
 import { openStateStore, type StateStore } from './state-store.js';
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** A directory we cannot create or write (ENOTDIR, EACCES, EROFS…) is the user's to fix, not a bug: exit 2, naming it. */
+function unusableDir(what: string, error: unknown): unknown {
+  if (error instanceof BatchSyncError || typeof (error as NodeJS.ErrnoException)?.code !== 'string') return error;
+  return new ConfigError(`cannot use the ${what}: ${message(error)}`, {
+    suggestion: 'check that the path is a directory you can write to, or choose another one',
+    cause: error,
+  });
+}
 
 /** Incremental dry runs only consult the state: no lock, nothing written. */
 function dryRunSession(ctx: SessionContext, stateDir: string): RunSession | undefined {
@@ -24,7 +34,12 @@ export function openNightlySession(ctx: SessionContext): RunSession | undefined 
   if (stateDir === undefined || ctx.mode === 'validate') return undefined;
   if (ctx.mode === 'dry-run') return dryRunSession(ctx, stateDir);
 
-  const lock = acquireLock(stateDir, ctx.runId, ctx.startedAt);
+  let lock: ReturnType<typeof acquireLock>;
+  try {
+    lock = acquireLock(stateDir, ctx.runId, ctx.startedAt);
+  } catch (error) {
+    throw unusableDir('state directory', error);
+  }
   let store: StateStore | undefined;
   let errors: ErrorsCsvWriter | undefined;
   let folder: string | undefined;
@@ -42,7 +57,7 @@ export function openNightlySession(ctx: SessionContext): RunSession | undefined 
     }
   } catch (error) {
     lock.release();
-    throw error;
+    throw unusableDir('state or report directory', error);
   }
 
   // the state applies to the method it was recorded with: a POST acceptance says nothing about
