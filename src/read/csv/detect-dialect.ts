@@ -2,7 +2,8 @@
 
 import { UsageError } from '../../errors.js';
 import type { SourceWarning } from '../types.js';
-import { CsvChunkParser, type CsvDialect, CsvSyntaxError } from './csv-chunk-parser.js';
+import { type CsvDialect, CsvSyntaxError } from './csv-chunk-parser.js';
+import { FastCsvParser } from './fast-csv-parser.js';
 
 export const CANDIDATES = [',', ';', '\t', '|'] as const;
 const SAMPLE_RECORDS = 30;
@@ -27,7 +28,8 @@ export function prefixRecords(text: Buffer, dialect: CsvDialect, whole: boolean,
   error?: CsvSyntaxError;
 } {
   const records: PrefixRecord[] = [];
-  const parser = new CsvChunkParser(dialect, firstLine);
+  // the fast path here too: four candidate delimiters over 64 KiB cost ~110 ms in csv-parse alone
+  const parser = new FastCsvParser(dialect, firstLine);
   const onRecord = (cells: string[], line: number) => void records.push({ cells, line });
   try {
     parser.feed(text, false, onRecord);

@@ -1,13 +1,14 @@
-// CSV: detect the layout on a bounded prefix, then stream the file through csv-parse once.
+// CSV: detect the layout on a bounded prefix, then stream the file once (fast path, csv-parse behind it).
 
 import { InputError, UsageError } from '../../errors.js';
 import { utf8Chunks } from '../encoding.js';
 import { at } from '../file-errors.js';
 import { PREFIX_BYTES, type Sniffed, sniff } from '../sniff.js';
 import { DEFAULT_MAX_RECORD_BYTES, type OpenedSource, type ReaderOptions, type SourceRecord, type SourceWarning } from '../types.js';
-import { CsvChunkParser, type CsvDialect, CsvSyntaxError } from './csv-chunk-parser.js';
+import { type CsvDialect, CsvSyntaxError } from './csv-chunk-parser.js';
 import { csvSyntaxError } from './csv-errors.js';
 import { chooseDelimiter, chooseHeader, type DetectedLayout, lineOffset, prefixRecords, sepLine } from './detect-dialect.js';
+import { FastCsvParser } from './fast-csv-parser.js';
 import { buildHeader } from './header.js';
 import { rowBuilder } from './row-builder.js';
 
@@ -40,7 +41,7 @@ export async function openCsv(file: string, options: ReaderOptions, warnings: So
   const { headerLine, skipBytes } = layout;
 
   async function* records(): AsyncGenerator<SourceRecord> {
-    const parser = new CsvChunkParser(dialect, headerLine);
+    const parser = new FastCsvParser(dialect, headerLine);
     const build = rowBuilder(file, header, quote);
     const ready: SourceRecord[] = [];
     let seenHeader = false;
