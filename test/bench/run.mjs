@@ -1,0 +1,90 @@
+// `npm run bench [-- --rows N] [--out file] [--only a,c,...] [--dir d]`: generates the bench input in
+// a temp dir and measures each stage in its own child process (wall time in the parent, peak RSS
+// and CPU from the child itself through rss-probe.mjs). Prints a table and writes the JSON.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { generate } from './generate.mjs';
+import { startChild, runChild, stopChild } from './children.mjs';
+import { printTable } from './print.mjs';
+
+const here = new URL('.', import.meta.url).pathname;
+const cli = join(here, '../../bin/batch-sync.js');
+const args = process.argv.slice(2);
+const opt = (name, fallback) => {
+  const i = args.indexOf(`--${name}`);
+  return i === -1 ? fallback : args[i + 1];
+};
+const rows = Number(opt('rows', '1000000'));
+const small = Math.min(100_000, rows);
+const only = opt('only', 'a,b,c,d,e,f').split(',');
+const dir = opt('dir', undefined) ?? mkdtempSync(join(tmpdir(), 'batch-sync-bench-'));
+const out = opt('out', join(dir, 'bench-results.json'));
+const KEY = 'bench-key';
+const BATCH = '500';
+
+console.error(`generating ${rows} rows in ${dir}`);
+const full = generate(join(dir, 'full'), rows);
+const part = generate(join(dir, 'small'), small);
+const changed = only.includes('f') ? generate(join(dir, 'changed'), rows, 100) : undefined;
+
+const results = { rows, machine: machine(), stages: {} };
+const stage = (key, label, r, items) => {
+  results.stages[key] = { label, ...r, rowsPerSec: Math.round(items / r.wallSec) };
+  console.error(`  ${key} ${label}: ${r.wallSec.toFixed(2)} s, ${Math.round(r.maxRssKb / 1024)} MB`);
+};
+const push = (files, env, extra = []) => runChild(cli, ['push', ...files, '--batch-size', BATCH, '--format', 'json', ...extra], { env });
+
+if (only.includes('a')) stage('a', 'csv-parse floor', await runChild(join(here, 'floor.mjs'), [full.deals]), rows);
+if (only.includes('b')) stage('b', 'batch-sync validate', await runChild(cli, ['validate', full.profiles, full.deals, '--format', 'json']), rows);
+
+const sink = await startChild(join(here, 'sink.mjs'), [], (line) => JSON.parse(line).port);
+const sinkEnv = { BATCH_SYNC_BASE_URL: `http://127.0.0.1:${sink.value}`, BATCH_SYNC_API_KEY: KEY };
+if (only.includes('c')) {
+  stage('c', 'push to a local sink', await push([full.profiles, full.deals], sinkEnv), rows);
+  stage('c100k', `push to a local sink, ${small} rows`, await push([part.profiles, part.deals], sinkEnv), small);
+}
+if (only.includes('d')) stage('d', 'the obvious script', await runChild(join(here, 'obvious.mjs'), [full.deals, sinkEnv.BATCH_SYNC_BASE_URL, BATCH], { env: sinkEnv }), rows);
+if (only.includes('f')) {
+  const help = (await runChild(cli, ['push', '--help'])).stdout;
+  if (!help.includes('--incremental')) {
+    results.stages.f = { skipped: 'incremental mode not available' };
+    console.error('  f skipped: incremental mode not available');
+  } else {
+    const state = ['--incremental', '--state-dir', join(dir, 'state')];
+    stage('f0', 'incremental first run (seeds the state)', await push([full.profiles, full.deals], sinkEnv, state), rows);
+    stage('f', 'incremental rerun, 1% changed', await push([changed.profiles, changed.deals], sinkEnv, state), rows);
+  }
+}
+await stopChild(sink);
+
+if (only.includes('e')) {
+  const sandbox = await startChild(cli, ['sandbox', '--port', '0', '--quiet', '--api-key', KEY], (line) => /listening on (\S+)/.exec(line)?.[1]);
+  const env = { BATCH_SYNC_BASE_URL: sandbox.value, BATCH_SYNC_API_KEY: KEY };
+  const before = sandbox.cpuSec();
+  const r = await push([full.profiles, full.deals], env);
+  const sandboxCpu = sandbox.cpuSec() - before;
+  const accepted = r.report?.counts?.deal?.accepted ?? 0;
+  stage('e', 'push into `batch-sync sandbox`', { ...r, sandboxCpuSec: sandboxCpu, sandboxItemsPerSec: Math.round(accepted / r.wallSec), sandboxItemsPerCpuSec: Math.round(accepted / sandboxCpu), sandboxPeakRssKb: sandbox.peakRssKb() }, rows);
+  await stopChild(sandbox);
+}
+
+const s = results.stages;
+const ratio = (x, y) => (s[x]?.wallSec && s[y]?.wallSec ? +(s[x].wallSec / s[y].wallSec).toFixed(3) : null);
+results.ratios = {
+  'b/a': ratio('b', 'a'),
+  'c/a': ratio('c', 'a'),
+  'c/d': ratio('c', 'd'),
+  'd/c': ratio('d', 'c'),
+  'f/a': ratio('f', 'a'),
+  'rss c 1M / c 100k': s.c && s.c100k ? +(s.c.maxRssKb / s.c100k.maxRssKb).toFixed(3) : null,
+};
+writeFileSync(out, JSON.stringify(results, (k, v) => (k === 'stdout' || k === 'report' ? undefined : v), 2));
+printTable(results);
+console.log(`\nresults: ${out}`);
+if (!args.includes('--keep')) for (const d of ['full', 'small', 'changed', 'state']) rmSync(join(dir, d), { recursive: true, force: true });
+
+function machine() {
+  const cpu = readFileSync('/proc/cpuinfo', 'utf8').match(/model name\s*:\s*(.*)/)?.[1] ?? 'unknown';
+  return { nproc: availableParallelism(), node: process.version, cpu };
+}
