@@ -121,6 +121,8 @@ export function createCollector(options: CollectorOptions = {}): Collector {
       c.read++;
       if (o.outcome === 'accepted') return;
       addToGroup(o as RowOutcome & { outcome: OutcomeGroup['outcome'] });
+      // unchanged rows of an incremental run are the point of it: a count, never a listing
+      if (o.outcome === 'skipped' && o.message === 'UNCHANGED') return;
       if (kept.length < maxKept) kept.push(o);
       else notListed++;
       options.sink?.(o);

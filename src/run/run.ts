@@ -93,7 +93,9 @@ export async function runPipeline(
         return;
       }
       const notSent = () => {
-        const why = aborted ? `run aborted (${aborted.message})` : 'run interrupted';
+        // a guard stops the run through the signal, with its own reason
+        const reason = typeof signal?.reason === 'string' ? signal.reason : undefined;
+        const why = aborted ? `run aborted (${aborted.message})` : reason ? `run stopped (${reason})` : 'run interrupted';
         for (const item of batch.items) record({ outcome: 'skipped', resource, file: item.meta.file, line: item.meta.line, externalId: item.meta.externalId, message: 'NOT_SENT', detail: `not sent: ${why}`, row: item.meta.row, batchId: batch.batchId });
       };
       if (stop()) return notSent();

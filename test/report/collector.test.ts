@@ -106,3 +106,16 @@ describe('collector', () => {
     expect(() => createCollector().record({ ...accepted('deal', 2), outcome: 'done' as never })).toThrow(/unknown outcome/);
   });
 });
+
+test('unchanged rows of an incremental run are counted and grouped, never listed nor sent to the sink', () => {
+  const sunk: string[] = [];
+  const c = createCollector({ sink: (o) => sunk.push(o.message) });
+  for (let line = 2; line < 12; line++) {
+    c.record({ outcome: 'skipped', resource: 'deal', file: 'deals.csv', line, externalId: `D${line}`, message: 'UNCHANGED', detail: 'unchanged since the server last accepted it (incremental mode)' });
+  }
+  c.record({ outcome: 'rejected', resource: 'deal', file: 'deals.csv', line: 12, message: 'VALIDATION_ERROR', detail: 'x' });
+  expect(c.counts().deal).toMatchObject({ read: 11, skipped: 10, rejected: 1 });
+  expect(c.groups().find((g) => g.label.startsWith('UNCHANGED'))?.count).toBe(10);
+  expect(c.notAccepted().map((o) => o.message)).toEqual(['VALIDATION_ERROR']);
+  expect(sunk).toEqual(['VALIDATION_ERROR']);
+});
