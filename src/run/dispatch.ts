@@ -7,6 +7,7 @@ import { envelopeBody, type PlannedBatch, type PlannedItem } from '../plan/batch
 import type { RowOutcome } from '../report/outcome.js';
 import { attributeErrors, type DataErrorElement } from '../send/attribute-errors.js';
 import type { RowMeta } from './types.js';
+import { redact } from '../redact.js';
 
 /** The part of the API client a run needs. */
 export interface BatchSender {
@@ -28,7 +29,9 @@ export interface DispatchContext {
 }
 
 function outcome(ctx: DispatchContext, meta: RowMeta, batchId: string, kind: RowOutcome['outcome'], message: string, detail: string): RowOutcome {
-  return { outcome: kind, resource: ctx.resource, file: meta.file, line: meta.line, externalId: meta.externalId, message, detail, row: meta.row, batchId };
+  // server texts go to files (errors CSV, report.json) that the output redactor never sees: a
+  // server echoing the key back must not put it there
+  return { outcome: kind, resource: ctx.resource, file: meta.file, line: meta.line, externalId: meta.externalId, message: redact(message), detail: redact(detail), row: meta.row, batchId };
 }
 
 function joinErrors(errors: readonly DataErrorElement[]): { message: string; detail: string } {
