@@ -32,7 +32,10 @@ export const dateTime = (what: string) => isoDateTime.describe(what);
 export const dateOrDateTime = (what: string) =>
   z.union([isoDate, isoDateTime], { error: (iss) => `${JSON.stringify(iss.input)} is not an ISO-8601 date or date-time with offset` }).describe(what);
 
-export const email = z.email({ error: (iss) => `${JSON.stringify(iss.input)} is not a valid e-mail address` }).describe('E-mail address.');
+// a missing email keeps zod's own message (undefined → default), which issues.ts reads as "is required"
+export const email = z
+  .email({ error: (iss) => (iss.input === undefined ? undefined : `${JSON.stringify(iss.input)} is not a valid e-mail address`) })
+  .describe('E-mail address.');
 
 /**
  * Enumerations the spec gives only as "values seen". Other values pass validation with a
