@@ -114,6 +114,8 @@ export function registerPush(program: Command, output: Output, setExit: SetExit)
       const environment: SyncEnvironment = {
         signal: signals.stop,
         openSession: openNightlySession,
+        // each embedded sandbox starts empty: its state must never make a rerun skip rows
+        target: flags.sandbox ? `embedded-sandbox-${randomBytes(6).toString('hex')}` : undefined,
         async connect(settings) {
           let baseUrl = settings.baseUrl;
           let apiKey: string;

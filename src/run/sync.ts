@@ -50,12 +50,16 @@ export interface SyncEnvironment {
    * settings are known and before any file is opened, and always closed after the run.
    */
   openSession?(context: SessionContext): RunSession | undefined;
+  /** Overrides the base URL as the target the state is kept for (`push --sandbox`: a fresh API every run). */
+  target?: string;
   /** Something the user should hear about now (a lock taken over, the guard tripping). */
   onNotice?(text: string): void;
 }
 
 export interface SessionContext {
   runId: string;
+  /** Where the items go (the base URL, or a name of the embedded sandbox): the state is kept per target. */
+  target?: string;
   startedAt: Date;
   mode: RunMode;
   settings: ResolvedSettings;
@@ -124,7 +128,7 @@ export async function sync(request: SyncRequest, environment: SyncEnvironment = 
   };
   const signal = environment.signal ? AbortSignal.any([environment.signal, stopper.signal]) : stopper.signal;
   const notice = (text: string) => environment.onNotice?.(text);
-  const session = environment.openSession?.({ runId, startedAt, mode: request.mode, settings, inputs: jobsFor(request, plan).map((j) => j.file), notice, stop });
+  const session = environment.openSession?.({ runId, target: environment.target ?? settings.baseUrl, startedAt, mode: request.mode, settings, inputs: jobsFor(request, plan).map((j) => j.file), notice, stop });
   let finished: { report: RunReport; exitCode: number } | undefined;
   try {
     const prepared = await prepareJobs(jobsFor(request, plan), settings.method);

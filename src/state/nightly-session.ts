@@ -20,12 +20,29 @@ function unusableDir(what: string, error: unknown): unknown {
   });
 }
 
+/**
+ * What a recorded acceptance is valid for. A POST acceptance says nothing about what a PATCH of
+ * the same item would do, and one environment's acceptance says nothing about another's (staging
+ * and production behind different base URLs): each method and target keeps its own hashes, so a
+ * new target gets every row once instead of missing the ones another target already has.
+ */
+export function stateScope(method: Method, target: string | undefined): string {
+  let where = target ?? 'no-base-url';
+  try {
+    const url = new URL(where);
+    where = `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+  } catch {
+    // not a URL (the embedded sandbox's per-run name): used as it is
+  }
+  return `${method}@${where}`;
+}
+
 /** Incremental dry runs only consult the state: no lock, nothing written. */
 function dryRunSession(ctx: SessionContext, stateDir: string): RunSession | undefined {
   if (!ctx.settings.incremental) return undefined;
   const store = openStateStore(stateDir, { readOnly: true });
-  const method: Method = ctx.settings.method;
-  return { hooks: { unchanged: (resource, id, json) => store.unchanged(method, resource, id, json) }, close: () => undefined };
+  const scope = stateScope(ctx.settings.method, ctx.target);
+  return { hooks: { unchanged: (resource, id, json) => store.unchanged(scope, resource, id, json) }, close: () => undefined };
 }
 
 export function openNightlySession(ctx: SessionContext): RunSession | undefined {
@@ -60,9 +77,7 @@ export function openNightlySession(ctx: SessionContext): RunSession | undefined 
     throw unusableDir('state or report directory', error);
   }
 
-  // the state applies to the method it was recorded with: a POST acceptance says nothing about
-  // what a PATCH of the same item would do, so each method keeps its own hashes
-  const method: Method = settings.method;
+  const method = stateScope(settings.method, ctx.target);
   const live = store;
   return {
     hooks: live && {

@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
 import { startServer, type MisbehavingServer, type Step } from '../helpers/misbehaving-server.js';
 import { KEY, accountsFile, allIds, applyingServerLedger, batchIdOf, okBody, pushJson } from './faults-helpers.js';
+import { healthyApiAt } from './faults-helpers.js';
 
 let server: MisbehavingServer | undefined;
 let sandbox: SandboxHandle;
@@ -46,7 +47,7 @@ describe('a 200 whose outcome is unknown', () => {
     expect(first.report.totals).toMatchObject({ read: 3, accepted: 0, skipped: 3 });
     expect(first.report.notAccepted.every((r) => r.message === 'UNVERIFIED')).toBe(true);
 
-    sandbox.reset();
+    sandbox = await healthyApiAt(server, sandbox);
     const rerun = await pushJson(file, sandbox.url, stateDir);
     expect(rerun.code).toBe(0);
     expect(rerun.report.totals).toMatchObject({ read: 3, accepted: 3, skipped: 0 });
@@ -72,7 +73,7 @@ describe('data.error that cannot be attributed', () => {
     expect(unverified.map((r) => r.externalId)).toEqual(['A-4', 'A-5', 'A-6']);
     expect(unverified.every((r) => r.message === 'UNVERIFIED' && /unverifiable|cannot|unexpected|past/i.test(r.detail))).toBe(true);
 
-    sandbox.reset();
+    sandbox = await healthyApiAt(server, sandbox);
     const rerun = await pushJson(file, sandbox.url, stateDir);
     expect(rerun.code).toBe(0);
     expect(rerun.report.totals).toMatchObject({ read: 6, accepted: 3, skipped: 3 });

@@ -3,9 +3,9 @@
 // healthy sandbox with the same state directory, so the tests can say what was applied where.
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import type { SandboxHandle } from '../../src/sandbox/index.js';
+import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
 import { runCli, tempFiles, type CliResult } from '../helpers/cli.js';
-import type { RecordedRequest, Step } from '../helpers/misbehaving-server.js';
+import type { MisbehavingServer, RecordedRequest, Step } from '../helpers/misbehaving-server.js';
 
 export const KEY = 'faults-canary-key-6d1f0a9c';
 
@@ -93,4 +93,14 @@ export function expectExactlyOnce(ids: string[], appliedFirst: Map<string, numbe
   expect(second.filter((id) => appliedFirst.has(id)), 'ids sent again after they were applied').toEqual([]);
   expect([...first, ...second].sort()).toEqual([...ids].sort());
   expect(sandbox.stats().itemsReceived).toBe(second.length);
+}
+
+/**
+ * The API recovered: the same address now answered by a healthy sandbox. Incremental state is kept
+ * per base URL, so a rerun must go to the same address as the failed run to build on its state.
+ */
+export async function healthyApiAt(server: MisbehavingServer, previous: SandboxHandle): Promise<SandboxHandle> {
+  await server.close();
+  await previous.close();
+  return startSandbox({ port: server.port, apiKey: KEY });
 }

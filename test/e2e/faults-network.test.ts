@@ -9,6 +9,7 @@ import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
 import { runCli } from '../helpers/cli.js';
 import { OK_BODY, startServer, type MisbehavingServer } from '../helpers/misbehaving-server.js';
 import { KEY, accountsFile, allIds, applyingServerLedger, batchIdOf, expectExactlyOnce, okBody, pushJson } from './faults-helpers.js';
+import { healthyApiAt } from './faults-helpers.js';
 
 const servers: MisbehavingServer[] = [];
 let sandbox: SandboxHandle;
@@ -68,7 +69,7 @@ describe('an API down for longer than the retry budget', () => {
     const csvIds = readFileSync(errors, 'utf8').split('\n').slice(1).filter(Boolean).map((l) => l.split(',')[0]);
     expect(csvIds).toEqual(allIds(250).slice(50));
 
-    sandbox.reset();
+    sandbox = await healthyApiAt(server, sandbox);
     const rerun = await pushJson(file, sandbox.url, stateDir);
     expect(rerun.code).toBe(0);
     expect(rerun.report.totals).toMatchObject({ read: 250, accepted: 200, skipped: 50 });

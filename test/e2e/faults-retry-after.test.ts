@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
 import { startServer, type MisbehavingServer } from '../helpers/misbehaving-server.js';
 import { KEY, accountsFile, allIds, applyingServerLedger, batchIdOf, expectExactlyOnce, pushJson } from './faults-helpers.js';
+import { healthyApiAt } from './faults-helpers.js';
 
 let server: MisbehavingServer | undefined;
 let sandbox: SandboxHandle;
@@ -61,7 +62,7 @@ describe('429 Retry-After through push', () => {
       ['A-6', 'NOT_SENT'],
     ]);
 
-    sandbox.reset();
+    sandbox = await healthyApiAt(server, sandbox);
     const rerun = await pushJson(file, sandbox.url, stateDir);
     expect(rerun.code).toBe(0);
     expect(rerun.report.totals).toMatchObject({ read: 6, accepted: 4, skipped: 2 });
