@@ -1,8 +1,7 @@
 // Local validation of one mapped item against the contract: the same zod schema the sandbox uses.
-import { z } from 'zod';
 import { contractWarnings, toFieldProblems, type FieldProblem } from '../contract/issues.js';
-import { itemSchema } from '../contract/items.js';
 import type { Method, Resource } from '../contract/resources.js';
+import { compiledItemSchema } from './compiled-schema.js';
 
 export type ItemValidation =
   | { ok: true; item: Record<string, unknown>; warnings: FieldProblem[] }
@@ -12,9 +11,7 @@ export type ItemValidator = (item: unknown) => ItemValidation;
 
 /** Compiles (once per resource and method) the function that checks each item. */
 export function createItemValidator(resource: Resource, method: Method): ItemValidator {
-  // z.compile: the same schema with a generated fast path (1.47 → 0.25 µs per valid deal); invalid
-  // items fall back to zod's own parser, so messages and issues stay exactly zod's
-  const schema = z.compile(itemSchema(resource, method));
+  const schema = compiledItemSchema(resource, method);
   return (item) => {
     const result = schema.safeParse(item);
     if (!result.success) return { ok: false, problems: toFieldProblems(result.error.issues) };

@@ -3,27 +3,12 @@
 // concurrency, no validation: this is the baseline the CLI has to beat.
 import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
+import { dealItem } from './deal-items.mjs';
 
 const [file, baseUrl, batchSize = '500'] = process.argv.slice(2);
 const rows = parse(readFileSync(file, 'utf8'), { columns: true, relax_column_count: true });
 
-const items = rows.map((row) => {
-  const item = {
-    externalId: row.externalId,
-    title: row.title,
-    ownerExternalId: row.ownerExternalId,
-    agentExternalId: row.agentExternalId,
-    isWon: row.isWon === 'true',
-    amount: { value: row['amount.value'], currency: row['amount.currency'] },
-    currentStage: { pipelineName: row['currentStage.pipelineName'], value: row['currentStage.value'], occurredAt: row['currentStage.occurredAt'] },
-    closeDate: row.closeDate,
-    customFields: [
-      { key: 'accountExternalId', name: 'Account', type: 'string', value: row['customFields.accountExternalId[Account]'] },
-      { key: 'probability', name: 'Probability %', type: 'number', value: Number(row['customFields.probability[Probability %]:number']) },
-    ],
-  };
-  return item;
-});
+const items = rows.map(dealItem);
 
 let accepted = 0;
 for (let i = 0; i < items.length; i += Number(batchSize)) {
