@@ -38,7 +38,8 @@ function joinErrors(errors: readonly DataErrorElement[]): { message: string; det
   return { message: [...new Set(errors.map((e) => e.message))].join(', '), detail: errors.map((e) => e.detail).join('; ') };
 }
 
-export async function dispatchBatch(ctx: DispatchContext, batch: Pick<PlannedBatch<RowMeta>, 'batchId' | 'items' | 'body'>): Promise<void> {
+/** Resolves true when the server answered the batch (every item then has the server's verdict). */
+export async function dispatchBatch(ctx: DispatchContext, batch: Pick<PlannedBatch<RowMeta>, 'batchId' | 'items' | 'body'>): Promise<boolean> {
   const { batchId, items } = batch;
   const result = await ctx.sender.send({ resource: ctx.resource, method: ctx.method, batchId, body: batch.body, itemCount: items.length, signal: ctx.signal });
 
@@ -48,7 +49,7 @@ export async function dispatchBatch(ctx: DispatchContext, batch: Pick<PlannedBat
       const attribution = attributeErrors(result.response.data.error, ids, { success: result.response.data.success, checkSuccessCount: ctx.checkSuccessCount });
       if (attribution.unverifiable) {
         for (const item of items) ctx.record(outcome(ctx, item.meta, batchId, 'skipped', 'UNVERIFIED', `the server's answer to batch ${batchId} cannot be verified: ${attribution.unverifiable}`));
-        return;
+        return false;
       }
       const whole = attribution.batchLevel.length > 0 ? joinErrors(attribution.batchLevel) : undefined;
       items.forEach((item, index) => {
@@ -63,34 +64,34 @@ export async function dispatchBatch(ctx: DispatchContext, batch: Pick<PlannedBat
           ctx.accepted(item);
         }
       });
-      return;
+      return true;
     }
     case 'bad-request':
     case 'too-large': {
       if (items.length === 1) {
         const why = result.kind === 'too-large' ? 'the server found this single item too large' : 'the server refused this item';
         ctx.record(outcome(ctx, items[0]!.meta, batchId, 'rejected', `HTTP_${result.status}`, `${why} (batch ${batchId}): ${result.body.trim() || '(no body)'}`));
-        return;
+        return true;
       }
       // bisect (a 400 to isolate the bad item, a 413 to fit): each half is a new batch whose id derives from the parent's
       const middle = Math.ceil(items.length / 2);
-      await bisectHalf(ctx, `${batchId}.1`, items.slice(0, middle));
-      await bisectHalf(ctx, `${batchId}.2`, items.slice(middle));
-      return;
+      const first = await bisectHalf(ctx, `${batchId}.1`, items.slice(0, middle));
+      const second = await bisectHalf(ctx, `${batchId}.2`, items.slice(middle));
+      return first && second;
     }
     case 'unverified':
     case 'gave-up': {
       const message = result.kind === 'unverified' ? 'UNVERIFIED' : 'NOT_DELIVERED';
       for (const item of items) ctx.record(outcome(ctx, item.meta, batchId, 'skipped', message, `batch ${batchId}: ${result.reason}`));
       ctx.abort(result.reason);
-      return;
+      return false;
     }
     case 'cancelled':
       for (const item of items) ctx.record(outcome(ctx, item.meta, batchId, 'skipped', 'UNVERIFIED', `batch ${batchId} was interrupted before the server answered; a rerun sends it again`));
-      return;
+      return false;
   }
 }
 
-function bisectHalf(ctx: DispatchContext, batchId: string, items: PlannedItem<RowMeta>[]): Promise<void> {
+function bisectHalf(ctx: DispatchContext, batchId: string, items: PlannedItem<RowMeta>[]): Promise<boolean> {
   return dispatchBatch(ctx, { batchId, items, body: envelopeBody(batchId, ctx.source, items.map((i) => i.json)) });
 }

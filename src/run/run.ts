@@ -31,8 +31,6 @@ export interface RunResult {
   interrupted: boolean;
 }
 
-const CAUSE = (resource: Resource, id: string) => `${resource} ${id}`;
-
 export async function runPipeline(
   jobs: readonly PreparedJob[],
   settings: RunSettings,
@@ -46,7 +44,6 @@ export async function runPipeline(
   const failedProfiles = new Set<string>();
   const counts: ProgressCounts = { rowsRead: 0, batchesAcked: 0, itemsAcked: 0, retries: 0 };
   let aborted: RunResult['aborted'];
-  let seq = 0;
 
   const record = (o: RowOutcome) => {
     if (o.resource === 'sales-profile' && o.externalId && (o.outcome === 'invalid' || o.outcome === 'rejected')) failedProfiles.add(o.externalId);
@@ -65,7 +62,7 @@ export async function runPipeline(
       maxItems: settings.batchSize,
       maxBytes: settings.maxBodyBytes,
       source: settings.source,
-      // one sequence across the run, so an id never repeats between kinds or files
+      // one sequence per kind across all its files, so an id never repeats within a run
       batchIdOf: (n) => makeBatchId(settings.source, resource, settings.runId, n),
     });
     const ctx = {
@@ -102,15 +99,16 @@ export async function runPipeline(
       await limiter.run(async () => {
         // the run may have stopped while this batch waited for a place
         if (stop()) return notSent();
+        let answered: boolean;
         try {
-          await dispatchBatch(ctx, batch);
+          answered = await dispatchBatch(ctx, batch);
         } catch (error) {
           const e = error as { code?: string; message?: string; suggestion?: string };
           aborted ??= { code: e.code ?? 'ERROR', message: e.message ?? String(error), suggestion: e.suggestion };
           for (const item of batch.items) record({ outcome: 'skipped', resource, file: item.meta.file, line: item.meta.line, externalId: item.meta.externalId, message: 'NOT_DELIVERED', detail: `batch ${batch.batchId}: ${(error as Error).message}`, row: item.meta.row, batchId: batch.batchId });
           throw error;
         }
-        counts.batchesAcked += 1;
+        if (answered) counts.batchesAcked += 1;
         hooks.progress?.(counts);
       }).catch(() => undefined);
     };
@@ -160,7 +158,7 @@ export async function runPipeline(
         if (settings.holdDependents && resource === 'deal') {
           const missing = [checked.item.ownerExternalId, checked.item.agentExternalId].find((id) => typeof id === 'string' && failedProfiles.has(id));
           if (missing !== undefined) {
-            record({ outcome: 'skipped', resource, ...where, externalId, message: 'HELD_BACK', detail: `held back: its owner/agent ${CAUSE('sales-profile', String(missing))} was not accepted in this run (--no-hold-dependents sends it anyway)`, row });
+            record({ outcome: 'skipped', resource, ...where, externalId, message: 'HELD_BACK', detail: `held back: its owner/agent sales-profile ${String(missing)} was not accepted in this run (--no-hold-dependents sends it anyway)`, row });
             continue;
           }
         }

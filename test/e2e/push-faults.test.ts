@@ -50,6 +50,9 @@ describe('push survives the network', () => {
     expect(r.requests).toHaveLength(3);
     expect(r.stdout).toMatch(/NOT_DELIVERED|NOT_SENT/);
     expect(r.stdout).not.toMatch(/\baccepted\b.*\b[1-9]\d* rows accepted/);
+    // progress never calls a batch that was given up "acknowledged"
+    expect(r.stderr).toMatch(/rows read/);
+    expect(r.stderr).not.toMatch(/[1-9]\d* batches acknowledged/);
   });
 
   test('401 aborts at once: exit 3, no further requests', async () => {
