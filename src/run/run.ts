@@ -11,6 +11,7 @@ import type { Diagnostic } from '../validate/diagnostic.js';
 import { createItemValidator } from '../validate/validate-item.js';
 import { createLimiter } from './concurrency.js';
 import { dispatchBatch, type BatchSender } from './dispatch.js';
+import { ownString } from './own-string.js';
 import type { PreparedJob } from './prepare.js';
 import type { ProgressCounts, RowMeta, RunSettings } from './types.js';
 
@@ -24,6 +25,12 @@ export interface RunHooks {
   /** Whether an item is unchanged since the server last accepted it (incremental mode). */
   unchanged?(resource: Resource, externalId: string, itemJson: string): boolean;
   progress?(counts: ProgressCounts): void;
+}
+
+/** `column → field: reason`, as much of it as is known. */
+function problemText(p: { column?: string; field?: string; reason: string }): string {
+  const target = [p.column, p.field].filter((part, i, all) => part && all.indexOf(part) === i).join(' → ');
+  return target ? `${target}: ${p.reason}` : p.reason;
 }
 
 export interface RunResult {
@@ -83,7 +90,7 @@ export async function runPipeline(
     };
 
     const send = async (batch: PlannedBatch<RowMeta>) => {
-      hooks.emit?.(batch.body, resource);
+      hooks.emit?.(batch.body.toString('utf8'), resource);
       if (settings.mode !== 'push') {
         // validate and dry-run: a valid row is as far as it goes
         for (const item of batch.items) record({ outcome: 'accepted', resource, file: item.meta.file, line: item.meta.line, externalId: item.meta.externalId, message: '', detail: '' });
@@ -131,19 +138,20 @@ export async function runPipeline(
           record({
             outcome: 'invalid', resource, ...where,
             externalId: undefined, field: first?.field, column: first?.column,
-            message: 'INVALID', detail: mapped.problems.map((p) => [p.column, p.field].filter(Boolean).join(' → ') + (p.column || p.field ? ': ' : '') + p.reason).join('; '),
+            // the first problem's column and field travel apart; further ones name their own
+            message: 'INVALID', detail: mapped.problems.map((p, i) => problemText(i === 0 ? { ...p, column: undefined } : p)).join('; '),
             row,
           });
           continue;
         }
         for (const w of mapped.warnings) hooks.warn(w);
-        const externalId = typeof mapped.item.externalId === 'string' ? mapped.item.externalId : undefined;
+        const externalId = typeof mapped.item.externalId === 'string' ? ownString(mapped.item.externalId) : undefined;
         const checked = validator(mapped.item);
         if (!checked.ok) {
           const first = checked.problems[0];
           record({
             outcome: 'invalid', resource, ...where, externalId, field: first?.field,
-            message: 'INVALID', detail: checked.problems.map((p) => (p.field ? `${p.field}: ${p.reason}` : p.reason)).join('; '),
+            message: 'INVALID', detail: checked.problems.map((p) => problemText(p)).join('; '),
             row,
           });
           continue;

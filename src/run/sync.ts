@@ -2,7 +2,7 @@
 // be checked before sending, run the pipeline, and hand back the run's report. It never prints and
 // never exits: the command renders the report and sets the exit code.
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { isAbsolute, relative, resolve } from 'node:path';
 import type { Resource } from '../contract/resources.js';
 import { EXIT } from '../errors.js';
 import { newRunId } from '../plan/batch-id.js';
@@ -95,12 +95,20 @@ export async function loadPlanFor(request: Pick<SyncRequest, 'config' | 'cwd'>):
   return existsSync(implicit) ? loadSyncPlan(implicit) : undefined;
 }
 
+/** A plan's file below the working directory is named (in every report line) relative to it. */
+function shown(path: string, cwd: string): string {
+  if (cwd !== process.cwd()) return path;
+  const rel = relative(cwd, path);
+  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : path;
+}
+
 export function jobsFor(request: SyncRequest, plan: SyncPlan | undefined): Job[] {
   const cwd = request.cwd ?? process.cwd();
   if (request.files.length > 0) {
-    return request.files.map((file) => ({ file: resolve(cwd, file), resource: request.resource, profile: request.profile ? resolve(cwd, request.profile) : undefined, reader: request.reader }));
+    // named as typed: `deals.csv:14` for `push deals.csv`, the full path for a full path
+    return request.files.map((file) => ({ file: cwd === process.cwd() ? file : resolve(cwd, file), resource: request.resource, profile: request.profile ? resolve(cwd, request.profile) : undefined, reader: request.reader }));
   }
-  return plan?.jobs ?? [];
+  return (plan?.jobs ?? []).map((job) => ({ ...job, file: shown(job.file, cwd) }));
 }
 
 /** Exit code of a finished run: 3 aborted, 1 some rows not accepted, 0 otherwise. */

@@ -14,6 +14,7 @@ export interface Diagnostic {
 
 export function formatDiagnostic(d: Diagnostic): string {
   const where = d.line === undefined ? d.file : `${d.file}:${d.line}`;
-  const target = [d.column, d.field].filter(Boolean).join(' → ');
+  // a canonical CSV's column is the field itself: say it once
+  const target = (d.column === d.field ? [d.field] : [d.column, d.field]).filter(Boolean).join(' → ');
   return `${where}  ${target ? `${target}: ` : ''}${d.reason}`;
 }

@@ -1,0 +1,26 @@
+// What a user sees from validate: the file named as typed, each invalid row as
+// `file:line  column → field: reason` with nothing said twice, grouped reasons, the exit code.
+import { expect, test } from 'vitest';
+import { spawnCli, tempFiles } from '../helpers/cli.js';
+
+test('validate names rows as file:line with the file as typed, and says each field once', async () => {
+  const dir = tempFiles({
+    'deals.csv': [
+      'externalId,title,ownerExternalId,agentExternalId,isWon,amount.value,amount.currency,closeDate',
+      'D1,One,ana,ana,true,10.5,USD,2024-02-30',
+      'D2,Two,ana,ana,maybe,10,USD,',
+      'D3,Three,ana,ana,false,1,USX,',
+      'D4,Four,ana,ana,false,1,USY,',
+      'D5,Five,ana,ana,false,1,EUR,2024-01-01',
+    ].join('\n'),
+  });
+  const r = await spawnCli(['validate', 'deals.csv'], { cwd: dir });
+  expect(r.code).toBe(1);
+  expect(r.stdout).toContain('deals.csv:2  closeDate: "2024-02-30" is not an ISO-8601 date or date-time with offset');
+  expect(r.stdout).toContain('deals.csv:3  isWon: "maybe" is not true or false');
+  expect(r.stdout).not.toMatch(/isWon → isWon|isWon: isWon/);
+  // two currencies, one reason: one group of two rows
+  expect(r.stdout).toContain('2 rows: INVALID amount.currency: "…" is not an ISO-4217 currency code');
+  expect(r.stdout).not.toContain(dir);
+  expect(r.stderr).toMatch(/batch-sync validate: run \S+ FAILED exit=1 read=5 accepted=1 rejected=0 invalid=4/);
+});
