@@ -58,11 +58,6 @@ export const syncPlanSchema = z
         }),
       )
       .min(1),
-  })
-  .superRefine((plan, ctx) => {
-    for (const key of Object.keys(plan)) {
-      if (/api.?key|secret|token/i.test(key)) ctx.addIssue({ code: 'custom', path: [key], message: 'the API key never lives in the plan: use BATCH_SYNC_API_KEY or --api-key-file' });
-    }
   });
 
 export type SyncPlanFile = z.infer<typeof syncPlanSchema>;
@@ -87,10 +82,12 @@ export async function loadSyncPlan(path: string): Promise<SyncPlan> {
   } catch (error) {
     throw new ConfigError(`${path}: not valid JSON: ${(error as Error).message}`);
   }
-  // a key-looking field is refused before strictness complains about it as merely unknown
+  // a key-looking field is refused for what it is, not merely as an unknown field
+  const keyField = json && typeof json === 'object' ? Object.keys(json).find((k) => /api.?key|secret|token|password/i.test(k)) : undefined;
+  if (keyField) throw new ConfigError(`${path}: ${keyField}: the API key never lives in the plan: use BATCH_SYNC_API_KEY or --api-key-file`);
   const parsed = syncPlanSchema.safeParse(json);
   if (!parsed.success) {
-    const issue = [...parsed.error.issues].sort((a, b) => Number(b.code === 'custom') - Number(a.code === 'custom'))[0]!;
+    const issue = parsed.error.issues[0]!;
     const keys = issue.code === 'unrecognized_keys' ? ` (${issue.keys.join(', ')})` : '';
     throw new ConfigError(`${path}: ${formatPath(issue.path) || '(top level)'}: ${issue.message}${keys}`);
   }

@@ -1,0 +1,57 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { resolveSettings } from '../../src/run/settings.js';
+import { loadSyncPlan } from '../../src/run/sync-plan.js';
+import { tempFiles } from '../helpers/cli.js';
+
+function planIn(plan: unknown, files: Record<string, string> = {}) {
+  const dir = tempFiles(files);
+  const path = join(dir, 'batch-sync.config.json');
+  writeFileSync(path, typeof plan === 'string' ? plan : JSON.stringify(plan));
+  return { dir, path };
+}
+
+describe('the sync plan', () => {
+  test('paths are relative to the plan file, and globs expand in a stable order', async () => {
+    const { dir, path } = planIn({ source: 'crm', jobs: [{ file: 'exports/deals-*.csv', resource: 'deals', profile: 'p/deals.json' }] });
+    mkdirSync(join(dir, 'exports'));
+    for (const name of ['deals-2.csv', 'deals-1.csv', 'accounts.csv']) writeFileSync(join(dir, 'exports', name), 'x');
+    const plan = await loadSyncPlan(path);
+    expect(plan.jobs).toEqual([
+      { file: join(dir, 'exports/deals-1.csv'), resource: 'deal', profile: join(dir, 'p/deals.json'), reader: undefined },
+      { file: join(dir, 'exports/deals-2.csv'), resource: 'deal', profile: join(dir, 'p/deals.json'), reader: undefined },
+    ]);
+  });
+
+  test('errors name the plan file and the field', async () => {
+    const bad = async (plan: unknown) => (await loadSyncPlan(planIn(plan, { 'a.csv': 'x' }).path).catch((e: Error) => e)) as Error;
+    expect((await bad({ jobs: [{ file: 'a.csv', resource: 'invoice' }] })).message).toMatch(/batch-sync\.config\.json: jobs\[0\]\.resource: "invoice" is not a resource/);
+    expect((await bad({ jobs: [{ file: 'a.csv' }], defaults: { batchSize: 0 } })).message).toMatch(/defaults\.batchSize/);
+    expect((await bad({ jobs: [{ file: 'a.csv' }], colour: 'red' })).message).toMatch(/\(top level\): .*colour/);
+    expect((await bad({ jobs: [{ file: 'missing-*.csv' }] })).message).toMatch(/matches no file/);
+    expect((await bad('{ "jobs": [ }')).message).toMatch(/not valid JSON/);
+  });
+
+  test('the API key never lives in the plan', async () => {
+    const error = (await loadSyncPlan(planIn({ apiKey: 'k', jobs: [{ file: 'a.csv' }] }, { 'a.csv': 'x' }).path).catch((e: Error) => e)) as Error;
+    expect(error.message).toMatch(/apiKey: the API key never lives in the plan: use BATCH_SYNC_API_KEY or --api-key-file/);
+    expect(error.message).not.toContain(': k');
+  });
+});
+
+describe('settings: a flag beats the environment, which beats the plan, which beats the default', () => {
+  const plan = { baseUrl: 'https://plan.example.com', source: 'plan-src', defaults: { batchSize: 50, concurrency: 2 } } as never;
+  test('each setting from the first that has it', () => {
+    expect(resolveSettings({}, undefined, {})).toMatchObject({ baseUrl: undefined, source: 'batch-sync', batchSize: 100, concurrency: 4, method: 'post', holdDependents: true });
+    expect(resolveSettings({}, plan, {})).toMatchObject({ baseUrl: 'https://plan.example.com', source: 'plan-src', batchSize: 50, concurrency: 2 });
+    expect(resolveSettings({}, plan, { BATCH_SYNC_BASE_URL: 'https://env.example.com' })).toMatchObject({ baseUrl: 'https://env.example.com', batchSize: 50 });
+    expect(resolveSettings({ baseUrl: 'https://flag.example.com', batchSize: '7' }, plan, { BATCH_SYNC_BASE_URL: 'https://env.example.com' })).toMatchObject({ baseUrl: 'https://flag.example.com', batchSize: 7 });
+  });
+  test('a bad value names its flag', () => {
+    expect(() => resolveSettings({ batchSize: 'many' }, undefined, {})).toThrow(/--batch-size takes a whole number/);
+    expect(() => resolveSettings({ concurrency: '0' }, undefined, {})).toThrow(/--concurrency must be at least 1/);
+    expect(() => resolveSettings({ baseUrl: 'api.example.com' }, undefined, {})).toThrow(/--base-url "api.example.com" is not a URL/);
+    expect(() => resolveSettings({ method: 'put' }, undefined, {})).toThrow(/--method takes post or patch/);
+  });
+});

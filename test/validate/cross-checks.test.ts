@@ -1,0 +1,38 @@
+import { describe, expect, test } from 'vitest';
+import { createCrossChecks } from '../../src/validate/cross-checks.js';
+
+const at = (line: number, file = 'deals.csv') => ({ file, line });
+
+describe('cross-record checks of one run', () => {
+  test('a duplicate externalId within a resource names the first line, which wins', () => {
+    const checks = createCrossChecks();
+    expect(checks.claim('deal', 'D-1', at(2))).toBeUndefined();
+    expect(checks.claim('deal', 'D-2', at(3, 'more-deals.csv'))).toBeUndefined();
+    const dup = checks.claim('deal', 'D-2', at(9));
+    expect(dup).toMatchObject({ severity: 'error', file: 'deals.csv', line: 9, field: 'externalId' });
+    expect(dup!.reason).toBe('duplicate externalId "D-2": first seen at more-deals.csv:3, which wins; this row is not sent');
+    // the same id in another resource is no duplicate
+    expect(checks.claim('account', 'D-2', at(2, 'accounts.csv'))).toBeUndefined();
+  });
+
+  test('a deal whose owner or agent is not among the run\'s sales profiles is a warning', () => {
+    const checks = createCrossChecks();
+    checks.claim('sales-profile', 'ana', at(2, 'users.csv'));
+    const warnings = checks.references('deal', { ownerExternalId: 'ana', agentExternalId: 'zoe' }, at(5));
+    expect(warnings).toEqual([
+      { severity: 'warning', file: 'deals.csv', line: 5, field: 'agentExternalId', reason: 'agent "zoe" is not among this run\'s sales-profiles (it must already exist on the server)' },
+    ]);
+  });
+
+  test('a run without sales profiles says nothing about owners: they may all exist on the server', () => {
+    expect(createCrossChecks().references('deal', { ownerExternalId: 'x', agentExternalId: 'y' }, at(2))).toEqual([]);
+  });
+
+  test('activities linking accounts or deals absent from the run are warnings', () => {
+    const checks = createCrossChecks();
+    checks.claim('account', 'acme', at(2, 'accounts.csv'));
+    checks.claim('deal', 'D-1', at(2));
+    const warnings = checks.references('activity', { ownerExternalId: 'ana', associated: { accountExternalId: 'globex', dealExternalId: 'D-1' } }, at(4, 'activities.csv'));
+    expect(warnings.map((w) => [w.field, w.severity])).toEqual([['associated.accountExternalId', 'warning']]);
+  });
+});
