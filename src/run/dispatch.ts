@@ -93,5 +93,5 @@ export async function dispatchBatch(ctx: DispatchContext, batch: Pick<PlannedBat
 }
 
 function bisectHalf(ctx: DispatchContext, batchId: string, items: PlannedItem<RowMeta>[]): Promise<boolean> {
-  return dispatchBatch(ctx, { batchId, items, body: envelopeBody(batchId, ctx.source, items.map((i) => i.json)) });
+  return dispatchBatch(ctx, { batchId, items, body: envelopeBody(batchId, ctx.source, items) });
 }

@@ -27,7 +27,7 @@ describe('batcher', () => {
     expect(batches.length).toBeGreaterThan(10);
     for (const b of batches) {
       expect(Buffer.byteLength(b.body)).toBeLessThanOrEqual(2_000);
-      const parsed = JSON.parse(b.body);
+      const parsed = JSON.parse(b.body.toString('utf8'));
       expect(parsed).toMatchObject({ batchId: b.batchId, source: 'crm' });
       expect(parsed.items).toHaveLength(b.items.length);
     }
