@@ -17,12 +17,18 @@ export interface CrossChecks {
    */
   claim(resource: Resource, externalId: string, where: Where): Diagnostic | undefined;
   /** Warnings for references to records absent from the run (they may exist on the server). */
-  references(resource: Resource, item: Record<string, unknown>, where: Where): Diagnostic[];
+  references(resource: Resource, item: Record<string, unknown>, where: Where): readonly Diagnostic[];
 }
 
 // A run may carry a million ids per resource: each is kept as one number (file index and line
 // packed), not as an object, so the maps stay small.
 const LINE_BITS = 2 ** 32;
+const NONE: readonly Diagnostic[] = Object.freeze([]);
+
+function more(out: Diagnostic[] | undefined, d: Diagnostic | undefined): Diagnostic[] | undefined {
+  if (d) (out ??= []).push(d);
+  return out;
+}
 
 export function createCrossChecks(): CrossChecks {
   const seen = new Map<Resource, Map<string, number>>();
@@ -74,22 +80,23 @@ export function createCrossChecks(): CrossChecks {
       };
     },
     references(resource, item, where) {
-      const out: (Diagnostic | undefined)[] = [];
+      // most items reference what the run carries: no array is built for them (one per row before)
+      let out: Diagnostic[] | undefined;
       if (resource === 'deal') {
-        out.push(missing('sales-profile', item.ownerExternalId, 'ownerExternalId', where, 'owner'));
+        out = more(out, missing('sales-profile', item.ownerExternalId, 'ownerExternalId', where, 'owner'));
         if (item.agentExternalId !== item.ownerExternalId) {
-          out.push(missing('sales-profile', item.agentExternalId, 'agentExternalId', where, 'agent'));
+          out = more(out, missing('sales-profile', item.agentExternalId, 'agentExternalId', where, 'agent'));
         }
       }
       if (resource === 'activity') {
-        out.push(missing('sales-profile', item.ownerExternalId, 'ownerExternalId', where, 'owner'));
+        out = more(out, missing('sales-profile', item.ownerExternalId, 'ownerExternalId', where, 'owner'));
         const associated = item.associated as { accountExternalId?: unknown; dealExternalId?: unknown } | undefined;
         if (associated) {
-          out.push(missing('account', associated.accountExternalId, 'associated.accountExternalId', where, 'account'));
-          out.push(missing('deal', associated.dealExternalId, 'associated.dealExternalId', where, 'deal'));
+          out = more(out, missing('account', associated.accountExternalId, 'associated.accountExternalId', where, 'account'));
+          out = more(out, missing('deal', associated.dealExternalId, 'associated.dealExternalId', where, 'deal'));
         }
       }
-      return out.filter((d): d is Diagnostic => d !== undefined);
+      return out ?? NONE;
     },
   };
 }

@@ -91,3 +91,9 @@ export function generate(dir, rows, changedEvery = 0) {
   writeLines(join(dir, 'deals.csv'), DEALS_HEADER, rows, (i) => dealRow(i, changedEvery > 0 && i % changedEvery === 7 ? 1 : 0));
   return { profiles: join(dir, 'sales-profiles.csv'), deals: join(dir, 'deals.csv') };
 }
+
+// `node test/bench/generate.mjs <dir> <rows>`: the same files for tests that spawn the CLI
+if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
+  const [dir, rows] = process.argv.slice(2);
+  generate(dir, Number(rows));
+}

@@ -1,0 +1,70 @@
+// The whole pipeline streams: validate and push --dry-run of 300,000 generated deal rows (47 MB of
+// CSV, several hundred MB if held as rows and items) finish with V8's old space capped at 96 MB,
+// in a child process. A reader or a stage that buffered the input would die of heap exhaustion.
+// Memory only: wall-clock times are the bench's business (npm run bench), never a test's.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = resolve(__dirname, '../..');
+const BIN = join(ROOT, 'bin/batch-sync.js');
+const PROBE = join(ROOT, 'test/bench/rss-probe.mjs');
+const ROWS = 300_000;
+const OLD_SPACE_MB = 96;
+
+let dir: string;
+
+interface Run {
+  code: number | null;
+  report: { counts: Record<string, { read: number; accepted: number; invalid: number }> };
+  maxRssMb: number;
+  stderr: string;
+}
+
+function runCli(args: string[]): Promise<Run> {
+  const probeFile = join(dir, `probe-${args[0]}.json`);
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [`--max-old-space-size=${OLD_SPACE_MB}`, '--import', `file://${PROBE}`, BIN, ...args, '--format', 'json'], {
+      env: { ...process.env, BENCH_PROBE_FILE: probeFile, FORCE_COLOR: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('error', fail);
+    child.on('close', (code) => {
+      try {
+        const probe = JSON.parse(readFileSync(probeFile, 'utf8')) as { maxRssKb: number };
+        done({ code, report: JSON.parse(stdout), maxRssMb: probe.maxRssKb / 1024, stderr });
+      } catch {
+        fail(new Error(`exit ${code}: ${stderr.slice(-1500)}`));
+      }
+    });
+  });
+}
+
+describe('the pipeline streams', () => {
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'batch-sync-perf-'));
+    const gen = spawnSync(process.execPath, [join(ROOT, 'test/bench/generate.mjs'), dir, String(ROWS)], { encoding: 'utf8' });
+    expect(gen.status, gen.stderr).toBe(0);
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  for (const command of [['validate'], ['push', '--dry-run']]) {
+    it(`${command.join(' ')} of ${ROWS} rows fits a ${OLD_SPACE_MB} MB old space`, async () => {
+      const run = await runCli([...command, join(dir, 'sales-profiles.csv'), join(dir, 'deals.csv')]);
+      expect(run.code, run.stderr.slice(-1500)).toBe(1); // the generated file has ~0.25% invalid rows
+      const deals = run.report.counts.deal!;
+      expect(deals.read).toBe(ROWS);
+      expect(deals.accepted + deals.invalid).toBe(ROWS);
+      expect(deals.invalid).toBeGreaterThan(ROWS * 0.001);
+      expect(deals.invalid).toBeLessThan(ROWS * 0.005);
+      // generous: holding the rows would need several times this
+      expect(run.maxRssMb).toBeLessThan(400);
+    }, 60_000);
+  }
+});
