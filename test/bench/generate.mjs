@@ -72,7 +72,7 @@ export function dealRow(i, version = 0) {
   const stage = STAGES[Math.floor(r() * STAGES.length)];
   const won = stage === 'Ganado';
   let amount = `${Math.floor(r() * 500000)}.${String(Math.floor(r() * 100)).padStart(2, '0')}`;
-  if (version > 0) amount = `${Number.parseFloat(amount) + version}.00`;
+  if (version > 0) amount = (Number.parseFloat(amount) + version).toFixed(2);
   let currency = CURRENCIES[Math.floor(r() * CURRENCIES.length)];
   const month = String(1 + Math.floor(r() * 12)).padStart(2, '0');
   let day = String(1 + Math.floor(r() * 28)).padStart(2, '0');

@@ -12,6 +12,8 @@ export function printTable(results) {
       continue;
     }
     console.log([`${key} ${s.label}`, `${s.wallSec.toFixed(2)} s`, s.rowsPerSec.toLocaleString('en'), mb(s.maxRssKb), s.exitCode].join('\t'));
+    if (s.deals) console.log(`  deals: ${s.deals.accepted} accepted, ${s.deals.invalid} invalid, ${s.deals.skipped} skipped${s.sinkItems !== undefined ? `; the sink received ${s.sinkItems} items` : ''}`);
+    else if (s.sinkItems !== undefined) console.log(`  the sink received ${s.sinkItems} items`);
     if (s.sandboxItemsPerSec) {
       console.log(`  sandbox: ${s.sandboxItemsPerSec.toLocaleString('en')} deal items/s end to end, ${s.sandboxItemsPerCpuSec.toLocaleString('en')} items per sandbox CPU-second, sandbox peak ${mb(s.sandboxPeakRssKb)}`);
     }

@@ -9,15 +9,19 @@ import { startChild, runChild, stopChild } from './children.mjs';
 import { printTable } from './print.mjs';
 
 const here = new URL('.', import.meta.url).pathname;
-const cli = join(here, '../../bin/batch-sync.js');
+
 const args = process.argv.slice(2);
 const opt = (name, fallback) => {
   const i = args.indexOf(`--${name}`);
   return i === -1 ? fallback : args[i + 1];
 };
 const rows = Number(opt('rows', '1000000'));
+// `--cli path/to/bin/batch-sync.js`: measure another build (before/after figures)
+const cli = opt('cli', join(here, '../../bin/batch-sync.js'));
 const small = Math.min(100_000, rows);
 const only = opt('only', 'a,b,c,d,e,f').split(',');
+// the machine is shared: each of a–d can run `--repeat n` times, the median wall (and its RSS) is kept
+const repeat = Number(opt('repeat', '1'));
 const dir = opt('dir', undefined) ?? mkdtempSync(join(tmpdir(), 'batch-sync-bench-'));
 const out = opt('out', join(dir, 'bench-results.json'));
 const KEY = 'bench-key';
@@ -28,23 +32,34 @@ const full = generate(join(dir, 'full'), rows);
 const part = generate(join(dir, 'small'), small);
 const changed = only.includes('f') ? generate(join(dir, 'changed'), rows, 100) : undefined;
 
-const results = { rows, machine: machine(), stages: {} };
-const stage = (key, label, r, items) => {
-  results.stages[key] = { label, ...r, rowsPerSec: Math.round(items / r.wallSec) };
+const results = { rows, repeat, command: `node test/bench/run.mjs ${args.join(' ')}`.trim(), machine: machine(), stages: {} };
+const stage = (key, label, r, items, extra = {}) => {
+  const deals = r.report?.counts?.deal;
+  results.stages[key] = { label, ...r, rowsPerSec: Math.round(items / r.wallSec), ...(deals ? { deals } : {}), ...extra };
   console.error(`  ${key} ${label}: ${r.wallSec.toFixed(2)} s, ${Math.round(r.maxRssKb / 1024)} MB`);
 };
+async function median(run) {
+  const runs = [];
+  for (let i = 0; i < repeat; i++) runs.push(await run());
+  runs.sort((x, y) => x.wallSec - y.wallSec);
+  const mid = runs[Math.floor(runs.length / 2)];
+  return { ...mid, walls: runs.map((r) => +r.wallSec.toFixed(3)), maxRssKbOfRuns: Math.max(...runs.map((r) => r.maxRssKb)) };
+}
 const push = (files, env, extra = []) => runChild(cli, ['push', ...files, '--batch-size', BATCH, '--format', 'json', ...extra], { env });
 
-if (only.includes('a')) stage('a', 'csv-parse floor', await runChild(join(here, 'floor.mjs'), [full.deals]), rows);
-if (only.includes('b')) stage('b', 'batch-sync validate', await runChild(cli, ['validate', full.profiles, full.deals, '--format', 'json']), rows);
+
+if (only.includes('a')) stage('a', 'csv-parse floor', await median(() => runChild(join(here, 'floor.mjs'), [full.deals])), rows);
+if (only.includes('b')) stage('b', 'batch-sync validate', await median(() => runChild(cli, ['validate', full.profiles, full.deals, '--format', 'json'])), rows);
 
 const sink = await startChild(join(here, 'sink.mjs'), [], (line) => JSON.parse(line).port);
 const sinkEnv = { BATCH_SYNC_BASE_URL: `http://127.0.0.1:${sink.value}`, BATCH_SYNC_API_KEY: KEY };
+// items the sink received since the last call: proves what a push really sent
+const sinkItems = async () => (await (await fetch(`${sinkEnv.BATCH_SYNC_BASE_URL}/_count`)).json()).items;
 if (only.includes('c')) {
-  stage('c', 'push to a local sink', await push([full.profiles, full.deals], sinkEnv), rows);
-  stage('c100k', `push to a local sink, ${small} rows`, await push([part.profiles, part.deals], sinkEnv), small);
+  stage('c', 'push to a local sink', await median(() => push([full.profiles, full.deals], sinkEnv)), rows, { sinkItems: (await sinkItems()) / repeat });
+  stage('c100k', `push to a local sink, ${small} rows`, await median(() => push([part.profiles, part.deals], sinkEnv)), small, { sinkItems: (await sinkItems()) / repeat });
 }
-if (only.includes('d')) stage('d', 'the obvious script', await runChild(join(here, 'obvious.mjs'), [full.deals, sinkEnv.BATCH_SYNC_BASE_URL, BATCH], { env: sinkEnv }), rows);
+if (only.includes('d')) stage('d', 'the obvious script', await median(() => runChild(join(here, 'obvious.mjs'), [full.deals, sinkEnv.BATCH_SYNC_BASE_URL, BATCH], { env: sinkEnv })), rows, { sinkItems: (await sinkItems()) / repeat });
 if (only.includes('f')) {
   const help = (await runChild(cli, ['push', '--help'])).stdout;
   if (!help.includes('--incremental')) {
@@ -52,8 +67,9 @@ if (only.includes('f')) {
     console.error('  f skipped: incremental mode not available');
   } else {
     const state = ['--incremental', '--state-dir', join(dir, 'state')];
-    stage('f0', 'incremental first run (seeds the state)', await push([full.profiles, full.deals], sinkEnv, state), rows);
-    stage('f', 'incremental rerun, 1% changed', await push([changed.profiles, changed.deals], sinkEnv, state), rows);
+    await sinkItems();
+    stage('f0', 'incremental first run (seeds the state)', await push([full.profiles, full.deals], sinkEnv, state), rows, { sinkItems: await sinkItems() });
+    stage('f', 'incremental rerun, 1% changed', await push([changed.profiles, changed.deals], sinkEnv, state), rows, { sinkItems: await sinkItems() });
   }
 }
 await stopChild(sink);
