@@ -3,6 +3,7 @@
 // order, so by the time deals are read every sales profile of the run has been seen.
 import type { Resource } from '../contract/resources.js';
 import type { Diagnostic } from './diagnostic.js';
+import { IdTable } from './id-table.js';
 
 interface Where {
   file: string;
@@ -31,7 +32,7 @@ function more(out: Diagnostic[] | undefined, d: Diagnostic | undefined): Diagnos
 }
 
 export function createCrossChecks(): CrossChecks {
-  const seen = new Map<Resource, Map<string, number>>();
+  const seen = new Map<Resource, IdTable>();
   const files: string[] = [];
   const fileIndex = new Map<string, number>();
   const pack = (where: Where) => {
@@ -45,7 +46,7 @@ export function createCrossChecks(): CrossChecks {
   const unpack = (packed: number) => `${files[Math.floor(packed / LINE_BITS)]}:${packed % LINE_BITS}`;
   const idsOf = (resource: Resource) => {
     let ids = seen.get(resource);
-    if (!ids) seen.set(resource, (ids = new Map()));
+    if (!ids) seen.set(resource, (ids = new IdTable()));
     return ids;
   };
   const present = (resource: Resource) => seen.get(resource);
@@ -65,12 +66,8 @@ export function createCrossChecks(): CrossChecks {
 
   return {
     claim(resource, externalId, where) {
-      const ids = idsOf(resource);
-      const first = ids.get(externalId);
-      if (first === undefined) {
-        ids.set(externalId, pack(where));
-        return undefined;
-      }
+      const first = idsOf(resource).claim(externalId, pack(where));
+      if (first === undefined) return undefined;
       return {
         severity: 'error',
         file: where.file,

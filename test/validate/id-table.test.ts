@@ -1,0 +1,29 @@
+import fc from 'fast-check';
+import { expect, test } from 'vitest';
+import { IdTable } from '../../src/validate/id-table.js';
+
+test('behaves exactly like a Map from id to its first value, whatever the ids', () => {
+  fc.assert(
+    fc.property(fc.array(fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.constantFrom('\ud800', '\udfff', '\ud800\udfff'), fc.constantFrom('', 'a', 'ä', 'D-1', '00123', '😀')), { maxLength: 3000 }), (ids) => {
+      const table = new IdTable();
+      const map = new Map<string, number>();
+      ids.forEach((id, i) => {
+        const expected = map.get(id);
+        if (expected === undefined) map.set(id, i);
+        expect(table.claim(id, i)).toBe(expected);
+      });
+      expect(table.size).toBe(map.size);
+      for (const [id, v] of map) expect(table.get(id)).toBe(v);
+      expect(table.has('never-added-\u0000')).toBe(false);
+    }),
+    { numRuns: 60 },
+  );
+});
+
+test('grows past its first sizes and keeps large line numbers exact', () => {
+  const table = new IdTable();
+  for (let i = 0; i < 200_000; i++) expect(table.claim(`id-${i}`, 3 * 2 ** 32 + i)).toBeUndefined();
+  expect(table.claim('id-199999', 0)).toBe(3 * 2 ** 32 + 199_999);
+  expect(table.get('id-0')).toBe(3 * 2 ** 32);
+  expect(table.size).toBe(200_000);
+});
