@@ -6,8 +6,9 @@ import { UsageError } from '../errors.js';
 import type { Output } from '../report/output.js';
 import { BASE_URL_ENV } from '../run/settings.js';
 import type { SyncEnvironment } from '../run/sync.js';
-import { startSandbox, type SandboxHandle } from '../sandbox/index.js';
-import { createApiClient, readApiKey, type SendEvent } from '../send/index.js';
+import type { SandboxHandle } from '../sandbox/index.js';
+import { readApiKey } from '../send/api-key.js';
+import type { SendEvent } from '../send/types.js';
 import { openNightlySession } from '../state/nightly-session.js';
 import { addInputOptions } from './input-options.js';
 import type { SetExit } from './index.js';
@@ -120,6 +121,8 @@ export function registerPush(program: Command, output: Output, setExit: SetExit)
           let baseUrl = settings.baseUrl;
           let apiKey: string;
           if (flags.sandbox) {
+            // loaded only here: a push to a real API never needs the server
+            const { startSandbox } = await import('../sandbox/index.js');
             sandbox = await startSandbox({ port: 0, apiKey: `sbx_${randomBytes(18).toString('base64url')}` });
             baseUrl = sandbox.url;
             apiKey = sandbox.apiKey;
@@ -127,6 +130,8 @@ export function registerPush(program: Command, output: Output, setExit: SetExit)
             if (!baseUrl) throw new UsageError('no base URL: where is the API?', { suggestion: `pass --base-url, set ${BASE_URL_ENV}, put baseUrl in the plan, or try --sandbox` });
             apiKey = readApiKey({ apiKeyFile: flags.apiKeyFile }).apiKey;
           }
+          // undici (~20 MB resident) is loaded only by a run that sends
+          const { createApiClient } = await import('../send/api-client.js');
           const client = createApiClient({
             baseUrl,
             apiKey,

@@ -6,7 +6,7 @@ import { basename, dirname, extname, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
 import { createErrorsCsv, type ErrorsCsvWriter } from '../report/errors-csv.js';
 import type { Output } from '../report/output.js';
-import { createProgress } from '../report/progress.js';
+import { startProgress } from '../report/progress.js';
 import { REPORTERS } from '../report/reporters.js';
 import { summaryLine } from '../report/summary-line.js';
 import { jobsFor, loadPlanFor, sync, type SyncEnvironment, type SyncOutcome, type SyncRequest } from '../run/sync.js';
@@ -44,7 +44,7 @@ async function errorsWriter(target: string, request: SyncRequest): Promise<Error
 }
 
 export async function runSyncCommand(request: SyncRequest, flags: CommonFlags, output: Output, environment: SyncEnvironment = {}): Promise<{ outcome: SyncOutcome; exitCode: number }> {
-  const progress = createProgress({ output, mode: flags.quiet ? 'quiet' : undefined, verbose: flags.verbose });
+  const progress = await startProgress({ output, mode: flags.quiet ? 'quiet' : undefined, verbose: flags.verbose });
   const errors = flags.errors ? await errorsWriter(flags.errors, request) : undefined;
   if (flags.emit && request.files.some((f) => resolve(f) === resolve(flags.emit!))) throw new UsageError(`refusing to write --emit over an input file: ${flags.emit}`);
   const emitted = flags.emit ? createWriteStream(flags.emit) : undefined;

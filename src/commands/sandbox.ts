@@ -6,7 +6,8 @@ import { UsageError } from '../errors.js';
 import { BASE_URL_ENV } from '../run/settings.js';
 import { API_KEY_ENV } from '../send/api-key.js';
 import type { Output } from '../report/output.js';
-import { OPTION_FLAGS, SANDBOX_DEFAULTS, sandboxOptionsSchema, startSandbox, type BatchLogEntry } from '../sandbox/index.js';
+import type { BatchLogEntry } from '../sandbox/batch-history.js';
+import { OPTION_FLAGS, SANDBOX_DEFAULTS, sandboxOptionsSchema } from '../sandbox/options.js';
 import type { SetExit } from './index.js';
 
 interface SandboxFlags {
@@ -74,7 +75,7 @@ export function registerSandbox(program: Command, output: Output, _setExit: SetE
         throw new UsageError(`${flag}: ${issue.message}`);
       }
 
-      const sandbox = await startSandbox({
+      const sandbox = await (await import('../sandbox/server.js')).startSandbox({
         ...checked.data,
         onBatch: flags.quiet ? undefined : (entry) => output.err(describeBatch(entry)),
       }).catch((error: unknown) => {

@@ -2,7 +2,7 @@
 // terminal, a timestamped line every few seconds in cron and CI logs (no control characters, no line
 // per row), nothing but errors when quiet. Only counts are printed, never row or payload values;
 // event texts come from our own code (retries, warnings) and must not carry them either.
-import ora, { type Ora } from 'ora';
+import type { Options as OraOptions, Ora } from 'ora';
 import type { Output } from './output.js';
 
 export type ProgressMode = 'tty' | 'plain' | 'quiet';
@@ -28,6 +28,8 @@ export interface ProgressOptions {
   intervalMs?: number;
   /** Clock, injectable so tests do not sleep. */
   now?: () => number;
+  /** The spinner maker (ora), loaded by startProgress only when there is a terminal to draw on. */
+  ora?: (options: OraOptions) => Ora;
 }
 
 export interface Progress {
@@ -60,10 +62,22 @@ export function progressText(c: ProgressCounts, elapsedMs: number): string {
 /** `2026-11-21T05:44:56Z`: second precision is enough for a log and easier to read. */
 export const timestamp = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
+/**
+ * createProgress, with ora imported only when stderr is a terminal: cron and CI runs never load it
+ * (it and its dependencies cost ~13 MB of resident memory for nothing there).
+ */
+export async function startProgress(options: Omit<ProgressOptions, 'ora'>): Promise<Progress> {
+  if (pickProgressMode(options.output, options.mode) !== 'tty') return createProgress(options);
+  const { default: ora } = await import('ora');
+  return createProgress({ ...options, ora });
+}
+
 export function createProgress(options: ProgressOptions): Progress {
   const { output, verbose = false, intervalMs = 5000 } = options;
   const now = options.now ?? Date.now;
-  const mode = pickProgressMode(output, options.mode);
+  // without a spinner maker a terminal gets the plain lines: never a half-drawn spinner
+  const picked = pickProgressMode(output, options.mode);
+  const mode: ProgressMode = picked === 'tty' && !options.ora ? 'plain' : picked;
   const started = now();
   let latest: ProgressCounts | undefined;
   let lastShown = started;
@@ -83,7 +97,7 @@ export function createProgress(options: ProgressOptions): Progress {
       const t = now();
       if (mode === 'tty') {
         // discardStdin off: raw mode would delay Ctrl+C while a batch is being built
-        if (!spinner) spinner = ora({ stream: output.stderrStream, discardStdin: false, isEnabled: true }).start(progressText(counts, t - started));
+        if (!spinner) spinner = options.ora!({ stream: output.stderrStream, discardStdin: false, isEnabled: true }).start(progressText(counts, t - started));
         else if (t - lastShown < SPINNER_REFRESH_MS) return;
         spinner.text = progressText(counts, t - started);
       } else {

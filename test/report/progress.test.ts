@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { describe, expect, test } from 'vitest';
 import { memoryOutput } from '../../src/report/output.js';
-import { createProgress, pickProgressMode, progressText } from '../../src/report/progress.js';
+import { createProgress, startProgress, pickProgressMode, progressText } from '../../src/report/progress.js';
 
 const T0 = Date.parse('2026-11-21T05:44:51Z');
 
@@ -70,7 +70,7 @@ describe('progress', () => {
     expect(pickProgressMode({ ...out, stderrIsTTY: true, stderrStream: process.stderr }, 'quiet')).toBe('quiet');
   });
 
-  test('tty mode draws a spinner on the stderr stream with live counts and clears it on stop', () => {
+  test('tty mode draws a spinner on the stderr stream with live counts and clears it on stop', async () => {
     const chunks: string[] = [];
     const stream = Object.assign(new Writable({ write: (c, _e, cb) => (chunks.push(String(c)), cb()) }), {
       isTTY: true,
@@ -81,7 +81,7 @@ describe('progress', () => {
     });
     const out = { ...memoryOutput(), stderrIsTTY: true, stderrStream: stream as unknown as NodeJS.WritableStream };
     const c = clock();
-    const p = createProgress({ output: out, now: c.now });
+    const p = await startProgress({ output: out, now: c.now });
     expect(p.mode).toBe('tty');
     c.advance(1000);
     p.update({ rowsRead: 300, batchesAcked: 3, itemsAcked: 300, retries: 0, resource: 'deals' });
