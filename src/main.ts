@@ -14,6 +14,16 @@ export async function main(argv: string[], output: Output = consoleOutput()): Pr
     .description('Sync CSV and JSON exports from a CRM, ERP or spreadsheet into the batch integration API.')
     .version(VERSION)
     .showHelpAfterError('(run with --help for usage)')
+    .addHelpText(
+      'after',
+      `
+Start here, no account needed:
+  batch-sync push --sandbox --config fixtures/crm-sales-opportunities/batch-sync.config.json
+
+Exit codes: 0 all accepted (or valid), 1 some rows not accepted, 2 usage, config
+or input error before sending, 3 run aborted, 4 another run holds the lock.
+Run \`batch-sync <command> --help\` for a command's options.`,
+    )
     .exitOverride()
     .configureOutput({ writeOut: (s) => output.out(s.replace(/\n$/, '')), writeErr: (s) => output.err(s.replace(/\n$/, '')) });
   registerCommands(program, output, (code) => {

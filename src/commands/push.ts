@@ -52,7 +52,23 @@ export function registerPush(program: Command, output: Output, setExit: SetExit)
   addInputOptions(
     program
       .command('push')
-      .description('send files to the API in dependency order and report every row (exit 0 all accepted, 1 some not, 2 unusable input, 3 aborted)'),
+      .description('send files to the API in dependency order and report every row')
+      .addHelpText(
+        'after',
+        `
+Environment:
+  BATCH_SYNC_BASE_URL   the API root, when --base-url is not given
+  BATCH_SYNC_API_KEY    the API key, when --api-key-file is not given
+
+Exit codes: 0 every row accepted, 1 some rows not accepted, 2 unusable input or
+options (nothing sent), 3 run aborted (key refused, API unreachable, retries
+exhausted, interrupted, guard tripped), 4 another run holds the state directory.
+
+Examples:
+  batch-sync push --sandbox --config fixtures/crm-sales-opportunities/batch-sync.config.json
+  batch-sync push sales-profiles.csv deals.csv --errors failed.csv
+  batch-sync push --incremental --quiet --api-key-file ~/.batch-sync-key`,
+      ),
   )
     .option('--base-url <url>', `API root, e.g. https://api.example.com (or $${BASE_URL_ENV}, or the plan's baseUrl)`)
     .option('--api-key-file <file>', 'file holding the API key, mode 600 (otherwise $BATCH_SYNC_API_KEY; never a flag value)')

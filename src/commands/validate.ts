@@ -9,7 +9,8 @@ export function registerValidate(program: Command, output: Output, setExit: SetE
   addInputOptions(
     program
       .command('validate')
-      .description('read, map and validate files without sending anything (exit 0 all valid, 1 some invalid, 2 unusable input)'),
+      .description('read, map and validate files without sending anything')
+      .addHelpText('after', '\nExit codes: 0 every row valid, 1 some rows invalid, 2 unusable input or options.\n\nExample:\n  batch-sync validate deals.csv --profile deals.profile.json --format json'),
   )
     .option('--emit <file>', 'write the batch envelopes that would be sent, one JSON envelope per line')
     .option('--errors <file.csv|dir>', 'write the rows not valid, with their original columns, to a CSV')

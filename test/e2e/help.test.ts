@@ -1,0 +1,34 @@
+// The help text is part of the product: what a new user reads first must name the commands, the
+// way to start without an account, the exit codes, and where the key comes from.
+import { expect, test } from 'vitest';
+import { spawnCli } from '../helpers/cli.js';
+
+test('top-level help lists the commands, the first command to run and the exit codes', async () => {
+  const r = await spawnCli(['--help']);
+  expect(r.code).toBe(0);
+  for (const command of ['push', 'validate', 'init', 'schema', 'sandbox']) expect(r.stdout).toMatch(new RegExp(`^  ${command} `, 'm'));
+  expect(r.stdout).toContain('batch-sync push --sandbox --config fixtures/crm-sales-opportunities/batch-sync.config.json');
+  expect(r.stdout).toMatch(/Exit codes: 0 all accepted \(or valid\), 1 some rows not accepted, 2 usage, config\nor input error before sending, 3 run aborted, 4 another run holds the lock\./);
+});
+
+test('push --help says where the key comes from, never as a flag value, and what each exit code means', async () => {
+  const r = await spawnCli(['push', '--help']);
+  expect(r.code).toBe(0);
+  expect(r.stdout).toMatch(/--api-key-file <file>\s+file holding the API key, mode 600/);
+  expect(r.stdout).not.toMatch(/--api-key </);
+  expect(r.stdout).toMatch(/BATCH_SYNC_API_KEY\s+the API key, when --api-key-file is not given/);
+  expect(r.stdout).toMatch(/4 another run holds the state directory/);
+  for (const flag of ['--sandbox', '--dry-run', '--errors', '--incremental', '--concurrency', '--batch-size', '--no-hold-dependents', '--max-rejection-rate']) {
+    expect(r.stdout).toContain(flag);
+  }
+});
+
+test('a usage error says what is wrong in one line and exits 2', async () => {
+  const r = await spawnCli(['push', '--batch-size', 'lots', 'deals.csv']);
+  expect(r.code).toBe(2);
+  expect(r.stderr.trim().split('\n')[0]).toBe('error: --batch-size takes a whole number');
+  expect(r.stderr).not.toMatch(/^\s+at /m);
+  const unknown = await spawnCli(['pusj']);
+  expect(unknown.code).toBe(2);
+  expect(unknown.stderr).toMatch(/unknown command 'pusj'/);
+});
