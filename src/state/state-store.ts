@@ -6,6 +6,7 @@ import { closeSync, existsSync, fsyncSync, ftruncateSync, mkdirSync, openSync, r
 import { join } from 'node:path';
 import { BatchSyncError, EXIT } from '../errors.js';
 import { openAtomic } from '../report/atomic-file.js';
+import { HashMemo } from './hash-memo.js';
 import { HashTable } from './hash-table.js';
 import { hashItem } from './item-hash.js';
 import { entryLine, forEachLine, journalLine, parseEntry, parseJournalLine, sectionLine, SNAPSHOT_HEADER } from './state-format.js';
@@ -108,17 +109,24 @@ export function openStateStore(dir: string, options: StateStoreOptions = {}): St
   let flushes = 0;
   let flushMs = 0;
   let failed: Error | undefined;
+  const memo = new HashMemo();
 
   const store: StateStore = {
     dir,
     notes,
     unchanged(method, resource, id, json) {
       const t = tables.get(tableKey(method, resource));
-      return t !== undefined && t.matches(id, hashItem(json));
+      const slot = t === undefined ? -1 : t.slotOf(id);
+      // an id without a previous hash is not hashed here: a first run hashes each item once, in `accepted`
+      if (t === undefined || slot < 0) return false;
+      const hash = hashItem(json);
+      if (t.matchesAt(slot, hash)) return true;
+      memo.remember(json, hash);
+      return false;
     },
     accepted(method, resource, id, json) {
       if (fd === undefined || failed) return;
-      const hash = hashItem(json);
+      const hash = memo.take(json) ?? hashItem(json);
       table(tableKey(method, resource)).set(id, hash);
       pending.push(journalLine(method, resource, id, hash));
       if (!scheduled) {
@@ -154,13 +162,13 @@ export function openStateStore(dir: string, options: StateStoreOptions = {}): St
         let chunk = `${SNAPSHOT_HEADER}\n`;
         for (const [key, t] of tables) {
           chunk += `${sectionLine(...(key.split('\t') as [string, string]))}\n`;
-          for (const [id, hash] of t.entries()) {
+          t.forEach((id, hash) => {
             chunk += `${entryLine(id, hash)}\n`;
             if (chunk.length > 1 << 20) {
               file.write(chunk);
               chunk = '';
             }
-          }
+          });
         }
         file.write(chunk);
         file.commit();

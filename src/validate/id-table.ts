@@ -54,6 +54,11 @@ export class IdTable {
     return undefined;
   }
 
+  /** Every id with its value, in the order added (the state store writes its snapshot from this). */
+  forEach(each: (id: string, value: number) => void): void {
+    for (let e = 0; e < this.count; e++) each(this.arena.toString('utf16le', this.starts[e], this.ends[e]), this.values[e]!);
+  }
+
   private find(id: string, hash: number): number {
     const mask = this.slots.length - 1;
     let slot = hash & mask;

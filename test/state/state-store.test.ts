@@ -21,6 +21,20 @@ describe('state store', () => {
     s.close();
   });
 
+  test('an item found changed is recorded with its new hash, also after a reopen', async () => {
+    const d = dir();
+    const s = openStateStore(d);
+    s.accepted('post', 'deal', 'D-1', '{"v":1}');
+    expect(s.unchanged('post', 'deal', 'D-1', '{"v":2}')).toBe(false);
+    s.accepted('post', 'deal', 'D-1', '{"v":2}');
+    expect(s.unchanged('post', 'deal', 'D-1', '{"v":2}')).toBe(true);
+    expect(s.unchanged('post', 'deal', 'D-1', '{"v":1}')).toBe(false);
+    s.close();
+    const r = openStateStore(d, { readOnly: true });
+    expect(r.unchanged('post', 'deal', 'D-1', '{"v":2}')).toBe(true);
+    expect(r.stats().entries).toBe(1);
+  });
+
   test('a batch is in the journal, fsynced, once the turn that accepted it ends; reopening replays it', async () => {
     const d = dir();
     const s = openStateStore(d);
