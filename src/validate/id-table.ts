@@ -2,19 +2,30 @@
 // arrays (the ids' UTF-16 code units in one arena, so equality is exact for any JS string, and an
 // open-addressing index over them) instead of a Map of strings. A Map held ~75 MB of JS heap for a
 // million ids and grew with the file, which the garbage collector then multiplied; this keeps its
-// data outside the heap and costs no GC time.
+// data outside the heap and costs no GC time. An id whose code units all fit a byte (most ids) is
+// kept as Latin-1, one byte per unit: 1M state ids of 11 characters, arena 32 -> 16 MB (measured).
 
 const EMPTY = 0;
 
-/** FNV-1a over UTF-16 code units: cheap, and only used to pick a slot (equality is exact). */
+/**
+ * FNV-1a over UTF-16 code units: cheap, and only used to pick a slot (equality is exact). Its lowest
+ * bit says how the id is stored (1: UTF-16, 0: Latin-1), so equal hashes mean the same encoding and
+ * comparing bytes stays exact.
+ */
 function hashOf(id: string): number {
   let h = 0x811c9dc5;
+  let units = 0;
   for (let i = 0; i < id.length; i++) {
-    h ^= id.charCodeAt(i);
+    const c = id.charCodeAt(i);
+    units |= c;
+    h ^= c;
     h = Math.imul(h, 0x01000193);
   }
-  return h >>> 0;
+  return ((h & ~1) | (units > 0xff ? 1 : 0)) >>> 0;
 }
+
+const encodingOf = (hash: number): 'utf16le' | 'latin1' => ((hash & 1) === 1 ? 'utf16le' : 'latin1');
+const bytesOf = (id: string, hash: number) => ((hash & 1) === 1 ? 2 * id.length : id.length);
 
 export class IdTable {
   private arena = Buffer.allocUnsafe(1 << 16);
@@ -56,7 +67,7 @@ export class IdTable {
 
   /** Every id with its value, in the order added (the state store writes its snapshot from this). */
   forEach(each: (id: string, value: number) => void): void {
-    for (let e = 0; e < this.count; e++) each(this.arena.toString('utf16le', this.starts[e], this.ends[e]), this.values[e]!);
+    for (let e = 0; e < this.count; e++) each(this.arena.toString(encodingOf(this.hashes[e]!), this.starts[e], this.ends[e]), this.values[e]!);
   }
 
   private find(id: string, hash: number): number {
@@ -67,7 +78,7 @@ export class IdTable {
       const entry = this.slots[slot]!;
       if (entry === EMPTY) return slot;
       if (this.hashes[entry - 1] === hash) {
-        if (bytes < 0) bytes = this.encode(id);
+        if (bytes < 0) bytes = this.encode(id, hash);
         const start = this.starts[entry - 1]!;
         const end = this.ends[entry - 1]!;
         if (end - start === bytes && this.arena.compare(this.scratch, 0, bytes, start, end) === 0) return slot;
@@ -76,14 +87,14 @@ export class IdTable {
     }
   }
 
-  private encode(id: string): number {
-    const need = Buffer.byteLength(id, 'utf16le');
+  private encode(id: string, hash: number): number {
+    const need = bytesOf(id, hash);
     if (need > this.scratch.length) this.scratch = Buffer.allocUnsafe(need * 2);
-    return this.scratch.write(id, 0, 'utf16le');
+    return this.scratch.write(id, 0, encodingOf(hash));
   }
 
   private insert(id: string, hash: number, value: number, slot: number): void {
-    const need = Buffer.byteLength(id, 'utf16le');
+    const need = bytesOf(id, hash);
     if (this.arenaUsed + need > this.arena.length) {
       const grown = Buffer.allocUnsafe(Math.max(this.arena.length * 2, this.arenaUsed + need));
       this.arena.copy(grown, 0, 0, this.arenaUsed);
@@ -91,7 +102,7 @@ export class IdTable {
     }
     if (this.count === this.starts.length) this.growEntries();
     const start = this.arenaUsed;
-    this.arenaUsed += this.arena.write(id, start, 'utf16le');
+    this.arenaUsed += this.arena.write(id, start, encodingOf(hash));
     this.starts[this.count] = start;
     this.ends[this.count] = this.arenaUsed;
     this.hashes[this.count] = hash;

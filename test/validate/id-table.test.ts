@@ -27,3 +27,16 @@ test('grows past its first sizes and keeps large line numbers exact', () => {
   expect(table.get('id-0')).toBe(3 * 2 ** 32);
   expect(table.size).toBe(200_000);
 });
+
+test('forEach gives back every id exactly, Latin-1 and UTF-16 alike, in the order added', () => {
+  fc.assert(
+    fc.property(fc.uniqueArray(fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.constantFrom('\ud800', 'ÿ', 'Ā', 'ä-1', '😀')), { maxLength: 500 }), (ids) => {
+      const table = new IdTable();
+      ids.forEach((id, i) => table.claim(id, i));
+      const back: [string, number][] = [];
+      table.forEach((id, v) => back.push([id, v]));
+      expect(back).toEqual(ids.map((id, i) => [id, i]));
+    }),
+    { numRuns: 60 },
+  );
+});
