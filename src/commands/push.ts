@@ -4,11 +4,10 @@ import { Option, type Command } from 'commander';
 import { METHODS, RESOURCES } from '../contract/resources.js';
 import { UsageError } from '../errors.js';
 import type { Output } from '../report/output.js';
+import { connect } from '../run/connect.js';
 import { BASE_URL_ENV } from '../run/settings.js';
 import type { SyncEnvironment } from '../run/sync.js';
 import type { SandboxHandle } from '../sandbox/index.js';
-import { readApiKey } from '../send/api-key.js';
-import type { SendEvent } from '../send/types.js';
 import { openNightlySession } from '../state/nightly-session.js';
 import { addInputOptions } from './input-options.js';
 import type { SetExit } from './index.js';
@@ -41,11 +40,6 @@ interface PushFlags extends CommonFlags {
   keepReports?: string;
   maxRejections?: string;
   maxRejectionRate?: string;
-}
-
-function describeEvent(e: SendEvent): string {
-  if (e.type === 'retry') return `retrying ${e.resource} batch ${e.batchId} in ${(e.delayMs / 1000).toFixed(1)} s (attempt ${e.attempt} failed: ${e.reason})`;
-  return `warning: ${e.message}`;
 }
 
 export function registerPush(program: Command, output: Output, setExit: SetExit): void {
@@ -133,42 +127,19 @@ Examples:
         openSession: openNightlySession,
         // each embedded sandbox starts empty: its state must never make a rerun skip rows
         target: flags.sandbox ? `embedded-sandbox-${randomBytes(6).toString('hex')}` : undefined,
-        async connect(settings) {
-          let baseUrl = settings.baseUrl;
-          let apiKey: string;
-          if (flags.sandbox) {
-            // loaded only here: a push to a real API never needs the server
-            const { startSandbox } = await import('../sandbox/index.js');
-            sandbox = await startSandbox({ port: 0, apiKey: `sbx_${randomBytes(18).toString('base64url')}` });
-            baseUrl = sandbox.url;
-            apiKey = sandbox.apiKey;
-          } else {
-            if (!baseUrl) throw new UsageError('no base URL: where is the API?', { suggestion: `pass --base-url, set ${BASE_URL_ENV}, put baseUrl in the plan, or try --sandbox` });
-            apiKey = readApiKey({ apiKeyFile: flags.apiKeyFile }).apiKey;
-          }
-          // undici (~20 MB resident) is loaded only by a run that sends
-          const { createApiClient } = await import('../send/api-client.js');
-          const client = createApiClient({
-            baseUrl,
-            apiKey,
-            concurrency: settings.concurrency,
-            retry: { maxAttempts: settings.retries + 1, retryOn500: settings.retryOn500, baseDelayMs: settings.retryDelayMs, maxTotalMs: settings.maxRetryTimeMs },
-            timeouts: { headersMs: settings.timeoutMs, bodyMs: settings.timeoutMs, attemptMs: Math.max(settings.timeoutMs * 2, 1000) },
+        async connect(settings, _plan, say) {
+          const connection = await connect(settings, {
+            sandbox: flags.sandbox,
+            apiKeyFile: flags.apiKeyFile,
             caFile: flags.caFile,
             allowInsecureHttp: flags.allowInsecureHttp,
-            onEvent: (e) => {
-              if (e.type === 'retry') counts.retries += 1;
-              output.err(describeEvent(e));
-            },
+            cancel: signals.cancel,
+            say,
           });
-          return {
-            // in-flight requests get a grace period after Ctrl-C: the cancel signal fires later
-            sender: { send: (req) => client.send({ ...req, signal: signals.cancel }) },
-            close: () => client.close(),
-          };
+          sandbox = connection.sandbox;
+          return connection;
         },
       };
-      const counts = { retries: 0 };
       try {
         const { exitCode } = await runSyncCommand(request, flags, output, environment);
         if (sandbox) printSandbox(sandbox, output, flags.format === 'json');

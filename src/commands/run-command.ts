@@ -52,6 +52,7 @@ export async function runSyncCommand(request: SyncRequest, flags: CommonFlags, o
   try {
     outcome = await sync(request, {
       ...environment,
+      onEvent: (text, level) => progress.event(text, level),
       onPrepared: (jobs) => {
         for (const { job, source } of jobs) errors?.declareSource(job.file, { header: source.header, delimiter: source.detected.delimiter });
       },

@@ -24,6 +24,8 @@ export interface DispatchContext {
   record(outcome: RowOutcome): void;
   /** Called once per item the server accepted. */
   accepted(item: PlannedItem<RowMeta>): void;
+  /** Retries the client made for a batch (the progress display counts them). */
+  retried?(count: number): void;
   /** A batch could not be delivered: the run must stop taking new batches. */
   abort(reason: string): void;
 }
@@ -42,6 +44,7 @@ function joinErrors(errors: readonly DataErrorElement[]): { message: string; det
 export async function dispatchBatch(ctx: DispatchContext, batch: Pick<PlannedBatch<RowMeta>, 'batchId' | 'items' | 'body'>): Promise<boolean> {
   const { batchId, items } = batch;
   const result = await ctx.sender.send({ resource: ctx.resource, method: ctx.method, batchId, body: batch.body, itemCount: items.length, signal: ctx.signal });
+  if (result.attempts > 1) ctx.retried?.(result.attempts - 1);
 
   switch (result.kind) {
     case 'ok': {

@@ -84,6 +84,9 @@ export async function runPipeline(
         counts.itemsAcked += 1;
         hooks.accepted?.(resource, item.meta, item.json);
       },
+      retried: (count: number) => {
+        counts.retries += count;
+      },
       abort: (reason: string) => {
         aborted ??= { code: 'NOT_DELIVERED', message: reason };
       },

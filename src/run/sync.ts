@@ -34,8 +34,10 @@ export interface SyncRequest {
 
 /** What sending needs beyond the settings: given by the command (client, sandbox, signals). */
 export interface SyncEnvironment {
-  /** Creates the sender once the settings are known (push only). */
-  connect?(settings: ResolvedSettings, plan: SyncPlan | undefined): Promise<{ sender: BatchSender; close(): Promise<void> }>;
+  /** Creates the sender once the settings are known (push only); `say` shows retries and warnings. */
+  connect?(settings: ResolvedSettings, plan: SyncPlan | undefined, say: (text: string, level: 'info' | 'error') => void): Promise<{ sender: BatchSender; close(): Promise<void> }>;
+  /** Lines about sending (retries, warnings), for the progress display. */
+  onEvent?(text: string, level: 'info' | 'error'): void;
   signal?: AbortSignal;
   onProgress?(counts: ProgressCounts): void;
   emit?(body: string, resource: Resource): void;
@@ -145,7 +147,7 @@ export async function sync(request: SyncRequest, environment: SyncEnvironment = 
     const sinks = [environment.sink, session?.sink].filter((f) => f !== undefined);
     const collector = createCollector({ sink: sinks.length === 0 ? undefined : (o) => sinks.forEach((f) => f(o)) });
     const guard = request.mode === 'push' ? createRejectionGuard(settings) : undefined;
-    const connection = request.mode === 'push' ? await environment.connect?.(settings, plan) : undefined;
+    const connection = request.mode === 'push' ? await environment.connect?.(settings, plan, (text, level) => environment.onEvent?.(text, level)) : undefined;
     let result: Awaited<ReturnType<typeof runPipeline>>;
     try {
       result = await runPipeline(

@@ -30,6 +30,16 @@ describe('push survives the network', () => {
     expect(r.requests).toHaveLength(2);
     expect(r.requests[1]!.body.equals(r.requests[0]!.body)).toBe(true);
     expect(r.stderr).toMatch(/retrying deal batch .*-00001/);
+    // the progress line counts it
+    expect(r.stderr).toMatch(/1 batches acknowledged, \d+ items\/s, 1 retry/);
+  });
+
+  test('--quiet keeps retries out of the log; the summary line still ends it', async () => {
+    const r = await push([{ status: 503 }], 3, ['--quiet']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).not.toMatch(/retrying/);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/^batch-sync push: run \S+ OK exit=0/);
   });
 
   test('429 with Retry-After is honoured, never retried early', async () => {

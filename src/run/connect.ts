@@ -1,0 +1,76 @@
+// Where a push sends: the API at the base URL with the user's key, or an embedded sandbox started
+// for this run. Returns the sender the pipeline uses; the HTTP client (undici) and the sandbox
+// server are loaded only here, by runs that send.
+import { randomBytes } from 'node:crypto';
+import { UsageError } from '../errors.js';
+import type { SandboxHandle } from '../sandbox/index.js';
+import { readApiKey } from '../send/api-key.js';
+import type { SendEvent } from '../send/types.js';
+import type { BatchSender } from './dispatch.js';
+import { BASE_URL_ENV, type ResolvedSettings } from './settings.js';
+
+export interface ConnectOptions {
+  /** Start an embedded sandbox instead of using the base URL. */
+  sandbox?: boolean;
+  apiKeyFile?: string;
+  caFile?: string;
+  allowInsecureHttp?: boolean;
+  /** Fires after the grace period of an interrupt: requests in flight are then cancelled. */
+  cancel?: AbortSignal;
+  /** Retries and warnings, as lines for the user (never payload values). */
+  say?(text: string, level: 'info' | 'error'): void;
+}
+
+export interface Connection {
+  sender: BatchSender;
+  /** The embedded sandbox, when there is one: the command shows what it holds. */
+  sandbox?: SandboxHandle;
+  close(): Promise<void>;
+}
+
+function describeEvent(e: SendEvent): string {
+  if (e.type === 'retry') return `retrying ${e.resource} batch ${e.batchId} in ${(e.delayMs / 1000).toFixed(1)} s (attempt ${e.attempt} failed: ${e.reason})`;
+  return `warning: ${e.message}`;
+}
+
+export async function connect(settings: ResolvedSettings, options: ConnectOptions): Promise<Connection> {
+  let baseUrl = settings.baseUrl;
+  let apiKey: string;
+  let sandbox: SandboxHandle | undefined;
+  if (options.sandbox) {
+    const { startSandbox } = await import('../sandbox/index.js');
+    sandbox = await startSandbox({ port: 0, apiKey: `sbx_${randomBytes(18).toString('base64url')}` });
+    baseUrl = sandbox.url;
+    apiKey = sandbox.apiKey;
+  } else {
+    if (!baseUrl) throw new UsageError('no base URL: where is the API?', { suggestion: `pass --base-url, set ${BASE_URL_ENV}, put baseUrl in the plan, or try --sandbox` });
+    apiKey = readApiKey({ apiKeyFile: options.apiKeyFile }).apiKey;
+  }
+  // undici (~11 MB resident) is loaded only by a run that sends
+  const { createApiClient } = await import('../send/api-client.js');
+  let client: Awaited<ReturnType<typeof createApiClient>>;
+  try {
+    client = createApiClient({
+      baseUrl,
+      apiKey,
+      concurrency: settings.concurrency,
+      retry: { maxAttempts: settings.retries + 1, retryOn500: settings.retryOn500, baseDelayMs: settings.retryDelayMs, maxTotalMs: settings.maxRetryTimeMs },
+      timeouts: { headersMs: settings.timeoutMs, bodyMs: settings.timeoutMs, attemptMs: Math.max(settings.timeoutMs * 2, 1000) },
+      caFile: options.caFile,
+      allowInsecureHttp: options.allowInsecureHttp,
+      // a TLS or clear-text warning is shown even to --quiet runs; retries are progress
+      onEvent: (e) => options.say?.(describeEvent(e), e.type === 'warning' ? 'error' : 'info'),
+    });
+  } catch (error) {
+    await sandbox?.close();
+    throw error;
+  }
+  return {
+    sandbox,
+    // in-flight requests get a grace period after Ctrl-C: the cancel signal fires later
+    sender: { send: (req) => client.send({ ...req, signal: options.cancel }) },
+    close: async () => {
+      await client.close();
+    },
+  };
+}
