@@ -1,0 +1,61 @@
+// The disk fills while the state journal is written (provoked for real with a file-size limit:
+// writes past it fail with EFBIG, as they would with ENOSPC): the run stops sending what it could not
+// record, exits 3 and says why; a rerun with room sends exactly what the journal does not hold.
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
+import { BIN, runCli, tempFiles } from '../helpers/cli.js';
+import { accountsCsv } from './faults-helpers.js';
+
+const KEY = 'disk-full-key-0123456789';
+let sandbox: SandboxHandle;
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, apiKey: KEY });
+});
+afterAll(() => sandbox.close());
+
+/** push in a shell whose files may not grow past `kb` KiB; SIGXFSZ ignored so the write just fails. */
+function pushWithFileLimit(kb: number, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const command = `ulimit -f ${kb * 2}; trap "" XFSZ; exec "$0" "$@"`;
+  const child = spawn('bash', ['-c', command, process.execPath, BIN, ...args], {
+    env: { ...process.env, BATCH_SYNC_API_KEY: KEY, BATCH_SYNC_BASE_URL: sandbox.url, NO_COLOR: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c) => (stdout += c));
+  child.stderr.on('data', (c) => (stderr += c));
+  return new Promise((done) => child.on('close', (code) => done({ code, stdout, stderr })));
+}
+
+test('a state journal that cannot be written stops the run; the rerun completes it, sending only what was not recorded', async () => {
+  const dir = tempFiles({ 'accounts.csv': accountsCsv(3000) });
+  const state = join(dir, 'state');
+  const args = ['push', '--incremental', '--state-dir', state, '--concurrency', '1', '--format', 'json', join(dir, 'accounts.csv')];
+
+  const first = await pushWithFileLimit(64, args);
+  expect(first.code).toBe(3);
+  expect(first.stderr).toMatch(/cannot write the state journal .*EFBIG/);
+  const report = JSON.parse(first.stdout);
+  expect(report.aborted.code).toBe('STATE_NOT_SAVED');
+  // it stopped long before the end, and every row not sent says so
+  const sentFirst = sandbox.records('account').length;
+  expect(report.counts.account.accepted).toBe(sentFirst);
+  expect(sentFirst).toBeLessThan(3000);
+  expect(report.counts.account.accepted + report.counts.account.skipped).toBe(3000);
+  // complete lines only: the last one, cut by the failed write, has no newline and is not counted
+  const journaled = readFileSync(join(state, 'state.journal'), 'utf8').split('\n').slice(0, -1).length;
+  // at most the batch whose acknowledgement could not be written is unrecorded
+  expect(sentFirst - journaled).toBeLessThanOrEqual(100);
+
+  const batchesBefore = sandbox.batches().length;
+  const rerun = await runCli(args.slice(0, -1).concat(join(dir, 'accounts.csv')), { BATCH_SYNC_API_KEY: KEY, BATCH_SYNC_BASE_URL: sandbox.url });
+  expect(rerun.code).toBe(0);
+  const counts = JSON.parse(rerun.stdout).counts.account;
+  expect(counts.accepted).toBe(3000 - journaled);
+  expect(counts.skipped).toBe(journaled);
+  expect(sandbox.records('account')).toHaveLength(3000);
+  expect(sandbox.batches().length - batchesBefore).toBe(Math.ceil((3000 - journaled) / 100));
+});
