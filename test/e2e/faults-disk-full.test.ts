@@ -1,12 +1,11 @@
 // The disk fills while the state journal is written (provoked for real with a file-size limit:
 // writes past it fail with EFBIG, as they would with ENOSPC): the run stops sending what it could not
 // record, exits 3 and says why; a rerun with room sends exactly what the journal does not hold.
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
-import { BIN, runCli, tempFiles } from '../helpers/cli.js';
+import { runCli, spawnCli, tempFiles } from '../helpers/cli.js';
 import { accountsCsv } from './faults-helpers.js';
 
 const KEY = 'disk-full-key-0123456789';
@@ -17,18 +16,8 @@ beforeAll(async () => {
 afterAll(() => sandbox.close());
 
 /** push in a shell whose files may not grow past `kb` KiB; SIGXFSZ ignored so the write just fails. */
-function pushWithFileLimit(kb: number, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const command = `ulimit -f ${kb * 2}; trap "" XFSZ; exec "$0" "$@"`;
-  const child = spawn('bash', ['-c', command, process.execPath, BIN, ...args], {
-    env: { ...process.env, BATCH_SYNC_API_KEY: KEY, BATCH_SYNC_BASE_URL: sandbox.url, NO_COLOR: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c) => (stdout += c));
-  child.stderr.on('data', (c) => (stderr += c));
-  return new Promise((done) => child.on('close', (code) => done({ code, stdout, stderr })));
-}
+const pushWithFileLimit = (kb: number, args: string[]) =>
+  spawnCli(args, { shellPrefix: `ulimit -f ${kb * 2}; trap "" XFSZ`, env: { BATCH_SYNC_API_KEY: KEY, BATCH_SYNC_BASE_URL: sandbox.url } });
 
 test('a state journal that cannot be written stops the run; the rerun completes it, sending only what was not recorded', async () => {
   const dir = tempFiles({ 'accounts.csv': accountsCsv(3000) });

@@ -1,10 +1,9 @@
 // Ctrl-C during a push: no new batch is taken, the batches in flight settle and are counted as the
 // server answered them, every other row is reported NOT_SENT, and the run exits 3 with its report.
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
-import { BIN, SALES_PROFILES_CSV, dealsCsv, tempFiles } from '../helpers/cli.js';
+import { SALES_PROFILES_CSV, dealsCsv, startCli, tempFiles } from '../helpers/cli.js';
 
 const KEY = 'interrupt-key-0123456789';
 let sandbox: SandboxHandle;
@@ -15,19 +14,14 @@ afterAll(() => sandbox.close());
 
 test('one SIGINT lets the batches in flight finish, sends nothing more, and reports every row', async () => {
   const dir = tempFiles({ 'sales-profiles.csv': SALES_PROFILES_CSV, 'deals.csv': dealsCsv(400) });
-  const child = spawn(process.execPath, [BIN, 'push', '--format', 'json', '--batch-size', '50', '--concurrency', '2', join(dir, 'sales-profiles.csv'), join(dir, 'deals.csv')], {
-    env: { ...process.env, BATCH_SYNC_API_KEY: KEY, BATCH_SYNC_BASE_URL: sandbox.url, NO_COLOR: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const { child, result } = startCli(['push', '--format', 'json', '--batch-size', '50', '--concurrency', '2', join(dir, 'sales-profiles.csv'), join(dir, 'deals.csv')], {
+    env: { BATCH_SYNC_API_KEY: KEY, BATCH_SYNC_BASE_URL: sandbox.url },
   });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c) => (stdout += c));
-  child.stderr.on('data', (c) => (stderr += c));
   // interrupt once the deals have started: two batches are then in flight, held by the latency
   while (!sandbox.batches().some((b) => b.resource === 'deal')) await new Promise((r) => setTimeout(r, 20));
   const dealsBefore = sandbox.batches().filter((b) => b.resource === 'deal').length;
   child.kill('SIGINT');
-  const code = await new Promise<number | null>((done) => child.on('close', done));
+  const { code, stdout, stderr } = await result;
 
   expect(code).toBe(3);
   expect(stderr).toMatch(/SIGINT: taking no new batches/);

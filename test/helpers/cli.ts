@@ -1,6 +1,6 @@
 // Runs the CLI as a user would: in-process through main() (fast, same code as bin/), or as a real
 // child process of bin/batch-sync.js (exit codes, signals, what reaches the terminal).
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -35,25 +35,42 @@ export async function runCli(args: string[], env: Record<string, string | undefi
   }
 }
 
-/** The built CLI in a child process (run `npm run build` first; `npm test` does). */
-export function spawnCli(args: string[], options: { env?: Record<string, string | undefined>; cwd?: string; timeoutMs?: number } = {}): Promise<CliResult> {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      cwd: options.cwd,
-      env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1', ...options.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c) => (stdout += c));
-    child.stderr.on('data', (c) => (stderr += c));
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000);
-    child.on('error', fail);
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      done({ code: code ?? (signal ? 128 : -1), stdout, stderr });
-    });
+export interface StartOptions {
+  env?: Record<string, string | undefined>;
+  cwd?: string;
+  /** Shell commands run before the CLI, in the same process (e.g. `ulimit -f 128`). */
+  shellPrefix?: string;
+}
+
+/** The built CLI as a child process the test can signal; `result` settles when it exits. */
+export function startCli(args: string[], options: StartOptions = {}): { child: ChildProcess; result: Promise<CliResult> } {
+  const argv = [process.execPath, BIN, ...args];
+  const [command, ...rest] = options.shellPrefix ? ['bash', '-c', `${options.shellPrefix}; exec "$0" "$@"`, ...argv] : argv;
+  const child = spawn(command!, rest, {
+    cwd: options.cwd,
+    env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1', ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (c) => (stdout += c));
+  child.stderr!.on('data', (c) => (stderr += c));
+  const result = new Promise<CliResult>((done, fail) => {
+    child.on('error', fail);
+    child.on('close', (code, signal) => done({ code: code ?? (signal ? 128 : -1), stdout, stderr }));
+  });
+  return { child, result };
+}
+
+/** The built CLI run to its end (run `npm run build` first; `npm test` does). */
+export async function spawnCli(args: string[], options: StartOptions & { timeoutMs?: number } = {}): Promise<CliResult> {
+  const { child, result } = startCli(args, options);
+  const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000);
+  try {
+    return await result;
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** A fresh temp directory with the given files written into it. */
