@@ -6,6 +6,9 @@
 // CRLF inside a quoted field as two lines. We take "previous record's end + blank lines skipped + 1"
 // as the start, and recount line breaks ourselves only for records csv-parse saw span several lines.
 
+// These are csv-parse's internals (`api.parse`, `api.info`, `state.field`): package.json pins the
+// exact version, and test/read and test/perf/fast-csv-equivalence pin the behaviour, so an upgrade
+// is a deliberate step that those tests check.
 import { CsvError, Parser } from 'csv-parse';
 
 interface CsvParseApi {
