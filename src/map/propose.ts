@@ -167,6 +167,12 @@ function proposeDealRules(fields: Record<string, Spec>, byField: Map<string, str
     }
   }
   if (amount && values(amount).length < 1) notes.push(`amount.value: "${amount}" is empty in the sample`);
+  // ISO-4217 codes are upper case; spreadsheets often hold `clp` or `Brl`
+  const currency = byField.get('amount.currency');
+  if (currency && fields['amount.currency']?.column && values(currency).some((v) => v.trim() !== v.trim().toUpperCase())) {
+    fields['amount.currency'].transform = 'upper';
+    notes.push(`amount.currency: "${currency}" has lower-case codes in the sample; they are upper-cased (ISO-4217)`);
+  }
 }
 
 function proposeProfileRules(fields: Record<string, Spec>, header: readonly string[], used: Set<string>, notes: string[], placeholder: Placeholder) {

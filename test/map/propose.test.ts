@@ -22,7 +22,9 @@ describe('init proposals', () => {
     expect(f.ownerExternalId).toEqual({ column: 'Vendedor', transform: 'slug' });
     expect(f.agentExternalId).toEqual({ column: 'Vendedor', transform: 'slug' });
     expect(f['amount.value']).toEqual({ column: 'Monto' });
-    expect(f['amount.currency']).toEqual({ column: 'Moneda' });
+    // the export has a `clp` among its codes: ISO-4217 wants them upper case
+    expect(f['amount.currency']).toEqual({ column: 'Moneda', transform: 'upper' });
+    expect(p.notes).toContain('amount.currency: "Moneda" has lower-case codes in the sample; they are upper-cased (ISO-4217)');
     expect(f.closeDate).toEqual({ column: 'Fecha de cierre', format: 'DD/MM/YYYY' });
     expect(f['currentStage.value']).toEqual({ column: 'Etapa' });
     expect(f.isWon).toEqual({ column: 'Etapa', map: { Ganado: true, 'Cerrado ganado': true }, otherwise: false });
