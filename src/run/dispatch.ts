@@ -33,7 +33,8 @@ export interface DispatchContext {
 function outcome(ctx: DispatchContext, meta: RowMeta, batchId: string, kind: RowOutcome['outcome'], message: string, detail: string): RowOutcome {
   // server texts go to files (errors CSV, report.json) that the output redactor never sees: a
   // server echoing the key back must not put it there (an accepted item has no text: 0.3 s per 1M rows saved)
-  return { outcome: kind, resource: ctx.resource, file: meta.file, line: meta.line, externalId: meta.externalId, message: message && redact(message), detail: detail && redact(detail), row: meta.row, batchId };
+  // an accepted row needs no cells (nothing hands it back); rows from the read worker decode theirs on demand
+  return { outcome: kind, resource: ctx.resource, file: meta.file, line: meta.line, externalId: meta.externalId, message: message && redact(message), detail: detail && redact(detail), row: kind === 'accepted' ? undefined : meta.row, batchId };
 }
 
 function joinErrors(errors: readonly DataErrorElement[]): { message: string; detail: string } {

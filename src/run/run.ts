@@ -11,7 +11,11 @@ import type { Diagnostic } from '../validate/diagnostic.js';
 import { createItemValidator } from '../validate/validate-item.js';
 import { createLimiter } from './concurrency.js';
 import { dispatchBatch, type BatchSender } from './dispatch.js';
+import { ChunkRowMeta, LazyRow, lazyRow, rowOf, type RowRef } from './chunk-items.js';
 import { ownString } from './own-string.js';
+import { problemText } from './problem-text.js';
+import { JOB_END, readInWorker, readsInWorker } from './read-in-worker.js';
+import { ChunkReader } from './row-chunk.js';
 import type { PreparedJob } from './prepare.js';
 import type { ProgressCounts, RowMeta, RunSettings } from './types.js';
 
@@ -27,11 +31,6 @@ export interface RunHooks {
   progress?(counts: ProgressCounts): void;
 }
 
-/** `column → field: reason`, as much of it as is known. */
-function problemText(p: { column?: string; field?: string; reason: string }): string {
-  const target = [p.column, p.field].filter((part, i, all) => part && all.indexOf(part) === i).join(' → ');
-  return target ? `${target}: ${p.reason}` : p.reason;
-}
 
 export interface RunResult {
   aborted?: { code: string; message: string; suggestion?: string };
@@ -58,12 +57,15 @@ export async function runPipeline(
   };
   const stop = () => aborted !== undefined || signal?.aborted === true;
 
+  // push reads, maps, validates and serialises on the second core; the rest stays here
+  const ordered = SEND_ORDER.flatMap((r) => jobs.filter((j) => j.resource === r));
+  const inWorker = settings.mode === 'push' && ordered.length > 0 && readsInWorker(ordered.map((j) => j.job.file)) ? readInWorker(ordered.map((j) => ({ ...j.job, resource: j.resource })), settings.method) : undefined;
+  const workerRows = inWorker?.chunks();
+  try {
   for (const resource of SEND_ORDER) {
     const kindJobs = jobs.filter((j) => j.resource === resource);
     if (kindJobs.length === 0) continue;
     counts.resource = resource;
-    let validator = validators.get(resource);
-    if (!validator) validators.set(resource, (validator = createItemValidator(resource, settings.method)));
     const limiter = createLimiter(settings.concurrency);
     const batcher = createBatcher<RowMeta>({
       maxItems: settings.batchSize,
@@ -126,72 +128,128 @@ export async function runPipeline(
     // after an abort or an interrupt every file is still read to its end: invalid rows are still
     // reported as invalid and valid ones as NOT_SENT (send() checks stop()), so each row gets an
     // outcome and lands in the errors CSV; breaking out here lost the rest of the input silently
-    for (const { source, mapper } of kindJobs) {
-      for await (const record_ of source.records) {
-        counts.rowsRead += 1;
-        const where = { file: record_.file, line: record_.line };
-        const row = record_.kind === 'item' ? undefined : record_.row;
-        const mapped = mapper.map(record_);
-        if (mapped.kind === 'skip') {
-          record({ outcome: 'skipped', resource, ...where, message: 'SKIPPED', detail: mapped.reason, row });
-          continue;
+
+    /** A valid item from here on: duplicates, references, held-back dependents, unchanged, size, batch. */
+    const admit = (where: { file: string; line: number }, row: RowRef, externalId: string | undefined, item: Record<string, unknown>, json: string | undefined, bytes: number): PlannedBatch<RowMeta> | undefined => {
+      const duplicate = externalId === undefined ? undefined : checks.claim(resource, externalId, where);
+      if (duplicate) {
+        record({ outcome: 'invalid', resource, ...where, externalId, field: 'externalId', message: 'DUPLICATE', detail: duplicate.reason, row: rowOf(row) });
+        return undefined;
+      }
+      for (const w of checks.references(resource, item, where)) hooks.warn(w);
+      if (settings.holdDependents && resource === 'deal') {
+        const missing = [item.ownerExternalId, item.agentExternalId].find((id) => typeof id === 'string' && failedProfiles.has(id));
+        if (missing !== undefined) {
+          record({ outcome: 'skipped', resource, ...where, externalId, message: 'HELD_BACK', detail: `held back: its owner/agent sales-profile ${String(missing)} was not accepted in this run (--no-hold-dependents sends it anyway)`, row: rowOf(row) });
+          return undefined;
         }
-        if (mapped.kind === 'invalid') {
-          const first = mapped.problems[0];
-          record({
-            outcome: 'invalid', resource, ...where,
-            externalId: undefined, field: first?.field, column: first?.column,
-            // the first problem's column and field travel apart; further ones name their own
-            message: 'INVALID', detail: mapped.problems.map((p, i) => problemText(i === 0 ? { ...p, column: undefined } : p)).join('; '),
-            row,
-          });
-          continue;
+      }
+      if (json === undefined) {
+        json = JSON.stringify(item);
+        bytes = itemBytes(json);
+      } else if (hooks.unchanged) {
+        // the state's hash memo may keep it: its own copy, not a slice that pins the whole chunk
+        json = ownString(json);
+      }
+      if (externalId !== undefined && hooks.unchanged) {
+        if (hooks.unchanged(resource, externalId, json)) {
+          record({ outcome: 'skipped', resource, ...where, externalId, message: 'UNCHANGED', detail: 'unchanged since the server last accepted it (incremental mode)', row: rowOf(row) });
+          return undefined;
         }
-        for (const w of mapped.warnings) hooks.warn(w);
-        const externalId = typeof mapped.item.externalId === 'string' ? ownString(mapped.item.externalId) : undefined;
-        const checked = validator(mapped.item);
-        if (!checked.ok) {
-          const first = checked.problems[0];
-          record({
-            outcome: 'invalid', resource, ...where, externalId, field: first?.field,
-            message: 'INVALID', detail: checked.problems.map((p) => problemText(p)).join('; '),
-            row,
-          });
-          continue;
-        }
-        for (const w of checked.warnings) hooks.warn({ severity: 'warning', ...where, field: w.field, reason: w.reason });
-        const duplicate = externalId === undefined ? undefined : checks.claim(resource, externalId, where);
-        if (duplicate) {
-          record({ outcome: 'invalid', resource, ...where, externalId, field: 'externalId', message: 'DUPLICATE', detail: duplicate.reason, row });
-          continue;
-        }
-        for (const w of checks.references(resource, checked.item, where)) hooks.warn(w);
-        if (settings.holdDependents && resource === 'deal') {
-          const missing = [checked.item.ownerExternalId, checked.item.agentExternalId].find((id) => typeof id === 'string' && failedProfiles.has(id));
-          if (missing !== undefined) {
-            record({ outcome: 'skipped', resource, ...where, externalId, message: 'HELD_BACK', detail: `held back: its owner/agent sales-profile ${String(missing)} was not accepted in this run (--no-hold-dependents sends it anyway)`, row });
-            continue;
+      }
+      if (bytes > batcher.maxItemBytes) {
+        record({ outcome: 'invalid', resource, ...where, externalId, message: 'TOO_LARGE', detail: `the item is ${bytes} bytes, more than fits one request (--max-body-bytes ${settings.maxBodyBytes})`, row: rowOf(row) });
+        return undefined;
+      }
+      return batcher.add({ json, bytes, meta: row instanceof LazyRow ? new ChunkRowMeta(where.file, where.line, externalId, row) : { ...where, externalId, row } });
+    };
+
+    if (workerRows) {
+      const refs: Record<string, unknown> & { associated: Record<string, unknown> } = { associated: {} };
+      for (let j = 0; j < kindJobs.length; j++) {
+        for (;;) {
+          const next = await workerRows.next();
+          if (next.done) throw new Error('the read worker ended early');
+          const chunk = next.value;
+          if (chunk === JOB_END) break;
+          const reader = new ChunkReader(chunk);
+          const file = chunk.file;
+          while (reader.next()) {
+            counts.rowsRead += 1;
+            const where = { file, line: reader.line };
+            const extra = reader.extra;
+            if (extra?.warnings) for (const w of extra.warnings) hooks.warn(w);
+            const verdict = extra?.verdict;
+            if (verdict) {
+              const row = rowOf(lazyRow(reader));
+              if (verdict.kind === 'skip') record({ outcome: 'skipped', resource, ...where, message: 'SKIPPED', detail: verdict.reason, row });
+              else if (verdict.kind === 'map-invalid') record({ outcome: 'invalid', resource, ...where, externalId: undefined, field: verdict.field, column: verdict.column, message: 'INVALID', detail: verdict.detail, row });
+              else record({ outcome: 'invalid', resource, ...where, externalId: verdict.externalId === undefined ? undefined : ownString(verdict.externalId), field: verdict.field, message: 'INVALID', detail: verdict.detail, row });
+              continue;
+            }
+            const json = reader.takeItem();
+            const ids = reader.ids;
+            const externalId = ids[0] === undefined ? undefined : ownString(ids[0]);
+            refs.ownerExternalId = ids[1];
+            refs.agentExternalId = ids[2];
+            refs.associated.accountExternalId = ids[3];
+            refs.associated.dealExternalId = ids[4];
+            const done = admit(where, lazyRow(reader), externalId, refs, json, reader.itemBytes);
+            if (done) await send(done);
+            if (counts.rowsRead % 2048 === 0) hooks.progress?.(counts);
           }
         }
-        const json = JSON.stringify(checked.item);
-        if (externalId !== undefined && hooks.unchanged?.(resource, externalId, json)) {
-          record({ outcome: 'skipped', resource, ...where, externalId, message: 'UNCHANGED', detail: 'unchanged since the server last accepted it (incremental mode)', row });
-          continue;
+      }
+    } else {
+      let validator = validators.get(resource);
+      if (!validator) validators.set(resource, (validator = createItemValidator(resource, settings.method)));
+      for (const { source, mapper } of kindJobs) {
+        for await (const record_ of source.records) {
+          counts.rowsRead += 1;
+          const where = { file: record_.file, line: record_.line };
+          const row = record_.kind === 'item' ? undefined : record_.row;
+          const mapped = mapper.map(record_);
+          if (mapped.kind === 'skip') {
+            record({ outcome: 'skipped', resource, ...where, message: 'SKIPPED', detail: mapped.reason, row });
+            continue;
+          }
+          if (mapped.kind === 'invalid') {
+            const first = mapped.problems[0];
+            record({
+              outcome: 'invalid', resource, ...where,
+              externalId: undefined, field: first?.field, column: first?.column,
+              // the first problem's column and field travel apart; further ones name their own
+              message: 'INVALID', detail: mapped.problems.map((p, i) => problemText(i === 0 ? { ...p, column: undefined } : p)).join('; '),
+              row,
+            });
+            continue;
+          }
+          for (const w of mapped.warnings) hooks.warn(w);
+          const externalId = typeof mapped.item.externalId === 'string' ? ownString(mapped.item.externalId) : undefined;
+          const checked = validator(mapped.item);
+          if (!checked.ok) {
+            const first = checked.problems[0];
+            record({
+              outcome: 'invalid', resource, ...where, externalId, field: first?.field,
+              message: 'INVALID', detail: checked.problems.map((p) => problemText(p)).join('; '),
+              row,
+            });
+            continue;
+          }
+          for (const w of checked.warnings) hooks.warn({ severity: 'warning', ...where, field: w.field, reason: w.reason });
+          const done = admit(where, row, externalId, checked.item, undefined, 0);
+          if (done) await send(done);
+          if (counts.rowsRead % 2048 === 0) hooks.progress?.(counts);
         }
-        const bytes = itemBytes(json);
-        if (bytes > batcher.maxItemBytes) {
-          record({ outcome: 'invalid', resource, ...where, externalId, message: 'TOO_LARGE', detail: `the item is ${bytes} bytes, more than fits one request (--max-body-bytes ${settings.maxBodyBytes})`, row });
-          continue;
-        }
-        const done = batcher.add({ json, bytes, meta: { ...where, externalId, row } });
-        if (done) await send(done);
-        if (counts.rowsRead % 2048 === 0) hooks.progress?.(counts);
       }
     }
     const last = batcher.flush();
     if (last) await send(last);
     await limiter.idle();
     hooks.progress?.(counts);
+  }
+  } finally {
+    await inWorker?.close();
   }
   return { aborted, interrupted: signal?.aborted === true && aborted === undefined };
 }

@@ -1,0 +1,36 @@
+// What the main thread makes of a chunk's rows: row metadata whose cells are decoded only when an outcome needs them (most rows are accepted and
+// never do).
+import { decodeRow, type ChunkReader, type RowSource } from './row-chunk.js';
+import type { RowMeta } from './types.js';
+
+/** A row's cells: at hand, not there, or still in its chunk. */
+export type RowRef = Record<string, string> | undefined | LazyRow;
+
+export class LazyRow {
+  private decoded: Record<string, string> | undefined;
+  constructor(private readonly source: RowSource) {}
+  get(): Record<string, string> {
+    return (this.decoded ??= decodeRow(this.source));
+  }
+}
+
+export function rowOf(ref: RowRef): Record<string, string> | undefined {
+  return ref instanceof LazyRow ? ref.get() : ref;
+}
+
+export function lazyRow(reader: ChunkReader): LazyRow | undefined {
+  const source = reader.rowSource();
+  return source === undefined ? undefined : new LazyRow(source);
+}
+
+export class ChunkRowMeta implements RowMeta {
+  constructor(
+    readonly file: string,
+    readonly line: number,
+    readonly externalId: string | undefined,
+    private readonly ref: RowRef,
+  ) {}
+  get row(): Record<string, string> | undefined {
+    return rowOf(this.ref);
+  }
+}

@@ -1,0 +1,89 @@
+// The read worker: reads, maps, validates and serialises the rows of every job on the second core,
+// and hands them to the main thread in chunks (row-chunk.ts). What needs the whole run (duplicate
+// ids, held-back dependents, the incremental state), sending and accounting stay on the main thread.
+import { parentPort, workerData } from 'node:worker_threads';
+import type { Method } from '../contract/resources.js';
+import { createItemValidator } from '../validate/validate-item.js';
+import { prepareJobs } from './prepare.js';
+import { problemText } from './problem-text.js';
+import { ChunkWriter } from './row-chunk.js';
+import type { Job } from './types.js';
+
+export interface ReadWorkerData {
+  jobs: Job[];
+  method: Method;
+  chunkRows: number;
+  chunkBytes: number;
+  /** Chunks the main thread may have unread before the worker waits. */
+  ahead: number;
+}
+
+export type ReadWorkerMessage =
+  | { type: 'chunk'; chunk: import('./row-chunk.js').RowChunk }
+  | { type: 'job-end' }
+  | { type: 'end' }
+  | { type: 'error'; error: { name: string; message: string; code?: string; suggestion?: string } };
+
+const data = workerData as ReadWorkerData;
+const port = parentPort!;
+let unread = 0;
+let wake: (() => void) | undefined;
+port.on('message', () => {
+  unread -= 1;
+  wake?.();
+  wake = undefined;
+});
+
+async function post(writer: ChunkWriter): Promise<void> {
+  const { chunk, transfer } = writer.finish();
+  port.postMessage({ type: 'chunk', chunk } satisfies ReadWorkerMessage, transfer);
+  unread += 1;
+  while (unread >= data.ahead) await new Promise<void>((resolve) => (wake = resolve));
+}
+
+async function main(): Promise<void> {
+  for (let j = 0; j < data.jobs.length; j++) {
+    const { source, mapper, resource } = (await prepareJobs([data.jobs[j]!], data.method))[0]!;
+    const validator = createItemValidator(resource, data.method);
+    let w = new ChunkWriter(j, data.chunkRows);
+    for await (const record of source.records) {
+      if (!w.fits(record.file, data.chunkBytes)) {
+        await post(w);
+        w = new ChunkWriter(j, data.chunkRows);
+      }
+      const where = { file: record.file, line: record.line };
+      w.row(record.file, record.line, record.kind === 'item' ? undefined : record.row, record.kind === 'row');
+      const mapped = mapper.map(record);
+      if (mapped.kind === 'skip') {
+        w.verdict({ kind: 'skip', reason: mapped.reason });
+        continue;
+      }
+      if (mapped.kind === 'invalid') {
+        const first = mapped.problems[0];
+        // the first problem's column and field travel apart; further ones name their own
+        w.verdict({ kind: 'map-invalid', field: first?.field, column: first?.column, detail: mapped.problems.map((p, i) => problemText(i === 0 ? { ...p, column: undefined } : p)).join('; ') });
+        continue;
+      }
+      for (const d of mapped.warnings) w.warn(d);
+      const externalId = typeof mapped.item.externalId === 'string' ? mapped.item.externalId : undefined;
+      const checked = validator(mapped.item);
+      if (!checked.ok) {
+        w.verdict({ kind: 'check-invalid', externalId, field: checked.problems[0]?.field, detail: checked.problems.map((p) => problemText(p)).join('; ') });
+        continue;
+      }
+      for (const x of checked.warnings) w.warn({ severity: 'warning', ...where, field: x.field, reason: x.reason });
+      const item = checked.item;
+      const json = JSON.stringify(item);
+      const associated = item.associated as { accountExternalId?: unknown; dealExternalId?: unknown } | undefined;
+      w.item(json, Buffer.byteLength(json, 'utf8'), [externalId, item.ownerExternalId, item.agentExternalId, associated?.accountExternalId, associated?.dealExternalId]);
+    }
+    if (w.count > 0) await post(w);
+    port.postMessage({ type: 'job-end' } satisfies ReadWorkerMessage);
+  }
+  port.postMessage({ type: 'end' } satisfies ReadWorkerMessage);
+}
+
+main().catch((error: unknown) => {
+  const e = error as { name?: string; message?: string; code?: string; suggestion?: string };
+  port.postMessage({ type: 'error', error: { name: e.name ?? 'Error', message: e.message ?? String(error), code: typeof e.code === 'string' ? e.code : undefined, suggestion: e.suggestion } } satisfies ReadWorkerMessage);
+});

@@ -1,0 +1,283 @@
+// Rows handed from the read worker to the main thread, a chunk at a time, in a few flat buffers
+// and strings: structured-cloning one object per row cost 3–6 µs a row, more than the work moved
+// off the main thread. A chunk carries, per row, its start line, its original cells (for the errors
+// CSV), and either the valid item (its JSON bytes, externalId and the ids it references) or what
+// the worker found wrong with it; warnings ride along as small plain objects.
+import type { Diagnostic } from '../validate/diagnostic.js';
+import { ownString } from './own-string.js';
+
+/** What the worker decided about a row that does not go on (built into an outcome on the main thread). */
+export type WorkerVerdict =
+  | { kind: 'skip'; reason: string }
+  | { kind: 'map-invalid'; field?: string; column?: string; detail: string }
+  | { kind: 'check-invalid'; externalId?: string; field?: string; detail: string };
+
+export interface RowChunk {
+  /** Index of the job (in the order the worker was given them). */
+  job: number;
+  file: string;
+  count: number;
+  lines: Uint32Array;
+  /** Length (UTF-16) of each row's item JSON; -1 for a row the worker decided about. */
+  itemLengths: Int32Array;
+  /** Its size in bytes (UTF-8). */
+  itemBytes: Int32Array;
+  /** The items' JSON, concatenated: the main thread encodes it straight into the request body. */
+  items: string;
+  /** externalId, owner, agent, associated account, associated deal of each valid row, concatenated. */
+  ids: string;
+  /** Five lengths per valid row, -1 for a value that is not a string. */
+  idLengths: Int32Array;
+  /** Column names of the rows whose cells are in `cells` (all rows of a chunk share them). */
+  keys: string[];
+  /** Every cell of the chunk's rows, concatenated. */
+  cells: string;
+  /** Per row: 1 when its cells are in `cells` under `keys`, 0 when it has none or they are in `extras`. */
+  hasCells: Uint8Array;
+  cellLengths: Int32Array;
+  /** The rare rows that need more: warnings, a verdict, cells under other column names. */
+  extras: ChunkExtra[];
+}
+
+export interface ChunkExtra {
+  index: number;
+  warnings?: Diagnostic[];
+  verdict?: WorkerVerdict;
+  /** Cells under column names other than `keys` (an unreadable row's column_N), as [names, cells]. */
+  row?: [string[], string[]];
+}
+
+export const ID_SLOTS = 5;
+
+/** Fills one chunk in the worker: typed arrays of the chunk's capacity, filled in place. */
+export class ChunkWriter {
+  count = 0;
+  file = '';
+  private readonly lines: Uint32Array;
+  private readonly itemLengths: Int32Array;
+  private readonly itemByteCounts: Int32Array;
+  private readonly hasCells: Uint8Array;
+  private readonly idLengths: Int32Array;
+  private cellLengths: Int32Array;
+  private cellCount = 0;
+  private jsons: string[] = [];
+  private itemBytes = 0;
+  private ids: string[] = [];
+  private keys: string[] | undefined;
+  private cells: string[] = [];
+  private extras: ChunkExtra[] = [];
+  private current: ChunkExtra | undefined;
+
+  constructor(
+    readonly job: number,
+    readonly capacity: number,
+  ) {
+    this.lines = new Uint32Array(capacity);
+    this.itemLengths = new Int32Array(capacity);
+    this.itemByteCounts = new Int32Array(capacity);
+    this.hasCells = new Uint8Array(capacity);
+    this.idLengths = new Int32Array(capacity * ID_SLOTS);
+    this.cellLengths = new Int32Array(capacity * 16);
+  }
+
+  get bytes(): number {
+    return this.itemBytes;
+  }
+
+  /** Whether another row fits: the chunk is not full and the row comes from the chunk's file. */
+  fits(file: string, maxBytes: number): boolean {
+    return this.count === 0 || (file === this.file && this.count < this.capacity && this.itemBytes < maxBytes);
+  }
+
+  /**
+   * Starts a row. `regular` rows (a CSV row the reader could read) of one source all have the
+   * header's column names in the same order, so only their cells travel; others carry their names.
+   */
+  row(file: string, line: number, row: Record<string, string> | undefined, regular: boolean): void {
+    const index = this.count++;
+    if (index === 0) this.file = file;
+    this.lines[index] = line;
+    this.itemLengths[index] = -1;
+    this.current = undefined;
+    if (row === undefined) return;
+    if (regular) {
+      const keys = (this.keys ??= Object.keys(row));
+      if (this.cellCount + keys.length > this.cellLengths.length) {
+        const grown = new Int32Array(2 * (this.cellCount + keys.length));
+        grown.set(this.cellLengths);
+        this.cellLengths = grown;
+      }
+      let text = '';
+      let k = 0;
+      for (; k < keys.length; k++) {
+        const cell = row[keys[k]!];
+        if (cell === undefined) break;
+        text += cell;
+        this.cellLengths[this.cellCount + k] = cell.length;
+      }
+      if (k === keys.length) {
+        this.hasCells[index] = 1;
+        this.cellCount += k;
+        this.cells.push(text);
+        return;
+      }
+    }
+    const names = Object.keys(row);
+    this.extra().row = [names, names.map((n) => row[n]!)];
+  }
+
+  private extra(): ChunkExtra {
+    if (this.current === undefined) this.extras.push((this.current = { index: this.count - 1 }));
+    return this.current;
+  }
+
+  warn(d: Diagnostic): void {
+    (this.extra().warnings ??= []).push(d);
+  }
+
+  verdict(v: WorkerVerdict): void {
+    this.extra().verdict = v;
+  }
+
+  item(json: string, bytes: number, ids: readonly unknown[]): void {
+    const index = this.count - 1;
+    this.itemLengths[index] = json.length;
+    this.itemByteCounts[index] = bytes;
+    this.jsons.push(json);
+    this.itemBytes += bytes;
+    const slot = (this.jsons.length - 1) * ID_SLOTS;
+    for (let i = 0; i < ID_SLOTS; i++) {
+      const id = ids[i];
+      if (typeof id === 'string') {
+        this.ids.push(id);
+        this.idLengths[slot + i] = id.length;
+      } else this.idLengths[slot + i] = -1;
+    }
+  }
+
+  finish(): { chunk: RowChunk; transfer: ArrayBuffer[] } {
+    const n = this.count;
+    const lines = this.lines.slice(0, n);
+    const itemLengths = this.itemLengths.slice(0, n);
+    const itemBytes = this.itemByteCounts.slice(0, n);
+    const hasCells = this.hasCells.slice(0, n);
+    const idLengths = this.idLengths.slice(0, this.jsons.length * ID_SLOTS);
+    const cellLengths = this.cellLengths.slice(0, this.cellCount);
+    const chunk: RowChunk = {
+      job: this.job,
+      file: this.file,
+      count: n,
+      lines,
+      itemLengths,
+      itemBytes,
+      items: this.jsons.join(''),
+      ids: this.ids.join(''),
+      idLengths,
+      keys: this.keys ?? [],
+      cells: this.cells.join(''),
+      hasCells,
+      cellLengths,
+      extras: this.extras,
+    };
+    const transfer = [lines.buffer, itemLengths.buffer, itemBytes.buffer, idLengths.buffer, cellLengths.buffer, hasCells.buffer];
+    return { chunk, transfer };
+  }
+}
+
+/** Walks a chunk on the main thread, row by row. */
+export class ChunkReader {
+  /** The current row's index. */
+  index = -1;
+  private itemAt = 0;
+  private idAt = 0;
+  private idSlot = 0;
+  private cellAt = 0;
+  private cellSlot = 0;
+  private extraAt = 0;
+  /** Extra of the current row, if it has one. */
+  extra: ChunkExtra | undefined;
+  /** Offsets of the current row's cells in `cells` (first cell slot and char offset). */
+  rowCellSlot = -1;
+  rowCellAt = 0;
+  readonly ids: (string | undefined)[] = new Array<string | undefined>(ID_SLOTS);
+
+  constructor(readonly chunk: RowChunk) {}
+
+  next(): boolean {
+    const c = this.chunk;
+    if (++this.index >= c.count) return false;
+    const i = this.index;
+    const e = c.extras[this.extraAt];
+    if (e !== undefined && e.index === i) {
+      this.extra = e;
+      this.extraAt++;
+    } else this.extra = undefined;
+    if (c.hasCells[i] === 1) {
+      this.rowCellSlot = this.cellSlot;
+      this.rowCellAt = this.cellAt;
+      const n = c.keys.length;
+      for (let k = 0; k < n; k++) this.cellAt += c.cellLengths[this.cellSlot++]!;
+    } else this.rowCellSlot = -1;
+    return true;
+  }
+
+  get line(): number {
+    return this.chunk.lines[this.index]!;
+  }
+
+  /** The current (valid) row's item size in bytes. */
+  get itemBytes(): number {
+    return this.chunk.itemBytes[this.index]!;
+  }
+
+  /** The current (valid) row's item JSON; fills `ids`. Call once per valid row. */
+  takeItem(): string {
+    const length = this.chunk.itemLengths[this.index]!;
+    const json = this.chunk.items.slice(this.itemAt, this.itemAt + length);
+    this.itemAt += length;
+    const { ids, idLengths } = this.chunk;
+    for (let s = 0; s < ID_SLOTS; s++) {
+      const n = idLengths[this.idSlot++]!;
+      if (n < 0) this.ids[s] = undefined;
+      else {
+        this.ids[s] = ids.slice(this.idAt, this.idAt + n);
+        this.idAt += n;
+      }
+    }
+    return json;
+  }
+
+  /** A decoder of the current row's original cells, for when an outcome needs them. */
+  rowSource(): RowSource | undefined {
+    if (this.rowCellSlot >= 0) return { chunk: this.chunk, slot: this.rowCellSlot, at: this.rowCellAt };
+    const raw = this.extra?.row;
+    if (raw) return { chunk: this.chunk, slot: -1, at: 0, raw };
+    return undefined;
+  }
+}
+
+export interface RowSource {
+  chunk: RowChunk;
+  slot: number;
+  at: number;
+  raw?: [string[], string[]];
+}
+
+/** The row's cells as the reader gave them: header → cell, null prototype. */
+export function decodeRow(source: RowSource): Record<string, string> {
+  const row: Record<string, string> = Object.create(null);
+  if (source.raw) {
+    const [names, cells] = source.raw;
+    for (let i = 0; i < names.length; i++) row[names[i]!] = cells[i]!;
+    return row;
+  }
+  const { keys, cells, cellLengths } = source.chunk;
+  let at = source.at;
+  for (let k = 0; k < keys.length; k++) {
+    const n = cellLengths[source.slot + k]!;
+    // its own copy: a slice would keep the whole chunk's text alive as long as the row is kept
+    row[keys[k]!] = ownString(cells.slice(at, at + n));
+    at += n;
+  }
+  return row;
+}
