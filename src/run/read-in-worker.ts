@@ -57,7 +57,8 @@ export interface WorkerRows {
 
 export function readInWorker(jobs: readonly Job[], method: Method): WorkerRows {
   const data: ReadWorkerData = { jobs: [...jobs], method, chunkRows: 1024, chunkBytes: 1024 * 1024, ahead: 4 };
-  const worker = new Worker(workerFile()!, { workerData: data, 
+  const worker = new Worker(workerFile()!, {
+    workerData: data,
     // a young generation larger than the default: the worker makes most of the run's short-lived garbage (-10% wall at 200k rows)
     resourceLimits: { maxYoungGenerationSizeMb: 64 },
   });

@@ -1,0 +1,78 @@
+// Push reads big inputs in a worker thread (src/run/read-worker.ts). Forced on and off over the
+// same messy input, every observable must be the same: the report (outcomes, messages, order of
+// kinds, warnings), the exit code and the errors CSV byte for byte, in plain and incremental mode.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { readsInWorker } from '../../src/run/read-in-worker.js';
+import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
+import { SALES_PROFILES_CSV, runCli, tempFiles } from '../helpers/cli.js';
+
+const KEY = 'worker-key-0123456789';
+let sandbox: SandboxHandle;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, apiKey: KEY });
+});
+afterAll(() => sandbox.close());
+
+/** ~3,000 deals: quoted titles, non-ASCII, duplicates, unknown owners, bad currencies, ragged and unreadable rows. */
+function messyDeals(): string {
+  const lines = ['externalId,title,ownerExternalId,agentExternalId,isWon,amount.value,amount.currency'];
+  for (let i = 1; i <= 3000; i++) {
+    const id = i % 97 === 0 ? `D-${i - 1}` : `D-${i}`; // a duplicate now and then
+    const owner = i % 211 === 0 ? 'nobody' : i % 2 ? 'ana' : 'bruno';
+    const title = i % 7 === 0 ? `"Deal ${i}, ""quoted"" – ção"` : `Deal ${i} ü`;
+    const currency = i % 131 === 0 ? 'XXQ' : 'USD';
+    if (i % 401 === 0) lines.push(`D-${i},Deal ${i},ana,ana,false,12,5,USD`); // ragged
+    else if (i % 503 === 0) lines.push(`D-${i},"Deal"x,ana,ana,false,12.5,USD`); // text after a quote
+    else lines.push(`${id},${title},${owner},${owner},${i % 3 === 0},${i}.50,${currency}`);
+  }
+  return lines.join('\n');
+}
+
+/** Accounts whose type the API has not been seen to use: a warning from the worker, the row still sent. */
+function accounts(): string {
+  const lines = ['externalId,name,type'];
+  for (let i = 1; i <= 300; i++) lines.push(`A-${i},Acme ${i},${i % 5 === 0 ? 'GUILD' : 'COMPANY'}`);
+  return lines.join('\n');
+}
+
+async function push(worker: '0' | '1', dir: string, extra: string[]) {
+  const errors = join(dir, `errors-${worker}-${extra.length}`);
+  const r = await runCli(['push', '--format', 'json', '--batch-size', '100', '--errors', errors, ...extra, join(dir, 'sales-profiles.csv'), join(dir, 'accounts.csv'), join(dir, 'deals.csv')], {
+    BATCH_SYNC_READ_WORKER: worker,
+    BATCH_SYNC_API_KEY: KEY,
+    BATCH_SYNC_BASE_URL: sandbox.url,
+  });
+  const report = JSON.parse(r.stdout) as Record<string, unknown>;
+  for (const k of ['runId', 'startedAt', 'endedAt', 'durationMs', 'errorFiles']) delete report[k];
+  const csv = Object.fromEntries(readdirSync(errors).map((f) => [f, readFileSync(join(errors, f), 'utf8')]));
+  return { code: r.code, report: JSON.stringify(report).replaceAll(/\d{8}T\d{6}Z-[0-9a-f]{4}/g, 'RUN'), csv };
+}
+
+test('the read worker changes nothing observable: report, exit code, errors CSV', async () => {
+  // from the sources the worker runs built (dist/): without a build this test would compare one thread with itself
+  expect(readsInWorker([], { BATCH_SYNC_READ_WORKER: '1' }), 'build first: npx tsc -p tsconfig.build.json').toBe(true);
+  const dir = tempFiles({ 'sales-profiles.csv': SALES_PROFILES_CSV, 'deals.csv': messyDeals(), 'accounts.csv': accounts() });
+  const alone = await push('0', dir, []);
+  const split = await push('1', dir, []);
+  expect(alone.code).toBe(1);
+  expect(Object.keys(alone.csv)).toEqual(['deals.errors.csv']);
+  expect(alone.csv['deals.errors.csv']).toMatch(/DUPLICATE/);
+  expect(alone.report).toMatch(/GUILD/);
+  expect(split).toEqual(alone);
+});
+
+test('incremental mode: the same outcomes with and without the worker', async () => {
+  const dir = tempFiles({ 'sales-profiles.csv': SALES_PROFILES_CSV, 'deals.csv': messyDeals(), 'accounts.csv': accounts() });
+  const runs = [];
+  for (const worker of ['0', '1'] as const) {
+    const state = join(dir, `state-${worker}`);
+    const first = await push(worker, dir, ['--incremental', '--state-dir', state]);
+    const again = await push(worker, dir, ['--incremental', '--state-dir', state, '--quiet']);
+    runs.push({ first, again });
+  }
+  expect(runs[0]!.again.report).toMatch(/UNCHANGED/);
+  expect(runs[1]).toEqual(runs[0]);
+});
