@@ -1,5 +1,6 @@
 // What the main thread makes of a chunk's rows: row metadata whose cells are decoded only when an outcome needs them (most rows are accepted and
 // never do).
+import type { PlannedItem } from '../plan/batcher.js';
 import { decodeRow, type ChunkReader, type RowSource } from './row-chunk.js';
 import type { RowMeta } from './types.js';
 
@@ -32,5 +33,20 @@ export class ChunkRowMeta implements RowMeta {
   ) {}
   get row(): Record<string, string> | undefined {
     return rowOf(this.ref);
+  }
+}
+
+/** A valid row from the worker: its JSON as bytes, decoded only when a hook needs the text. */
+export class EncodedItem implements PlannedItem<RowMeta> {
+  readonly bytes: number;
+  constructor(
+    readonly encoded: Buffer,
+    private text: string | undefined,
+    readonly meta: RowMeta,
+  ) {
+    this.bytes = encoded.length;
+  }
+  get json(): string {
+    return (this.text ??= this.encoded.toString('utf8'));
   }
 }

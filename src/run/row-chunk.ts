@@ -4,7 +4,6 @@
 // CSV), and either the valid item (its JSON bytes, externalId and the ids it references) or what
 // the worker found wrong with it; warnings ride along as small plain objects.
 import type { Diagnostic } from '../validate/diagnostic.js';
-import { ownString } from './own-string.js';
 
 /** What the worker decided about a row that does not go on (built into an outcome on the main thread). */
 export type WorkerVerdict =
@@ -18,20 +17,22 @@ export interface RowChunk {
   file: string;
   count: number;
   lines: Uint32Array;
-  /** Length (UTF-16) of each row's item JSON; -1 for a row the worker decided about. */
-  itemLengths: Int32Array;
-  /** Its size in bytes (UTF-8). */
+  /** Size in bytes (UTF-8) of each row's item JSON; -1 for a row the worker decided about. */
   itemBytes: Int32Array;
-  /** The items' JSON, concatenated: the main thread encodes it straight into the request body. */
-  items: string;
+  /**
+   * The items' JSON as UTF-8, concatenated: the main thread copies it into request bodies. Bytes,
+   * not a string: a transferred buffer is freed with its small wrapper at the next scavenge, where
+   * a string this size sat in the main thread's large-object space until a full GC (~50 MB of it).
+   */
+  items: Uint8Array;
   /** externalId, owner, agent, associated account, associated deal of each valid row, concatenated. */
   ids: string;
   /** Five lengths per valid row, -1 for a value that is not a string. */
   idLengths: Int32Array;
   /** Column names of the rows whose cells are in `cells` (all rows of a chunk share them). */
   keys: string[];
-  /** Every cell of the chunk's rows, concatenated. */
-  cells: string;
+  /** Every cell of the chunk's rows, concatenated, as UTF-16LE (decoded only for rows an outcome hands back). */
+  cells: Uint8Array;
   /** Per row: 1 when its cells are in `cells` under `keys`, 0 when it has none or they are in `extras`. */
   hasCells: Uint8Array;
   cellLengths: Int32Array;
@@ -54,7 +55,6 @@ export class ChunkWriter {
   count = 0;
   file = '';
   private readonly lines: Uint32Array;
-  private readonly itemLengths: Int32Array;
   private readonly itemByteCounts: Int32Array;
   private readonly hasCells: Uint8Array;
   private readonly idLengths: Int32Array;
@@ -73,7 +73,6 @@ export class ChunkWriter {
     readonly capacity: number,
   ) {
     this.lines = new Uint32Array(capacity);
-    this.itemLengths = new Int32Array(capacity);
     this.itemByteCounts = new Int32Array(capacity);
     this.hasCells = new Uint8Array(capacity);
     this.idLengths = new Int32Array(capacity * ID_SLOTS);
@@ -97,7 +96,7 @@ export class ChunkWriter {
     const index = this.count++;
     if (index === 0) this.file = file;
     this.lines[index] = line;
-    this.itemLengths[index] = -1;
+    this.itemByteCounts[index] = -1;
     this.current = undefined;
     if (row === undefined) return;
     if (regular) {
@@ -141,7 +140,6 @@ export class ChunkWriter {
 
   item(json: string, bytes: number, ids: readonly unknown[]): void {
     const index = this.count - 1;
-    this.itemLengths[index] = json.length;
     this.itemByteCounts[index] = bytes;
     this.jsons.push(json);
     this.itemBytes += bytes;
@@ -158,7 +156,6 @@ export class ChunkWriter {
   finish(): { chunk: RowChunk; transfer: ArrayBuffer[] } {
     const n = this.count;
     const lines = this.lines.slice(0, n);
-    const itemLengths = this.itemLengths.slice(0, n);
     const itemBytes = this.itemByteCounts.slice(0, n);
     const hasCells = this.hasCells.slice(0, n);
     const idLengths = this.idLengths.slice(0, this.jsons.length * ID_SLOTS);
@@ -168,18 +165,17 @@ export class ChunkWriter {
       file: this.file,
       count: n,
       lines,
-      itemLengths,
       itemBytes,
-      items: this.jsons.join(''),
+      items: writeAll(this.jsons, this.itemBytes, 'utf8'),
       ids: this.ids.join(''),
       idLengths,
       keys: this.keys ?? [],
-      cells: this.cells.join(''),
+      cells: writeAll(this.cells, 2 * cellChars(this.cellLengths, this.cellCount), 'utf16le'),
       hasCells,
       cellLengths,
       extras: this.extras,
     };
-    const transfer = [lines.buffer, itemLengths.buffer, itemBytes.buffer, idLengths.buffer, cellLengths.buffer, hasCells.buffer];
+    const transfer = [lines.buffer, itemBytes.buffer, idLengths.buffer, cellLengths.buffer, hasCells.buffer, chunk.items.buffer as ArrayBuffer, chunk.cells.buffer as ArrayBuffer];
     return { chunk, transfer };
   }
 }
@@ -201,7 +197,11 @@ export class ChunkReader {
   rowCellAt = 0;
   readonly ids: (string | undefined)[] = new Array<string | undefined>(ID_SLOTS);
 
-  constructor(readonly chunk: RowChunk) {}
+  private readonly items: Buffer;
+
+  constructor(readonly chunk: RowChunk) {
+    this.items = Buffer.from(chunk.items.buffer, chunk.items.byteOffset, chunk.items.byteLength);
+  }
 
   next(): boolean {
     const c = this.chunk;
@@ -230,10 +230,10 @@ export class ChunkReader {
     return this.chunk.itemBytes[this.index]!;
   }
 
-  /** The current (valid) row's item JSON; fills `ids`. Call once per valid row. */
-  takeItem(): string {
-    const length = this.chunk.itemLengths[this.index]!;
-    const json = this.chunk.items.slice(this.itemAt, this.itemAt + length);
+  /** The current (valid) row's item JSON as UTF-8; fills `ids`. Call once per valid row. */
+  takeItem(): Buffer {
+    const length = this.chunk.itemBytes[this.index]!;
+    const json = this.items.subarray(this.itemAt, this.itemAt + length);
     this.itemAt += length;
     const { ids, idLengths } = this.chunk;
     for (let s = 0; s < ID_SLOTS; s++) {
@@ -272,12 +272,26 @@ export function decodeRow(source: RowSource): Record<string, string> {
     return row;
   }
   const { keys, cells, cellLengths } = source.chunk;
+  const text = Buffer.from(cells.buffer, cells.byteOffset, cells.byteLength);
   let at = source.at;
   for (let k = 0; k < keys.length; k++) {
     const n = cellLengths[source.slot + k]!;
-    // its own copy: a slice would keep the whole chunk's text alive as long as the row is kept
-    row[keys[k]!] = ownString(cells.slice(at, at + n));
+    row[keys[k]!] = text.toString('utf16le', 2 * at, 2 * (at + n));
     at += n;
   }
   return row;
+}
+
+function cellChars(lengths: Int32Array, count: number): number {
+  let n = 0;
+  for (let i = 0; i < count; i++) n += lengths[i]!;
+  return n;
+}
+
+/** The texts one after the other in a buffer of their exact size, to be transferred. */
+function writeAll(texts: readonly string[], size: number, encoding: 'utf8' | 'utf16le'): Uint8Array {
+  const out = Buffer.allocUnsafeSlow(size);
+  let at = 0;
+  for (const t of texts) at += out.write(t, at, encoding);
+  return new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
 }

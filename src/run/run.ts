@@ -11,7 +11,7 @@ import type { Diagnostic } from '../validate/diagnostic.js';
 import { createItemValidator } from '../validate/validate-item.js';
 import { createLimiter } from './concurrency.js';
 import { dispatchBatch, type BatchSender } from './dispatch.js';
-import { ChunkRowMeta, LazyRow, lazyRow, rowOf, type RowRef } from './chunk-items.js';
+import { ChunkRowMeta, EncodedItem, lazyRow, rowOf, type RowRef } from './chunk-items.js';
 import { ownString } from './own-string.js';
 import { problemText } from './problem-text.js';
 import { JOB_END, readInWorker, readsInWorker } from './read-in-worker.js';
@@ -130,7 +130,7 @@ export async function runPipeline(
     // outcome and lands in the errors CSV; breaking out here lost the rest of the input silently
 
     /** A valid item from here on: duplicates, references, held-back dependents, unchanged, size, batch. */
-    const admit = (where: { file: string; line: number }, row: RowRef, externalId: string | undefined, item: Record<string, unknown>, json: string | undefined, bytes: number): PlannedBatch<RowMeta> | undefined => {
+    const admit = (where: { file: string; line: number }, row: RowRef, externalId: string | undefined, item: Record<string, unknown>, encoded: Buffer | undefined): PlannedBatch<RowMeta> | undefined => {
       const duplicate = externalId === undefined ? undefined : checks.claim(resource, externalId, where);
       if (duplicate) {
         record({ outcome: 'invalid', resource, ...where, externalId, field: 'externalId', message: 'DUPLICATE', detail: duplicate.reason, row: rowOf(row) });
@@ -144,24 +144,22 @@ export async function runPipeline(
           return undefined;
         }
       }
-      if (json === undefined) {
-        json = JSON.stringify(item);
-        bytes = itemBytes(json);
-      } else if (hooks.unchanged) {
-        // the state's hash memo may keep it: its own copy, not a slice that pins the whole chunk
-        json = ownString(json);
-      }
+      // from the worker the JSON comes encoded; its text only when the incremental state asks for it
+      let json = encoded === undefined ? JSON.stringify(item) : undefined;
       if (externalId !== undefined && hooks.unchanged) {
+        json ??= encoded!.toString('utf8');
         if (hooks.unchanged(resource, externalId, json)) {
           record({ outcome: 'skipped', resource, ...where, externalId, message: 'UNCHANGED', detail: 'unchanged since the server last accepted it (incremental mode)', row: rowOf(row) });
           return undefined;
         }
       }
+      const bytes = encoded === undefined ? itemBytes(json!) : encoded.length;
       if (bytes > batcher.maxItemBytes) {
         record({ outcome: 'invalid', resource, ...where, externalId, message: 'TOO_LARGE', detail: `the item is ${bytes} bytes, more than fits one request (--max-body-bytes ${settings.maxBodyBytes})`, row: rowOf(row) });
         return undefined;
       }
-      return batcher.add({ json, bytes, meta: row instanceof LazyRow ? new ChunkRowMeta(where.file, where.line, externalId, row) : { ...where, externalId, row } });
+      if (encoded === undefined) return batcher.add({ json: json!, bytes, meta: { ...where, externalId, row: row as Record<string, string> | undefined } });
+      return batcher.add(new EncodedItem(encoded, json, new ChunkRowMeta(where.file, where.line, externalId, row)));
     };
 
     if (workerRows) {
@@ -187,14 +185,14 @@ export async function runPipeline(
               else record({ outcome: 'invalid', resource, ...where, externalId: verdict.externalId === undefined ? undefined : ownString(verdict.externalId), field: verdict.field, message: 'INVALID', detail: verdict.detail, row });
               continue;
             }
-            const json = reader.takeItem();
+            const encoded = reader.takeItem();
             const ids = reader.ids;
             const externalId = ids[0] === undefined ? undefined : ownString(ids[0]);
             refs.ownerExternalId = ids[1];
             refs.agentExternalId = ids[2];
             refs.associated.accountExternalId = ids[3];
             refs.associated.dealExternalId = ids[4];
-            const done = admit(where, lazyRow(reader), externalId, refs, json, reader.itemBytes);
+            const done = admit(where, lazyRow(reader), externalId, refs, encoded);
             if (done) await send(done);
             if (counts.rowsRead % 2048 === 0) hooks.progress?.(counts);
           }
@@ -237,7 +235,7 @@ export async function runPipeline(
             continue;
           }
           for (const w of checked.warnings) hooks.warn({ severity: 'warning', ...where, field: w.field, reason: w.reason });
-          const done = admit(where, row, externalId, checked.item, undefined, 0);
+          const done = admit(where, row, externalId, checked.item, undefined);
           if (done) await send(done);
           if (counts.rowsRead % 2048 === 0) hooks.progress?.(counts);
         }
