@@ -62,190 +62,190 @@ export async function runPipeline(
   const inWorker = settings.mode === 'push' && ordered.length > 0 && readsInWorker(ordered.map((j) => j.job.file)) ? readInWorker(ordered.map((j) => ({ ...j.job, resource: j.resource })), settings.method) : undefined;
   const workerRows = inWorker?.chunks();
   try {
-  for (const resource of SEND_ORDER) {
-    const kindJobs = jobs.filter((j) => j.resource === resource);
-    if (kindJobs.length === 0) continue;
-    counts.resource = resource;
-    const limiter = createLimiter(settings.concurrency);
-    const batcher = createBatcher<RowMeta>({
-      maxItems: settings.batchSize,
-      maxBytes: settings.maxBodyBytes,
-      source: settings.source,
-      // one sequence per kind across all its files, so an id never repeats within a run
-      batchIdOf: (n) => makeBatchId(settings.source, resource, settings.runId, n),
-    });
-    const ctx = {
-      sender: sender!,
-      resource,
-      method: settings.method,
-      source: settings.source,
-      checkSuccessCount: settings.checkSuccessCount,
-      signal,
-      record,
-      accepted: (item: PlannedItem<RowMeta>) => {
-        counts.itemsAcked += 1;
-        hooks.accepted?.(resource, item.meta, item.json);
-      },
-      retried: (count: number) => {
-        counts.retries += count;
-      },
-      abort: (reason: string) => {
-        aborted ??= { code: 'NOT_DELIVERED', message: reason };
-      },
-    };
-
-    const send = async (batch: PlannedBatch<RowMeta>) => {
-      hooks.emit?.(batch.body.toString('utf8'), resource);
-      if (settings.mode !== 'push') {
-        // validate and dry-run: a valid row is as far as it goes
-        for (const item of batch.items) record({ outcome: 'accepted', resource, file: item.meta.file, line: item.meta.line, externalId: item.meta.externalId, message: '', detail: '' });
-        return;
-      }
-      const notSent = () => {
-        // a guard stops the run through the signal, with its own reason
-        const reason = typeof signal?.reason === 'string' ? signal.reason : undefined;
-        const why = aborted ? `run aborted (${aborted.message})` : reason ? `run stopped (${reason})` : 'run interrupted';
-        for (const item of batch.items) record({ outcome: 'skipped', resource, file: item.meta.file, line: item.meta.line, externalId: item.meta.externalId, message: 'NOT_SENT', detail: `not sent: ${why}`, row: item.meta.row, batchId: batch.batchId });
+    for (const resource of SEND_ORDER) {
+      const kindJobs = jobs.filter((j) => j.resource === resource);
+      if (kindJobs.length === 0) continue;
+      counts.resource = resource;
+      const limiter = createLimiter(settings.concurrency);
+      const batcher = createBatcher<RowMeta>({
+        maxItems: settings.batchSize,
+        maxBytes: settings.maxBodyBytes,
+        source: settings.source,
+        // one sequence per kind across all its files, so an id never repeats within a run
+        batchIdOf: (n) => makeBatchId(settings.source, resource, settings.runId, n),
+      });
+      const ctx = {
+        sender: sender!,
+        resource,
+        method: settings.method,
+        source: settings.source,
+        checkSuccessCount: settings.checkSuccessCount,
+        signal,
+        record,
+        accepted: (item: PlannedItem<RowMeta>) => {
+          counts.itemsAcked += 1;
+          hooks.accepted?.(resource, item.meta, item.json);
+        },
+        retried: (count: number) => {
+          counts.retries += count;
+        },
+        abort: (reason: string) => {
+          aborted ??= { code: 'NOT_DELIVERED', message: reason };
+        },
       };
-      if (stop()) return notSent();
-      await limiter.run(async () => {
-        // the run may have stopped while this batch waited for a place
+
+      const send = async (batch: PlannedBatch<RowMeta>) => {
+        hooks.emit?.(batch.body.toString('utf8'), resource);
+        if (settings.mode !== 'push') {
+          // validate and dry-run: a valid row is as far as it goes
+          for (const item of batch.items) record({ outcome: 'accepted', resource, file: item.meta.file, line: item.meta.line, externalId: item.meta.externalId, message: '', detail: '' });
+          return;
+        }
+        const notSent = () => {
+          // a guard stops the run through the signal, with its own reason
+          const reason = typeof signal?.reason === 'string' ? signal.reason : undefined;
+          const why = aborted ? `run aborted (${aborted.message})` : reason ? `run stopped (${reason})` : 'run interrupted';
+          for (const item of batch.items) record({ outcome: 'skipped', resource, file: item.meta.file, line: item.meta.line, externalId: item.meta.externalId, message: 'NOT_SENT', detail: `not sent: ${why}`, row: item.meta.row, batchId: batch.batchId });
+        };
         if (stop()) return notSent();
-        let answered: boolean;
-        try {
-          answered = await dispatchBatch(ctx, batch);
-        } catch (error) {
-          const e = error as { code?: string; message?: string; suggestion?: string };
-          aborted ??= { code: e.code ?? 'ERROR', message: e.message ?? String(error), suggestion: e.suggestion };
-          for (const item of batch.items) record({ outcome: 'skipped', resource, file: item.meta.file, line: item.meta.line, externalId: item.meta.externalId, message: 'NOT_DELIVERED', detail: `batch ${batch.batchId}: ${(error as Error).message}`, row: item.meta.row, batchId: batch.batchId });
-          throw error;
-        }
-        if (answered) counts.batchesAcked += 1;
-        hooks.progress?.(counts);
-      }).catch(() => undefined);
-    };
+        await limiter.run(async () => {
+          // the run may have stopped while this batch waited for a place
+          if (stop()) return notSent();
+          let answered: boolean;
+          try {
+            answered = await dispatchBatch(ctx, batch);
+          } catch (error) {
+            const e = error as { code?: string; message?: string; suggestion?: string };
+            aborted ??= { code: e.code ?? 'ERROR', message: e.message ?? String(error), suggestion: e.suggestion };
+            for (const item of batch.items) record({ outcome: 'skipped', resource, file: item.meta.file, line: item.meta.line, externalId: item.meta.externalId, message: 'NOT_DELIVERED', detail: `batch ${batch.batchId}: ${(error as Error).message}`, row: item.meta.row, batchId: batch.batchId });
+            throw error;
+          }
+          if (answered) counts.batchesAcked += 1;
+          hooks.progress?.(counts);
+        }).catch(() => undefined);
+      };
 
-    // after an abort or an interrupt every file is still read to its end: invalid rows are still
-    // reported as invalid and valid ones as NOT_SENT (send() checks stop()), so each row gets an
-    // outcome and lands in the errors CSV; breaking out here lost the rest of the input silently
+      // after an abort or an interrupt every file is still read to its end: invalid rows are still
+      // reported as invalid and valid ones as NOT_SENT (send() checks stop()), so each row gets an
+      // outcome and lands in the errors CSV; breaking out here lost the rest of the input silently
 
-    /** A valid item from here on: duplicates, references, held-back dependents, unchanged, size, batch. */
-    const admit = (where: { file: string; line: number }, row: RowRef, externalId: string | undefined, item: Record<string, unknown>, encoded: Buffer | undefined): PlannedBatch<RowMeta> | undefined => {
-      const duplicate = externalId === undefined ? undefined : checks.claim(resource, externalId, where);
-      if (duplicate) {
-        record({ outcome: 'invalid', resource, ...where, externalId, field: 'externalId', message: 'DUPLICATE', detail: duplicate.reason, row: rowOf(row) });
-        return undefined;
-      }
-      for (const w of checks.references(resource, item, where)) hooks.warn(w);
-      if (settings.holdDependents && resource === 'deal') {
-        const missing = [item.ownerExternalId, item.agentExternalId].find((id) => typeof id === 'string' && failedProfiles.has(id));
-        if (missing !== undefined) {
-          record({ outcome: 'skipped', resource, ...where, externalId, message: 'HELD_BACK', detail: `held back: its owner/agent sales-profile ${String(missing)} was not accepted in this run (--no-hold-dependents sends it anyway)`, row: rowOf(row) });
+      /** A valid item from here on: duplicates, references, held-back dependents, unchanged, size, batch. */
+      const admit = (where: { file: string; line: number }, row: RowRef, externalId: string | undefined, item: Record<string, unknown>, encoded: Buffer | undefined): PlannedBatch<RowMeta> | undefined => {
+        const duplicate = externalId === undefined ? undefined : checks.claim(resource, externalId, where);
+        if (duplicate) {
+          record({ outcome: 'invalid', resource, ...where, externalId, field: 'externalId', message: 'DUPLICATE', detail: duplicate.reason, row: rowOf(row) });
           return undefined;
         }
-      }
-      // from the worker the JSON comes encoded; its text only when the incremental state asks for it
-      let json = encoded === undefined ? JSON.stringify(item) : undefined;
-      if (externalId !== undefined && hooks.unchanged) {
-        json ??= encoded!.toString('utf8');
-        if (hooks.unchanged(resource, externalId, json)) {
-          record({ outcome: 'skipped', resource, ...where, externalId, message: 'UNCHANGED', detail: 'unchanged since the server last accepted it (incremental mode)', row: rowOf(row) });
+        for (const w of checks.references(resource, item, where)) hooks.warn(w);
+        if (settings.holdDependents && resource === 'deal') {
+          const missing = [item.ownerExternalId, item.agentExternalId].find((id) => typeof id === 'string' && failedProfiles.has(id));
+          if (missing !== undefined) {
+            record({ outcome: 'skipped', resource, ...where, externalId, message: 'HELD_BACK', detail: `held back: its owner/agent sales-profile ${String(missing)} was not accepted in this run (--no-hold-dependents sends it anyway)`, row: rowOf(row) });
+            return undefined;
+          }
+        }
+        // from the worker the JSON comes encoded; its text only when the incremental state asks for it
+        let json = encoded === undefined ? JSON.stringify(item) : undefined;
+        if (externalId !== undefined && hooks.unchanged) {
+          json ??= encoded!.toString('utf8');
+          if (hooks.unchanged(resource, externalId, json)) {
+            record({ outcome: 'skipped', resource, ...where, externalId, message: 'UNCHANGED', detail: 'unchanged since the server last accepted it (incremental mode)', row: rowOf(row) });
+            return undefined;
+          }
+        }
+        const bytes = encoded === undefined ? itemBytes(json!) : encoded.length;
+        if (bytes > batcher.maxItemBytes) {
+          record({ outcome: 'invalid', resource, ...where, externalId, message: 'TOO_LARGE', detail: `the item is ${bytes} bytes, more than fits one request (--max-body-bytes ${settings.maxBodyBytes})`, row: rowOf(row) });
           return undefined;
         }
-      }
-      const bytes = encoded === undefined ? itemBytes(json!) : encoded.length;
-      if (bytes > batcher.maxItemBytes) {
-        record({ outcome: 'invalid', resource, ...where, externalId, message: 'TOO_LARGE', detail: `the item is ${bytes} bytes, more than fits one request (--max-body-bytes ${settings.maxBodyBytes})`, row: rowOf(row) });
-        return undefined;
-      }
-      if (encoded === undefined) return batcher.add({ json: json!, bytes, meta: { ...where, externalId, row: row as Record<string, string> | undefined } });
-      return batcher.add(new EncodedItem(encoded, json, new ChunkRowMeta(where.file, where.line, externalId, row)));
-    };
+        if (encoded === undefined) return batcher.add({ json: json!, bytes, meta: { ...where, externalId, row: row as Record<string, string> | undefined } });
+        return batcher.add(new EncodedItem(encoded, json, new ChunkRowMeta(where.file, where.line, externalId, row)));
+      };
 
-    if (workerRows) {
-      const refs: Record<string, unknown> & { associated: Record<string, unknown> } = { associated: {} };
-      for (let j = 0; j < kindJobs.length; j++) {
-        for (;;) {
-          const next = await workerRows.next();
-          if (next.done) throw new Error('the read worker ended early');
-          const chunk = next.value;
-          if (chunk === JOB_END) break;
-          const reader = new ChunkReader(chunk);
-          const file = chunk.file;
-          while (reader.next()) {
+      if (workerRows) {
+        const refs: Record<string, unknown> & { associated: Record<string, unknown> } = { associated: {} };
+        for (let j = 0; j < kindJobs.length; j++) {
+          for (;;) {
+            const next = await workerRows.next();
+            if (next.done) throw new Error('the read worker ended early');
+            const chunk = next.value;
+            if (chunk === JOB_END) break;
+            const reader = new ChunkReader(chunk);
+            const file = chunk.file;
+            while (reader.next()) {
+              counts.rowsRead += 1;
+              const where = { file, line: reader.line };
+              const extra = reader.extra;
+              if (extra?.warnings) for (const w of extra.warnings) hooks.warn(w);
+              const verdict = extra?.verdict;
+              if (verdict) {
+                const row = rowOf(lazyRow(reader));
+                if (verdict.kind === 'skip') record({ outcome: 'skipped', resource, ...where, message: 'SKIPPED', detail: verdict.reason, row });
+                else if (verdict.kind === 'map-invalid') record({ outcome: 'invalid', resource, ...where, externalId: undefined, field: verdict.field, column: verdict.column, message: 'INVALID', detail: verdict.detail, row });
+                else record({ outcome: 'invalid', resource, ...where, externalId: verdict.externalId === undefined ? undefined : ownString(verdict.externalId), field: verdict.field, message: 'INVALID', detail: verdict.detail, row });
+                continue;
+              }
+              const encoded = reader.takeItem();
+              const ids = reader.ids;
+              const externalId = ids[0] === undefined ? undefined : ownString(ids[0]);
+              refs.ownerExternalId = ids[1];
+              refs.agentExternalId = ids[2];
+              refs.associated.accountExternalId = ids[3];
+              refs.associated.dealExternalId = ids[4];
+              const done = admit(where, lazyRow(reader), externalId, refs, encoded);
+              if (done) await send(done);
+              if (counts.rowsRead % 2048 === 0) hooks.progress?.(counts);
+            }
+          }
+        }
+      } else {
+        let validator = validators.get(resource);
+        if (!validator) validators.set(resource, (validator = createItemValidator(resource, settings.method)));
+        for (const { source, mapper } of kindJobs) {
+          for await (const record_ of source.records) {
             counts.rowsRead += 1;
-            const where = { file, line: reader.line };
-            const extra = reader.extra;
-            if (extra?.warnings) for (const w of extra.warnings) hooks.warn(w);
-            const verdict = extra?.verdict;
-            if (verdict) {
-              const row = rowOf(lazyRow(reader));
-              if (verdict.kind === 'skip') record({ outcome: 'skipped', resource, ...where, message: 'SKIPPED', detail: verdict.reason, row });
-              else if (verdict.kind === 'map-invalid') record({ outcome: 'invalid', resource, ...where, externalId: undefined, field: verdict.field, column: verdict.column, message: 'INVALID', detail: verdict.detail, row });
-              else record({ outcome: 'invalid', resource, ...where, externalId: verdict.externalId === undefined ? undefined : ownString(verdict.externalId), field: verdict.field, message: 'INVALID', detail: verdict.detail, row });
+            const where = { file: record_.file, line: record_.line };
+            const row = record_.kind === 'item' ? undefined : record_.row;
+            const mapped = mapper.map(record_);
+            if (mapped.kind === 'skip') {
+              record({ outcome: 'skipped', resource, ...where, message: 'SKIPPED', detail: mapped.reason, row });
               continue;
             }
-            const encoded = reader.takeItem();
-            const ids = reader.ids;
-            const externalId = ids[0] === undefined ? undefined : ownString(ids[0]);
-            refs.ownerExternalId = ids[1];
-            refs.agentExternalId = ids[2];
-            refs.associated.accountExternalId = ids[3];
-            refs.associated.dealExternalId = ids[4];
-            const done = admit(where, lazyRow(reader), externalId, refs, encoded);
+            if (mapped.kind === 'invalid') {
+              const first = mapped.problems[0];
+              record({
+                outcome: 'invalid', resource, ...where,
+                externalId: undefined, field: first?.field, column: first?.column,
+                // the first problem's column and field travel apart; further ones name their own
+                message: 'INVALID', detail: mapped.problems.map((p, i) => problemText(i === 0 ? { ...p, column: undefined } : p)).join('; '),
+                row,
+              });
+              continue;
+            }
+            for (const w of mapped.warnings) hooks.warn(w);
+            const externalId = typeof mapped.item.externalId === 'string' ? ownString(mapped.item.externalId) : undefined;
+            const checked = validator(mapped.item);
+            if (!checked.ok) {
+              const first = checked.problems[0];
+              record({
+                outcome: 'invalid', resource, ...where, externalId, field: first?.field,
+                message: 'INVALID', detail: checked.problems.map((p) => problemText(p)).join('; '),
+                row,
+              });
+              continue;
+            }
+            for (const w of checked.warnings) hooks.warn({ severity: 'warning', ...where, field: w.field, reason: w.reason });
+            const done = admit(where, row, externalId, checked.item, undefined);
             if (done) await send(done);
             if (counts.rowsRead % 2048 === 0) hooks.progress?.(counts);
           }
         }
       }
-    } else {
-      let validator = validators.get(resource);
-      if (!validator) validators.set(resource, (validator = createItemValidator(resource, settings.method)));
-      for (const { source, mapper } of kindJobs) {
-        for await (const record_ of source.records) {
-          counts.rowsRead += 1;
-          const where = { file: record_.file, line: record_.line };
-          const row = record_.kind === 'item' ? undefined : record_.row;
-          const mapped = mapper.map(record_);
-          if (mapped.kind === 'skip') {
-            record({ outcome: 'skipped', resource, ...where, message: 'SKIPPED', detail: mapped.reason, row });
-            continue;
-          }
-          if (mapped.kind === 'invalid') {
-            const first = mapped.problems[0];
-            record({
-              outcome: 'invalid', resource, ...where,
-              externalId: undefined, field: first?.field, column: first?.column,
-              // the first problem's column and field travel apart; further ones name their own
-              message: 'INVALID', detail: mapped.problems.map((p, i) => problemText(i === 0 ? { ...p, column: undefined } : p)).join('; '),
-              row,
-            });
-            continue;
-          }
-          for (const w of mapped.warnings) hooks.warn(w);
-          const externalId = typeof mapped.item.externalId === 'string' ? ownString(mapped.item.externalId) : undefined;
-          const checked = validator(mapped.item);
-          if (!checked.ok) {
-            const first = checked.problems[0];
-            record({
-              outcome: 'invalid', resource, ...where, externalId, field: first?.field,
-              message: 'INVALID', detail: checked.problems.map((p) => problemText(p)).join('; '),
-              row,
-            });
-            continue;
-          }
-          for (const w of checked.warnings) hooks.warn({ severity: 'warning', ...where, field: w.field, reason: w.reason });
-          const done = admit(where, row, externalId, checked.item, undefined);
-          if (done) await send(done);
-          if (counts.rowsRead % 2048 === 0) hooks.progress?.(counts);
-        }
-      }
+      const last = batcher.flush();
+      if (last) await send(last);
+      await limiter.idle();
+      hooks.progress?.(counts);
     }
-    const last = batcher.flush();
-    if (last) await send(last);
-    await limiter.idle();
-    hooks.progress?.(counts);
-  }
   } finally {
     await inWorker?.close();
   }
