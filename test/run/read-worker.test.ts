@@ -40,7 +40,9 @@ function accounts(): string {
 
 async function push(worker: '0' | '1', dir: string, extra: string[]) {
   const errors = join(dir, `errors-${worker}-${extra.length}`);
-  const r = await runCli(['push', '--format', 'json', '--batch-size', '100', '--errors', errors, ...extra, join(dir, 'sales-profiles.csv'), join(dir, 'accounts.csv'), join(dir, 'deals.csv')], {
+  // one batch at a time: with several in flight, the server's answers (and so the order of rejected
+  // rows in the errors CSV) depend on timing, whichever thread reads
+  const r = await runCli(['push', '--format', 'json', '--batch-size', '100', '--concurrency', '1', '--errors', errors, ...extra, join(dir, 'sales-profiles.csv'), join(dir, 'accounts.csv'), join(dir, 'deals.csv')], {
     BATCH_SYNC_READ_WORKER: worker,
     BATCH_SYNC_API_KEY: KEY,
     BATCH_SYNC_BASE_URL: sandbox.url,
