@@ -58,7 +58,7 @@ export async function runSyncCommand(request: SyncRequest, flags: CommonFlags, o
       },
       onProgress: (c) => progress.update(c),
       // unchanged rows (incremental mode) need no fixing and would flood the file
-      sink: errors ? (o) => void (o.message !== 'UNCHANGED' && errors.write(o)) : undefined,
+      sink: errors ? (o) => errors.write(o) : undefined,
       emit: emitted ? (body, resource) => void emitted.write(`${body}\n`, 'utf8') : environment.emit,
       onWarning: flags.verbose ? (d) => progress.event(`warning: ${d.file}:${d.line ?? ''} ${d.field ?? ''} ${d.reason}`, 'debug') : undefined,
       // lock take-overs, the guard tripping, a state that could not be saved: shown even when quiet

@@ -4,7 +4,7 @@
 import { RESOURCES, resourceFromFileName, type Resource } from '../contract/resources.js';
 import type { Diagnostic } from '../validate/diagnostic.js';
 import { groupKey, groupLabel, normaliseReason } from './group-key.js';
-import { OUTCOMES, type OutcomeKind, type RowOutcome } from './outcome.js';
+import { OUTCOMES, isDeliberateSkip, type OutcomeKind, type RowOutcome } from './outcome.js';
 
 export interface ResourceCounts {
   /** Rows that reached an outcome: always accepted + rejected + invalid + skipped. */
@@ -62,6 +62,8 @@ export interface Collector {
   notAccepted(): readonly RowOutcome[];
   /** Rows not accepted that were counted and grouped but not kept (over maxKept). */
   notListed(): number;
+  /** Rows skipped on purpose (isDeliberateSkip): counted as skipped, never a failure. */
+  deliberateSkips(): number;
   warnings(): readonly Diagnostic[];
   warningsNotListed(): number;
 }
@@ -83,6 +85,7 @@ export function createCollector(options: CollectorOptions = {}): Collector {
   const kept: RowOutcome[] = [];
   const keptWarnings: Diagnostic[] = [];
   let notListed = 0;
+  let deliberateSkips = 0;
   let warningsNotListed = 0;
 
   const countsOf = (r: Resource): ResourceCounts => {
@@ -121,8 +124,11 @@ export function createCollector(options: CollectorOptions = {}): Collector {
       c.read++;
       if (o.outcome === 'accepted') return;
       addToGroup(o as RowOutcome & { outcome: OutcomeGroup['outcome'] });
-      // unchanged rows of an incremental run are the point of it: a count, never a listing
-      if (o.outcome === 'skipped' && o.message === 'UNCHANGED') return;
+      if (isDeliberateSkip(o)) {
+        deliberateSkips++;
+        // unchanged rows of an incremental run are the point of it: a count, never a listing
+        if (o.message === 'UNCHANGED') return;
+      }
       if (kept.length < maxKept) kept.push(o);
       else notListed++;
       options.sink?.(o);
@@ -179,6 +185,7 @@ export function createCollector(options: CollectorOptions = {}): Collector {
     },
     notAccepted: () => kept,
     notListed: () => notListed,
+    deliberateSkips: () => deliberateSkips,
     warnings: () => keptWarnings,
     warningsNotListed: () => warningsNotListed,
   };

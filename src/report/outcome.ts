@@ -4,6 +4,14 @@ import type { Resource } from '../contract/resources.js';
 export const OUTCOMES = ['accepted', 'rejected', 'invalid', 'skipped'] as const;
 export type OutcomeKind = (typeof OUTCOMES)[number];
 
+/** Reasons a row is skipped on purpose: by the profile's condition, or unchanged in incremental mode. */
+const DELIBERATE = new Set(['SKIPPED', 'UNCHANGED']);
+
+/** A row left out on purpose is not a failure: it counts neither against the exit code nor the guard. */
+export function isDeliberateSkip(o: Pick<RowOutcome, 'outcome' | 'message'>): boolean {
+  return o.outcome === 'skipped' && DELIBERATE.has(o.message);
+}
+
 export interface RowOutcome {
   outcome: OutcomeKind;
   resource: Resource;

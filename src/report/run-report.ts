@@ -25,6 +25,8 @@ export interface RunReport {
   notAccepted: readonly RowOutcome[];
   /** Rows not accepted beyond the collector's cap: counted and grouped, not listed. */
   notListed: number;
+  /** Skipped rows that were meant to be left out (by the profile, or unchanged): not failures. */
+  deliberateSkips: number;
   warningGroups: WarningGroup[];
   warnings: readonly Diagnostic[];
   warningsNotListed: number;
@@ -49,6 +51,7 @@ export function buildRunReport(meta: RunMeta, collector: Collector): RunReport {
     groups: collector.groups(),
     notAccepted: collector.notAccepted(),
     notListed: collector.notListed(),
+    deliberateSkips: collector.deliberateSkips(),
     warningGroups: collector.warningGroups(),
     warnings: collector.warnings(),
     warningsNotListed: collector.warningsNotListed(),

@@ -117,9 +117,7 @@ export function jobsFor(request: SyncRequest, plan: SyncPlan | undefined): Job[]
 export function exitCodeOf(report: RunReport, interrupted: boolean): number {
   if (report.aborted || interrupted) return EXIT.aborted;
   const t = report.totals;
-  // rows a profile skips on purpose, or unchanged ones in incremental mode, were meant to stay out
-  const deliberate = report.groups.filter((g) => g.outcome === 'skipped' && /^(SKIPPED|UNCHANGED)\b/.test(g.label)).reduce((n, g) => n + g.count, 0);
-  return t.rejected + t.invalid + t.skipped - deliberate > 0 ? EXIT.notAccepted : EXIT.ok;
+  return t.rejected + t.invalid + t.skipped - report.deliberateSkips > 0 ? EXIT.notAccepted : EXIT.ok;
 }
 
 export async function sync(request: SyncRequest, environment: SyncEnvironment = {}): Promise<SyncOutcome> {

@@ -88,7 +88,7 @@ export function openNightlySession(ctx: SessionContext): RunSession | undefined 
     },
     // an unchanged row needs no fixing: it stays out of the errors CSV (a nightly run would
     // otherwise write nearly every row there)
-    sink: errors && ((o) => o.message !== 'UNCHANGED' && errors.write(o)),
+    sink: errors && ((o) => errors.write(o)),
     prepared(jobs) {
       for (const { job, source } of jobs) errors?.declareSource(job.file, { header: source.header, delimiter: source.detected.delimiter });
     },
@@ -105,8 +105,7 @@ export function openNightlySession(ctx: SessionContext): RunSession | undefined 
         }
         try {
           const files = errors?.finish().files ?? [];
-          const notAccepted = result.report.notAccepted.filter((o) => o.message !== 'UNCHANGED');
-          writeRunReport(folder, { ...result.report, notAccepted, errorFiles: files.map((f) => f.path) }, result.exitCode);
+          writeRunReport(folder, { ...result.report, errorFiles: files.map((f) => f.path) }, result.exitCode);
           pruneReports(settings.reportDir, settings.keepReports, ctx.runId);
         } catch (error) {
           errors?.abort();

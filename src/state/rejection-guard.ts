@@ -1,7 +1,7 @@
 // Stops a run whose data is clearly broken (a column renamed upstream, making every row invalid)
 // before it floods the API. It counts invalid and rejected rows as they are recorded and trips once
 // either limit is passed; the run then takes no new batches and exits 3.
-import type { RowOutcome } from '../report/outcome.js';
+import { isDeliberateSkip, type RowOutcome } from '../report/outcome.js';
 
 /** The rate is judged only once this many rows have an outcome: 3 bad rows of the first 4 say nothing. */
 export const RATE_MIN_ROWS = 100;
@@ -19,8 +19,6 @@ export interface RejectionGuard {
   readonly tripped?: string;
 }
 
-// rows left out on purpose (by the profile, or unchanged in incremental mode) are not part of the judgement
-const deliberate = (o: RowOutcome) => o.outcome === 'skipped' && (o.message === 'SKIPPED' || o.message === 'UNCHANGED');
 
 export function createRejectionGuard(limits: GuardLimits): RejectionGuard | undefined {
   const { maxRejections, maxRejectionRate } = limits;
@@ -37,7 +35,8 @@ export function createRejectionGuard(limits: GuardLimits): RejectionGuard | unde
       return tripped;
     },
     record(o) {
-      if (tripped || deliberate(o)) return undefined;
+      // rows left out on purpose are not part of the judgement
+      if (tripped || isDeliberateSkip(o)) return undefined;
       rows++;
       if (o.outcome === 'invalid' || o.outcome === 'rejected') failed++;
       if (maxRejections !== undefined && failed > maxRejections) tripped = because(`--max-rejections ${maxRejections}`);
