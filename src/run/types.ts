@@ -1,8 +1,11 @@
 // What a run is given and what it hands back.
 import type { Method, Resource } from '../contract/resources.js';
 import type { ReaderOptions } from '../read/types.js';
+import type { RunMode } from '../report/run-report.js';
 
-export type RunMode = 'validate' | 'dry-run' | 'push';
+// the run's mode and its progress counts are the report's own types: one definition each
+export type { RunMode } from '../report/run-report.js';
+export type { ProgressCounts } from '../report/progress.js';
 
 /** One input file and how to read and map it. */
 export interface Job {
@@ -21,13 +24,6 @@ export interface RowMeta {
   row?: Record<string, string>;
 }
 
-export interface ProgressCounts {
-  resource?: Resource;
-  rowsRead: number;
-  batchesAcked: number;
-  itemsAcked: number;
-  retries: number;
-}
 
 export interface RunSettings {
   mode: RunMode;
