@@ -21,7 +21,8 @@ import type { ProgressCounts, RowMeta, RunSettings } from './types.js';
 
 export interface RunHooks {
   record(outcome: RowOutcome): void;
-  warn(diagnostic: Diagnostic): void;
+  /** A warning about a row of `resource`; the row keeps its own outcome. */
+  warn(diagnostic: Diagnostic, resource: Resource): void;
   /** Each planned batch body, for `validate --emit` and `--dry-run`. */
   emit?(body: string, resource: Resource): void;
   /** An item the server accepted (the state store listens here). */
@@ -136,7 +137,7 @@ export async function runPipeline(
           record({ outcome: 'invalid', resource, ...where, externalId, field: 'externalId', message: 'DUPLICATE', detail: duplicate.reason, row: rowOf(row) });
           return undefined;
         }
-        for (const w of checks.references(resource, item, where)) hooks.warn(w);
+        for (const w of checks.references(resource, item, where)) hooks.warn(w, resource);
         if (settings.holdDependents && resource === 'deal') {
           const missing = [item.ownerExternalId, item.agentExternalId].find((id) => typeof id === 'string' && failedProfiles.has(id));
           if (missing !== undefined) {
@@ -176,7 +177,7 @@ export async function runPipeline(
               counts.rowsRead += 1;
               const where = { file, line: reader.line };
               const extra = reader.extra;
-              if (extra?.warnings) for (const w of extra.warnings) hooks.warn(w);
+              if (extra?.warnings) for (const w of extra.warnings) hooks.warn(w, resource);
               const verdict = extra?.verdict;
               if (verdict) {
                 const row = rowOf(lazyRow(reader));
@@ -222,7 +223,7 @@ export async function runPipeline(
               });
               continue;
             }
-            for (const w of mapped.warnings) hooks.warn(w);
+            for (const w of mapped.warnings) hooks.warn(w, resource);
             const externalId = typeof mapped.item.externalId === 'string' ? ownString(mapped.item.externalId) : undefined;
             const checked = validator(mapped.item);
             if (!checked.ok) {
@@ -234,7 +235,7 @@ export async function runPipeline(
               });
               continue;
             }
-            for (const w of checked.warnings) hooks.warn({ severity: 'warning', ...where, field: w.field, reason: w.reason });
+            for (const w of checked.warnings) hooks.warn({ severity: 'warning', ...where, field: w.field, reason: w.reason }, resource);
             const done = admit(where, row, externalId, checked.item, undefined);
             if (done) await send(done);
             if (counts.rowsRead % 2048 === 0) hooks.progress?.(counts);

@@ -157,8 +157,8 @@ export async function sync(request: SyncRequest, environment: SyncEnvironment = 
             const tripped = guard?.record(o);
             if (tripped) stop('TOO_MANY_REJECTIONS', tripped);
           },
-          warn: (d) => {
-            collector.warn(d);
+          warn: (d, resource) => {
+            collector.warn(d, resource);
             environment.onWarning?.(d);
           },
           emit: environment.emit,

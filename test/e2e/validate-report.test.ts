@@ -24,3 +24,12 @@ test('validate names rows as file:line with the file as typed, and says each fie
   expect(r.stdout).not.toContain(dir);
   expect(r.stderr).toMatch(/batch-sync validate: run \S+ FAILED exit=1 read=5 accepted=1 rejected=0 invalid=4/);
 });
+
+test('warnings count under their resource even when the file name does not say which it is', async () => {
+  const dir = tempFiles({ 'clientes.csv': 'externalId,name,type\nacme,Acme,GUILD\nbeta,Beta,COMPANY' });
+  const r = await spawnCli(['validate', '--resource', 'account', '--format', 'json', 'clientes.csv'], { cwd: dir });
+  expect(r.code).toBe(0);
+  const report = JSON.parse(r.stdout);
+  expect(report.counts.account).toMatchObject({ read: 2, accepted: 2, warnings: 1 });
+  expect(report.totals.warnings).toBe(1);
+});
