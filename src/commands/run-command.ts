@@ -1,7 +1,7 @@
 // What validate and push share once their options are parsed: progress on stderr, the errors
 // CSV, the emitted batches, the report on stdout, and the exit code. Kept here so the two commands
 // stay a list of options.
-import { createWriteStream, mkdirSync } from 'node:fs';
+import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import { basename, dirname, extname, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
 import { createErrorsCsv, type ErrorsCsvWriter } from '../report/errors-csv.js';
@@ -9,7 +9,7 @@ import type { Output } from '../report/output.js';
 import { startProgress } from '../report/progress.js';
 import { REPORTERS } from '../report/reporters.js';
 import { summaryLine } from '../report/summary-line.js';
-import { jobsFor, loadPlanFor, sync, type SyncEnvironment, type SyncOutcome, type SyncRequest } from '../run/sync.js';
+import { sync, type SyncEnvironment, type SyncOutcome, type SyncRequest } from '../run/sync.js';
 import { readerFlags, resourceFlag, type InputFlags } from './input-options.js';
 
 export interface CommonFlags extends InputFlags {
@@ -27,8 +27,7 @@ export function syncRequest(mode: SyncRequest['mode'], files: string[], flags: C
  * `--errors x.csv`: the first input with failures writes x.csv, any further one x.<input>.csv (one
  * file per input, because each keeps its own columns); `--errors dir`: `<input>.errors.csv` in it.
  */
-async function errorsWriter(target: string, request: SyncRequest): Promise<ErrorsCsvWriter> {
-  const inputs = jobsFor(request, await loadPlanFor(request)).map((j) => j.file);
+function errorsWriter(target: string, inputs: string[]): ErrorsCsvWriter {
   const path = resolve(target);
   if (extname(path).toLowerCase() === '.csv') {
     const stem = basename(path, extname(path));
@@ -45,21 +44,25 @@ async function errorsWriter(target: string, request: SyncRequest): Promise<Error
 
 export async function runSyncCommand(request: SyncRequest, flags: CommonFlags, output: Output, environment: SyncEnvironment = {}): Promise<{ outcome: SyncOutcome; exitCode: number }> {
   const progress = await startProgress({ output, mode: flags.quiet ? 'quiet' : undefined, verbose: flags.verbose });
-  const errors = flags.errors ? await errorsWriter(flags.errors, request) : undefined;
-  if (flags.emit && request.files.some((f) => resolve(f) === resolve(flags.emit!))) throw new UsageError(`refusing to write --emit over an input file: ${flags.emit}`);
-  const emitted = flags.emit ? createWriteStream(flags.emit) : undefined;
+  // both output files are opened once the run's inputs are known (files named or the plan's jobs)
+  // and before anything is sent, so neither can ever be written over an input
+  let errors: ErrorsCsvWriter | undefined;
+  let emitted: WriteStream | undefined;
   let outcome: SyncOutcome;
   try {
     outcome = await sync(request, {
       ...environment,
       onEvent: (text, level) => progress.event(text, level),
       onPrepared: (jobs) => {
+        const inputs = jobs.map((j) => j.job.file);
+        if (flags.emit && inputs.some((f) => resolve(f) === resolve(flags.emit!))) throw new UsageError(`refusing to write --emit over an input file: ${flags.emit}`);
+        if (flags.errors) errors = errorsWriter(flags.errors, inputs);
         for (const { job, source } of jobs) errors?.declareSource(job.file, { header: source.header, delimiter: source.detected.delimiter });
+        if (flags.emit) emitted = createWriteStream(flags.emit);
       },
       onProgress: (c) => progress.update(c),
-      // unchanged rows (incremental mode) need no fixing and would flood the file
-      sink: errors ? (o) => errors.write(o) : undefined,
-      emit: emitted ? (body, resource) => void emitted.write(`${body}\n`, 'utf8') : environment.emit,
+      sink: flags.errors ? (o) => errors?.write(o) : undefined,
+      emit: flags.emit ? (body) => void emitted?.write(`${body}\n`, 'utf8') : environment.emit,
       onWarning: flags.verbose ? (d) => progress.event(`warning: ${d.file}:${d.line ?? ''} ${d.field ?? ''} ${d.reason}`, 'debug') : undefined,
       // lock take-overs, the guard tripping, a state that could not be saved: shown even when quiet
       onNotice: (text) => progress.event(text, 'error'),
@@ -69,7 +72,7 @@ export async function runSyncCommand(request: SyncRequest, flags: CommonFlags, o
     throw error;
   } finally {
     progress.stop();
-    if (emitted) await new Promise((done) => emitted.end(done));
+    if (emitted) await new Promise((done) => emitted!.end(done));
   }
   if (errors) {
     const failure = errors.failure();

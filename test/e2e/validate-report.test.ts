@@ -1,5 +1,7 @@
 // What a user sees from validate: the file named as typed, each invalid row as
 // `file:line  column → field: reason` with nothing said twice, grouped reasons, the exit code.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { spawnCli, tempFiles } from '../helpers/cli.js';
 
@@ -32,4 +34,15 @@ test('warnings count under their resource even when the file name does not say w
   const report = JSON.parse(r.stdout);
   expect(report.counts.account).toMatchObject({ read: 2, accepted: 2, warnings: 1 });
   expect(report.totals.warnings).toBe(1);
+});
+
+test("--emit and --errors are refused over any input, the plan's jobs included, and the input is left intact", async () => {
+  const accounts = 'externalId,name,type\nacme,Acme,COMPANY\n';
+  const dir = tempFiles({ 'accounts.csv': accounts, 'batch-sync.config.json': JSON.stringify({ jobs: [{ file: 'accounts.csv' }] }) });
+  for (const flag of ['--emit', '--errors']) {
+    const r = await spawnCli(['validate', flag, 'accounts.csv'], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/refusing to write .*over an input/);
+    expect(readFileSync(join(dir, 'accounts.csv'), 'utf8')).toBe(accounts);
+  }
 });
