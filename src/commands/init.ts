@@ -1,7 +1,7 @@
 // `batch-sync init <file> --resource <kind>`: reads the header and a sample, proposes a mapping
 // profile (src/map/propose.ts), writes it, and says what was mapped and what the user must fill in.
 import { writeFile } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { METHODS, RESOURCE_NAMES_HELP, parseResource, type Method } from '../contract/resources.js';
 import { UsageError } from '../errors.js';
@@ -42,6 +42,7 @@ export function registerInit(program: Command, output: Output, _setExit: SetExit
       if (!Number.isInteger(limit) || limit < 1) throw new UsageError(`--sample must be a positive whole number, not "${opts.sample}"`);
       const out = opts.out ?? join(dirname(file), `${basename(file).replace(/\.[^.]*$/, '')}.profile.json`);
 
+      if (resolve(out) === resolve(file)) throw new UsageError(`refusing to write the profile over the export it reads: ${out}`, { suggestion: 'pass another --out' });
       const sample = await sampleSource(file, limit, readerFlags({ ...opts, format: 'human' })); // InputError (exit 2) when it cannot be read
       if (!sample.header) {
         throw new UsageError(`${file} is ${sample.format.toUpperCase()}: items in the API's shape need no profile`, {

@@ -46,3 +46,12 @@ test("--emit and --errors are refused over any input, the plan's jobs included, 
     expect(readFileSync(join(dir, 'accounts.csv'), 'utf8')).toBe(accounts);
   }
 });
+
+test('init never writes its profile over the export it reads, even with --force', async () => {
+  const accounts = 'externalId,name,type\nacme,Acme,COMPANY\n';
+  const dir = tempFiles({ 'accounts.csv': accounts });
+  const r = await spawnCli(['init', 'accounts.csv', '--resource', 'account', '--out', 'accounts.csv', '--force'], { cwd: dir });
+  expect(r.code).toBe(2);
+  expect(r.stderr).toMatch(/refusing to write the profile over the export it reads/);
+  expect(readFileSync(join(dir, 'accounts.csv'), 'utf8')).toBe(accounts);
+});
