@@ -61,10 +61,12 @@ export function canonicalMapper(opts: { resource: Resource; method?: Method; hea
     current.problems.push({ severity: 'error', file: current.file, line: current.line, column: current.column, field: current.field, reason });
 
   const compiled = columns.map((c: CanonicalColumn) => {
+    // where the reader's cells hold this column (the last of equal names wins, as in `row`)
+    const at = header.lastIndexOf(c.column);
     if (c.kind === 'field') {
-      return { c, field: c.path, set: compileSetter(c.path), convert: converter(c.target.kind, c.target.nullable, c.target.isId, report) };
+      return { c, at, field: c.path, set: compileSetter(c.path), convert: converter(c.target.kind, c.target.nullable, c.target.isId, report) };
     }
-    return { c, field: `customFields.${c.key}`, set: undefined, convert: converter(c.type, false, false, report) };
+    return { c, at, field: `customFields.${c.key}`, set: undefined, convert: converter(c.type, false, false, report) };
   });
   const named = shape.customFields === 'named';
   const arrays = [...new Set([...shape.fields.keys()].filter((p) => p.includes('[]')).map((p) => p.slice(0, p.indexOf('['))))];
@@ -83,8 +85,10 @@ export function canonicalMapper(opts: { resource: Resource; method?: Method; hea
       current = { file: record.file, line: record.line, column: '', field: '', problems };
       const item: Record<string, unknown> = {};
       let custom: Record<string, unknown>[] | undefined;
-      for (const { c, field, set, convert } of compiled) {
-        const text = (record.row[c.column] ?? '').trim();
+      // cells by index when they come in this header's order (the CSV reader's), else by name
+      const cells = record.names === header ? record.cells : undefined;
+      for (const { c, at, field, set, convert } of compiled) {
+        const text = ((cells ? cells[at] : record.row[c.column]) ?? '').trim();
         if (text === '') continue;
         current.column = c.column;
         current.field = field;

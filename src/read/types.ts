@@ -35,6 +35,18 @@ export interface RowRecord {
   /** 1-based line where the record starts in the file. */
   line: number;
   row: Record<string, string>;
+  /**
+   * From the CSV reader: the cells in the order of `names` (the header array itself, so a mapper
+   * compiled for that header can compare it by identity and read cells by index, never building
+   * `row`, which the reader then builds only when asked).
+   */
+  cells?: readonly string[];
+  names?: readonly string[];
+  /**
+   * The record's text when its cells are exactly that text split on the file's delimiter (a line
+   * without quotes): the read worker ships this one string instead of every cell.
+   */
+  plain?: string;
 }
 
 /** A JSON or NDJSON item, taken as it is (already in API shape). */

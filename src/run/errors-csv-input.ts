@@ -19,7 +19,8 @@ async function* restored(records: AsyncIterable<SourceRecord>): AsyncIterable<So
     }
     const row: Record<string, string> = Object.create(null);
     for (const [column, cell] of Object.entries(record.row)) if (!ADDED.has(column)) row[column] = restoreCell(cell);
-    yield { ...record, row };
+    // a restored row is no longer its line split on the delimiter: it drops `plain`
+    yield record.kind === 'row' ? { kind: 'row', file: record.file, line: record.line, row } : { ...record, row };
   }
 }
 

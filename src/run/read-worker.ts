@@ -45,14 +45,15 @@ async function main(): Promise<void> {
   for (let j = 0; j < data.jobs.length; j++) {
     const { source, mapper, resource } = (await prepareJobs([data.jobs[j]!], data.method))[0]!;
     const validator = createItemValidator(resource, data.method);
-    let w = new ChunkWriter(j, data.chunkRows);
+    const layout = source.format === 'csv' && source.header !== undefined && source.detected.delimiter !== undefined ? { header: source.header, delimiter: source.detected.delimiter } : undefined;
+    let w = new ChunkWriter(j, data.chunkRows, layout);
     for await (const record of source.records) {
       if (!w.fits(record.file, data.chunkBytes)) {
         await post(w);
-        w = new ChunkWriter(j, data.chunkRows);
+        w = new ChunkWriter(j, data.chunkRows, layout);
       }
       const where = { file: record.file, line: record.line };
-      w.row(record.file, record.line, record.kind === 'item' ? undefined : record.row, record.kind === 'row');
+      w.row(record);
       const mapped = mapper.map(record);
       if (mapped.kind === 'skip') {
         w.verdict({ kind: 'skip', reason: mapped.reason });
@@ -75,7 +76,7 @@ async function main(): Promise<void> {
       const item = checked.item;
       const json = JSON.stringify(item);
       const associated = item.associated as { accountExternalId?: unknown; dealExternalId?: unknown } | undefined;
-      w.item(json, Buffer.byteLength(json, 'utf8'), [externalId, item.ownerExternalId, item.agentExternalId, associated?.accountExternalId, associated?.dealExternalId]);
+      w.item(json, [externalId, item.ownerExternalId, item.agentExternalId, associated?.accountExternalId, associated?.dealExternalId]);
     }
     if (w.count > 0) await post(w);
     port.postMessage({ type: 'job-end' } satisfies ReadWorkerMessage);

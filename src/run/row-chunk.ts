@@ -2,7 +2,10 @@
 // and strings: structured-cloning one object per row cost 3–6 µs a row, more than the work moved
 // off the main thread. A chunk carries, per row, its start line, its original cells (for the errors
 // CSV), and either the valid item (its JSON bytes, externalId and the ids it references) or what
-// the worker found wrong with it; warnings ride along as small plain objects.
+// the worker found wrong with it; warnings ride along as small plain objects. A row read from a
+// line without quotes travels as that line (split again only if an outcome needs its cells):
+// copying every cell apart cost the worker ~1 s per million rows.
+import type { SourceRecord } from '../read/types.js';
 import type { Diagnostic } from '../validate/diagnostic.js';
 
 /** What the worker decided about a row that does not go on (built into an outcome on the main thread). */
@@ -33,9 +36,18 @@ export interface RowChunk {
   keys: string[];
   /** Every cell of the chunk's rows, concatenated, as UTF-16LE (decoded only for rows an outcome hands back). */
   cells: Uint8Array;
-  /** Per row: 1 when its cells are in `cells` under `keys`, 0 when it has none or they are in `extras`. */
+  /**
+   * Per row: PLAIN when it is a line in `plain`, CELLS when its cells are in `cells` under `keys`,
+   * 0 when it has none or they are in `extras`.
+   */
   hasCells: Uint8Array;
   cellLengths: Int32Array;
+  /** The file's header, in file order, and delimiter: a PLAIN row's line split on it gives its cells under it. */
+  header: string[];
+  delimiter: string;
+  /** The PLAIN rows' lines, concatenated, as UTF-16LE, and each one's length in chars (0 for other rows). */
+  plain: Uint8Array;
+  plainLengths: Int32Array;
   /** The rare rows that need more: warnings, a verdict, cells under other column names. */
   extras: ChunkExtra[];
 }
@@ -49,6 +61,14 @@ export interface ChunkExtra {
 }
 
 export const ID_SLOTS = 5;
+const CELLS = 1;
+const PLAIN = 2;
+
+/** How the rows of a CSV file split into cells (undefined for JSON sources, whose rows are never plain). */
+export interface PlainLayout {
+  header: string[];
+  delimiter: string;
+}
 
 /** Fills one chunk in the worker: typed arrays of the chunk's capacity, filled in place. */
 export class ChunkWriter {
@@ -58,10 +78,15 @@ export class ChunkWriter {
   private readonly itemByteCounts: Int32Array;
   private readonly hasCells: Uint8Array;
   private readonly idLengths: Int32Array;
+  private readonly plainLengths: Int32Array;
+  private plains: string[] = [];
+  private plainChars = 0;
   private cellLengths: Int32Array;
   private cellCount = 0;
-  private jsons: string[] = [];
+  /** The items' JSON, encoded as each arrives: the write returns the byte count that Buffer.byteLength cost 1.5 µs an item to compute. */
+  private encoded: Buffer;
   private itemBytes = 0;
+  private items = 0;
   private ids: string[] = [];
   private keys: string[] | undefined;
   private cells: string[] = [];
@@ -71,11 +96,14 @@ export class ChunkWriter {
   constructor(
     readonly job: number,
     readonly capacity: number,
+    private readonly layout?: PlainLayout,
   ) {
     this.lines = new Uint32Array(capacity);
     this.itemByteCounts = new Int32Array(capacity);
     this.hasCells = new Uint8Array(capacity);
     this.idLengths = new Int32Array(capacity * ID_SLOTS);
+    this.plainLengths = new Int32Array(capacity);
+    this.encoded = Buffer.allocUnsafeSlow(capacity * 512);
     this.cellLengths = new Int32Array(capacity * 16);
   }
 
@@ -89,16 +117,27 @@ export class ChunkWriter {
   }
 
   /**
-   * Starts a row. `regular` rows (a CSV row the reader could read) of one source all have the
-   * header's column names in the same order, so only their cells travel; others carry their names.
+   * Starts a row. Readable CSV rows of one source all have the
+   * header's column names in the same order, so only their cells travel (or only their line, when
+   * it is `plain`: its cells split on the delimiter); others carry their names.
    */
-  row(file: string, line: number, row: Record<string, string> | undefined, regular: boolean): void {
+  row(record: SourceRecord): void {
     const index = this.count++;
-    if (index === 0) this.file = file;
-    this.lines[index] = line;
+    if (index === 0) this.file = record.file;
+    this.lines[index] = record.line;
     this.itemByteCounts[index] = -1;
     this.current = undefined;
-    if (row === undefined) return;
+    if (record.kind === 'item' || record.row === undefined) return;
+    const regular = record.kind === 'row';
+    const plain = regular ? record.plain : undefined;
+    if (plain !== undefined && this.layout !== undefined) {
+      this.hasCells[index] = PLAIN;
+      this.plainLengths[index] = plain.length;
+      this.plainChars += plain.length;
+      this.plains.push(plain);
+      return;
+    }
+    const row = record.row;
     if (regular) {
       const keys = (this.keys ??= Object.keys(row));
       if (this.cellCount + keys.length > this.cellLengths.length) {
@@ -115,7 +154,7 @@ export class ChunkWriter {
         this.cellLengths[this.cellCount + k] = cell.length;
       }
       if (k === keys.length) {
-        this.hasCells[index] = 1;
+        this.hasCells[index] = CELLS;
         this.cellCount += k;
         this.cells.push(text);
         return;
@@ -138,12 +177,19 @@ export class ChunkWriter {
     this.extra().verdict = v;
   }
 
-  item(json: string, bytes: number, ids: readonly unknown[]): void {
+  /** The current row's valid item, as JSON, and the ids it holds (see ID_SLOTS). */
+  item(json: string, ids: readonly unknown[]): void {
     const index = this.count - 1;
+    // UTF-8 takes at most 3 bytes per UTF-16 unit
+    if (this.itemBytes + 3 * json.length > this.encoded.length) {
+      const grown = Buffer.allocUnsafeSlow(Math.max(2 * this.encoded.length, this.itemBytes + 3 * json.length));
+      this.encoded.copy(grown, 0, 0, this.itemBytes);
+      this.encoded = grown;
+    }
+    const bytes = this.encoded.write(json, this.itemBytes, 'utf8');
     this.itemByteCounts[index] = bytes;
-    this.jsons.push(json);
     this.itemBytes += bytes;
-    const slot = (this.jsons.length - 1) * ID_SLOTS;
+    const slot = this.items++ * ID_SLOTS;
     for (let i = 0; i < ID_SLOTS; i++) {
       const id = ids[i];
       if (typeof id === 'string') {
@@ -158,24 +204,29 @@ export class ChunkWriter {
     const lines = this.lines.slice(0, n);
     const itemBytes = this.itemByteCounts.slice(0, n);
     const hasCells = this.hasCells.slice(0, n);
-    const idLengths = this.idLengths.slice(0, this.jsons.length * ID_SLOTS);
+    const idLengths = this.idLengths.slice(0, this.items * ID_SLOTS);
     const cellLengths = this.cellLengths.slice(0, this.cellCount);
+    const plainLengths = this.plainLengths.slice(0, n);
     const chunk: RowChunk = {
       job: this.job,
       file: this.file,
       count: n,
       lines,
       itemBytes,
-      items: writeAll(this.jsons, this.itemBytes, 'utf8'),
+      items: new Uint8Array(this.encoded.buffer, this.encoded.byteOffset, this.itemBytes),
       ids: this.ids.join(''),
       idLengths,
       keys: this.keys ?? [],
       cells: writeAll(this.cells, 2 * cellChars(this.cellLengths, this.cellCount), 'utf16le'),
       hasCells,
       cellLengths,
+      header: this.layout?.header ?? [],
+      delimiter: this.layout?.delimiter ?? '',
+      plain: writeAll(this.plains, 2 * this.plainChars, 'utf16le'),
+      plainLengths,
       extras: this.extras,
     };
-    const transfer = [lines.buffer, itemBytes.buffer, idLengths.buffer, cellLengths.buffer, hasCells.buffer, chunk.items.buffer as ArrayBuffer, chunk.cells.buffer as ArrayBuffer];
+    const transfer = [lines.buffer, itemBytes.buffer, idLengths.buffer, cellLengths.buffer, hasCells.buffer, plainLengths.buffer, chunk.items.buffer as ArrayBuffer, chunk.cells.buffer as ArrayBuffer, chunk.plain.buffer as ArrayBuffer];
     return { chunk, transfer };
   }
 }
@@ -189,12 +240,14 @@ export class ChunkReader {
   private idSlot = 0;
   private cellAt = 0;
   private cellSlot = 0;
+  private plainAt = 0;
   private extraAt = 0;
   /** Extra of the current row, if it has one. */
   extra: ChunkExtra | undefined;
-  /** Offsets of the current row's cells in `cells` (first cell slot and char offset). */
+  /** Offsets of the current row's cells in `cells` (first cell slot and char offset), or of its line in `plain`. */
   rowCellSlot = -1;
   rowCellAt = 0;
+  rowPlainAt = -1;
   readonly ids: (string | undefined)[] = new Array<string | undefined>(ID_SLOTS);
 
   private readonly items: Buffer;
@@ -212,12 +265,18 @@ export class ChunkReader {
       this.extra = e;
       this.extraAt++;
     } else this.extra = undefined;
-    if (c.hasCells[i] === 1) {
+    this.rowCellSlot = -1;
+    this.rowPlainAt = -1;
+    const has = c.hasCells[i];
+    if (has === CELLS) {
       this.rowCellSlot = this.cellSlot;
       this.rowCellAt = this.cellAt;
       const n = c.keys.length;
       for (let k = 0; k < n; k++) this.cellAt += c.cellLengths[this.cellSlot++]!;
-    } else this.rowCellSlot = -1;
+    } else if (has === PLAIN) {
+      this.rowPlainAt = this.plainAt;
+      this.plainAt += c.plainLengths[i]!;
+    }
     return true;
   }
 
@@ -250,6 +309,7 @@ export class ChunkReader {
   /** A decoder of the current row's original cells, for when an outcome needs them. */
   rowSource(): RowSource | undefined {
     if (this.rowCellSlot >= 0) return { chunk: this.chunk, slot: this.rowCellSlot, at: this.rowCellAt };
+    if (this.rowPlainAt >= 0) return { chunk: this.chunk, slot: -1, at: this.rowPlainAt, plainLength: this.chunk.plainLengths[this.index]! };
     const raw = this.extra?.row;
     if (raw) return { chunk: this.chunk, slot: -1, at: 0, raw };
     return undefined;
@@ -260,6 +320,8 @@ export interface RowSource {
   chunk: RowChunk;
   slot: number;
   at: number;
+  /** Set for a PLAIN row: its line's length in chars, at `at` in `plain`. */
+  plainLength?: number;
   raw?: [string[], string[]];
 }
 
@@ -269,6 +331,14 @@ export function decodeRow(source: RowSource): Record<string, string> {
   if (source.raw) {
     const [names, cells] = source.raw;
     for (let i = 0; i < names.length; i++) row[names[i]!] = cells[i]!;
+    return row;
+  }
+  if (source.plainLength !== undefined) {
+    const { header, delimiter, plain } = source.chunk;
+    const text = Buffer.from(plain.buffer, plain.byteOffset, plain.byteLength).toString('utf16le', 2 * source.at, 2 * (source.at + source.plainLength));
+    // as the reader built it: the first header-many cells (any more are blank trailing ones)
+    const cells = text.split(delimiter);
+    for (let k = 0; k < header.length; k++) row[header[k]!] = cells[k]!;
     return row;
   }
   const { keys, cells, cellLengths } = source.chunk;

@@ -31,10 +31,13 @@ function messyDeals(): string {
   return lines.join('\n');
 }
 
-/** Accounts whose type the API has not been seen to use: a warning from the worker, the row still sent. */
+/**
+ * Accounts, semicolon-separated: a type the API has not been seen to use (a warning from the worker,
+ * the row still sent), and duplicates, whose cells the main thread splits again from their line.
+ */
 function accounts(): string {
-  const lines = ['externalId,name,type'];
-  for (let i = 1; i <= 300; i++) lines.push(`A-${i},Acme ${i},${i % 5 === 0 ? 'GUILD' : 'COMPANY'}`);
+  const lines = ['externalId;name;type'];
+  for (let i = 1; i <= 300; i++) lines.push(`A-${i % 37 === 0 ? i - 1 : i};Acme ${i}, Ltda. – ção;${i % 5 === 0 ? 'GUILD' : 'COMPANY'}`);
   return lines.join('\n');
 }
 
@@ -60,8 +63,9 @@ test('the read worker changes nothing observable: report, exit code, errors CSV'
   const alone = await push('0', dir, []);
   const split = await push('1', dir, []);
   expect(alone.code).toBe(1);
-  expect(Object.keys(alone.csv)).toEqual(['deals.errors.csv']);
+  expect(Object.keys(alone.csv).sort()).toEqual(['accounts.errors.csv', 'deals.errors.csv']);
   expect(alone.csv['deals.errors.csv']).toMatch(/DUPLICATE/);
+  expect(alone.csv['accounts.errors.csv']).toContain('A-36;Acme 37, Ltda. – ção;COMPANY;38;invalid;externalId;DUPLICATE');
   expect(alone.report).toMatch(/GUILD/);
   expect(split).toEqual(alone);
 });

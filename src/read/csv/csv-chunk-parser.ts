@@ -37,7 +37,8 @@ export class CsvSyntaxError extends Error {
 }
 
 /** Receives each record: its cells, the line it starts on, and whether a field had text after its closing quote. */
-export type OnRecord = (cells: string[], line: number, textAfterQuote: boolean) => void;
+/** `plain`: the record's text when its cells are that text split on the delimiter (no quotes in it). */
+export type OnRecord = (cells: string[], line: number, textAfterQuote: boolean, plain?: string) => void;
 
 export class CsvChunkParser {
   private readonly api: CsvParseApi;

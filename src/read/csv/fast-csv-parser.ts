@@ -81,7 +81,8 @@ export class FastCsvParser {
       if (nextCr !== -1 && nextCr < pos) nextCr = buf.indexOf(CR, pos);
       if (nextQuote === -1 || nextQuote >= stop) {
         if (nextCr !== -1 && nextCr < stop) return this.stopAt(pos, true); // a bare CR ends a record for csv-parse
-        onRecord(buf.toString('utf8', pos, stop).split(delimiter), this.line, false);
+        const text = buf.toString('utf8', pos, stop);
+        onRecord(text.split(delimiter), this.line, false, text);
         pos = nl + 1;
         this.line++;
         continue;

@@ -46,12 +46,12 @@ export async function openCsv(file: string, options: ReaderOptions, warnings: So
     const ready: SourceRecord[] = [];
     let seenHeader = false;
     let count = 0;
-    const onRecord = (cells: string[], line: number, textAfterQuote: boolean) => {
+    const onRecord = (cells: string[], line: number, textAfterQuote: boolean, plain?: string) => {
       if (!seenHeader) {
         seenHeader = true; // already read from the prefix
         return;
       }
-      const record = build(cells, line, textAfterQuote);
+      const record = build(cells, line, textAfterQuote, plain);
       if (record) ready.push(record);
     };
     try {

@@ -1,28 +1,46 @@
 // Cells → RowRecord or UnreadableRecord. Runs once per row, so it is kept to a loop and a few compares.
 
-import type { SourceRecord } from '../types.js';
+import type { RowRecord, SourceRecord } from '../types.js';
 import type { Header } from './header.js';
 
-export type RowBuilder = (cells: string[], line: number, textAfterQuote: boolean) => SourceRecord | undefined;
+export type RowBuilder = (cells: string[], line: number, textAfterQuote: boolean, plain?: string) => SourceRecord | undefined;
+
+/**
+ * A readable row. `row` (header → cell) is built on first use: a mapper that reads `cells` by index
+ * and a valid row that is never reported skip it (0.4 s per million rows).
+ */
+class CsvRow implements RowRecord {
+  readonly kind = 'row' as const;
+  private built: Record<string, string> | undefined;
+  constructor(
+    readonly file: string,
+    readonly line: number,
+    readonly cells: readonly string[],
+    readonly names: readonly string[],
+    readonly plain: string | undefined,
+  ) {}
+
+  get row(): Record<string, string> {
+    if (this.built) return this.built;
+    // null prototype: a `__proto__` or `constructor` header is a plain column, not a prototype
+    const row: Record<string, string> = Object.create(null);
+    const { names, cells } = this;
+    for (let i = 0; i < names.length; i++) row[names[i]!] = cells[i]!;
+    return (this.built = row);
+  }
+}
 
 export function rowBuilder(file: string, header: Header, quote: string): RowBuilder {
   const names = header.names;
   const width = names.length;
   const maxWidth = width + header.droppedTrailing;
-
-  const zip = (cells: string[]): Record<string, string> => {
-    // null prototype: a `__proto__` or `constructor` header is a plain column, not a prototype
-    const row: Record<string, string> = Object.create(null);
-    for (let i = 0; i < width; i++) row[names[i]!] = cells[i]!;
-    return row;
-  };
   const rawRow = (cells: string[]): Record<string, string> => {
     const row: Record<string, string> = Object.create(null);
     for (let i = 0; i < cells.length; i++) row[i < width ? names[i]! : `column_${i + 1}`] = cells[i]!;
     return row;
   };
 
-  return (cells, line, textAfterQuote) => {
+  return (cells, line, textAfterQuote, plain) => {
     if (textAfterQuote) {
       const backslash = cells.some((c) => c.includes(`\\${quote}`));
       return {
@@ -38,10 +56,10 @@ export function rowBuilder(file: string, header: Header, quote: string): RowBuil
     const n = cells.length;
     if (n === width) {
       if (cells[0]!.trim() === '' && isBlank(cells)) return undefined;
-      return { kind: 'row', file, line, row: zip(cells) };
+      return new CsvRow(file, line, cells, names, plain);
     }
     if (isBlank(cells)) return undefined; // `;;;;` rows Excel leaves below the data
-    if (n > width && n <= maxWidth && isBlank(cells, width)) return { kind: 'row', file, line, row: zip(cells) };
+    if (n > width && n <= maxWidth && isBlank(cells, width)) return new CsvRow(file, line, cells, names, plain);
     return { kind: 'unreadable', file, line, reason: `has ${n} cells, the header has ${width}`, row: rawRow(cells) };
   };
 }
