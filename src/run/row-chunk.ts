@@ -127,9 +127,10 @@ export class ChunkWriter {
     this.lines[index] = record.line;
     this.itemByteCounts[index] = -1;
     this.current = undefined;
-    if (record.kind === 'item' || record.row === undefined) return;
+    if (record.kind === 'item') return;
     const regular = record.kind === 'row';
     const plain = regular ? record.plain : undefined;
+    // before `record.row`, which a plain row builds only if asked
     if (plain !== undefined && this.layout !== undefined) {
       this.hasCells[index] = PLAIN;
       this.plainLengths[index] = plain.length;
@@ -138,6 +139,7 @@ export class ChunkWriter {
       return;
     }
     const row = record.row;
+    if (row === undefined) return;
     if (regular) {
       const keys = (this.keys ??= Object.keys(row));
       if (this.cellCount + keys.length > this.cellLengths.length) {
