@@ -58,9 +58,10 @@ export async function runPipeline(
   };
   const stop = () => aborted !== undefined || signal?.aborted === true;
 
-  // push reads, maps, validates and serialises on the second core; the rest stays here
+  // big inputs are read, mapped, validated and serialised on the second core (push, validate and
+  // --dry-run alike); the rest stays here
   const ordered = SEND_ORDER.flatMap((r) => jobs.filter((j) => j.resource === r));
-  const inWorker = settings.mode === 'push' && ordered.length > 0 && readsInWorker(ordered.map((j) => j.job.file)) ? readInWorker(ordered.map((j) => ({ ...j.job, resource: j.resource })), settings.method) : undefined;
+  const inWorker = ordered.length > 0 && readsInWorker(ordered.map((j) => j.job.file)) ? readInWorker(ordered.map((j) => ({ ...j.job, resource: j.resource })), settings.method) : undefined;
   const workerRows = inWorker?.chunks();
   try {
     for (const resource of SEND_ORDER) {

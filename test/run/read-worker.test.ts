@@ -82,3 +82,24 @@ test('incremental mode: the same outcomes with and without the worker', async ()
   expect(runs[0]!.again.report).toMatch(/UNCHANGED/);
   expect(runs[1]).toEqual(runs[0]);
 });
+
+test('validate and --dry-run read in the worker too, with the same report and emitted bodies', async () => {
+  const dir = tempFiles({ 'sales-profiles.csv': SALES_PROFILES_CSV, 'deals.csv': messyDeals(), 'accounts.csv': accounts() });
+  const files = [join(dir, 'sales-profiles.csv'), join(dir, 'accounts.csv'), join(dir, 'deals.csv')];
+  const outputs = [];
+  for (const worker of ['0', '1'] as const) {
+    const emit = join(dir, `emit-${worker}.ndjson`);
+    const validate = await runCli(['validate', '--format', 'json', '--batch-size', '100', '--emit', emit, ...files], { BATCH_SYNC_READ_WORKER: worker });
+    const dry = await runCli(['push', '--dry-run', '--format', 'json', ...files], { BATCH_SYNC_READ_WORKER: worker });
+    const clean = (stdout: string) => {
+      const report = JSON.parse(stdout) as Record<string, unknown>;
+      for (const k of ['runId', 'startedAt', 'endedAt', 'durationMs']) delete report[k];
+      return JSON.stringify(report).replaceAll(/\d{8}T\d{6}Z-[0-9a-f]{4}/g, 'RUN');
+    };
+    outputs.push({ codes: [validate.code, dry.code], validate: clean(validate.stdout), dry: clean(dry.stdout), emitted: readFileSync(emit, 'utf8').replaceAll(/\d{8}T\d{6}Z-[0-9a-f]{4}/g, 'RUN') });
+  }
+  expect(outputs[0]!.codes).toEqual([1, 1]);
+  expect(outputs[0]!.validate).toMatch(/DUPLICATE/);
+  expect(outputs[0]!.emitted.split('\n').length).toBeGreaterThan(30);
+  expect(outputs[1]).toEqual(outputs[0]);
+});
