@@ -94,8 +94,16 @@ export function createCollector(options: CollectorOptions = {}): Collector {
     return c;
   };
 
+  // the previous row's key: runs of rows with one reason (a rerun's UNCHANGED rows) normalise it once
+  let last: Pick<RowOutcome, 'resource' | 'outcome' | 'message' | 'detail' | 'field'> & { key: string } = { resource: 'deal', outcome: 'accepted', message: '', detail: '', key: '' };
+  const keyOf = (o: RowOutcome): string => {
+    if (o.detail === last.detail && o.message === last.message && o.field === last.field && o.resource === last.resource && o.outcome === last.outcome) return last.key;
+    last = { resource: o.resource, outcome: o.outcome, message: o.message, detail: o.detail, field: o.field, key: groupKey(o) };
+    return last.key;
+  };
+
   function addToGroup(o: RowOutcome & { outcome: OutcomeGroup['outcome'] }): void {
-    let key = groupKey(o);
+    let key = keyOf(o);
     let group = groups.get(key);
     if (!group && groups.size >= maxGroups) {
       key = `${o.resource}\u0000${o.outcome}\u0000${OTHER_REASONS}`;

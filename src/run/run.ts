@@ -29,6 +29,8 @@ export interface RunHooks {
   accepted?(resource: Resource, meta: RowMeta, itemJson: string): void;
   /** Whether an item is unchanged since the server last accepted it (incremental mode). */
   unchanged?(resource: Resource, externalId: string, itemJson: string): boolean;
+  /** Undefined when every acceptance recorded is on disk, else when it will be: a batch is sent only then. */
+  durable?(): Promise<void> | undefined;
   progress?(counts: ProgressCounts): void;
 }
 
@@ -111,6 +113,9 @@ export async function runPipeline(
         };
         if (stop()) return notSent();
         await limiter.run(async () => {
+          // the state's journal is fsync'ed off this thread: no batch goes out before the acknowledgements already recorded are on disk
+          const syncing = hooks.durable?.();
+          if (syncing) await syncing;
           // the run may have stopped while this batch waited for a place
           if (stop()) return notSent();
           let answered: boolean;
@@ -151,7 +156,8 @@ export async function runPipeline(
         if (externalId !== undefined && hooks.unchanged) {
           json ??= encoded!.toString('utf8');
           if (hooks.unchanged(resource, externalId, json)) {
-            record({ outcome: 'skipped', resource, ...where, externalId, message: 'UNCHANGED', detail: 'unchanged since the server last accepted it (incremental mode)', row: rowOf(row) });
+            // most rows of a rerun: their cells are decoded only if something reads them (a report's examples)
+            record({ outcome: 'skipped', resource, ...where, externalId, message: 'UNCHANGED', detail: 'unchanged since the server last accepted it (incremental mode)', get row() { return rowOf(row); } });
             return undefined;
           }
         }

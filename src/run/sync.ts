@@ -43,7 +43,7 @@ export interface SyncEnvironment {
   emit?(body: string, resource: Resource): void;
   /** Every row not accepted, as it happens (the errors CSV writer). */
   sink?(outcome: RowOutcome): void;
-  hooks?: Partial<Pick<RunHooks, 'accepted' | 'unchanged'>>;
+  hooks?: Partial<Pick<RunHooks, 'accepted' | 'unchanged' | 'durable'>>;
   onWarning?(d: Diagnostic): void;
   /** Every job has been opened and checked; nothing was sent yet. */
   onPrepared?(jobs: readonly PreparedJob[]): void;
@@ -72,7 +72,7 @@ export interface SessionContext {
 }
 
 export interface RunSession {
-  hooks?: Partial<Pick<RunHooks, 'accepted' | 'unchanged'>>;
+  hooks?: Partial<Pick<RunHooks, 'accepted' | 'unchanged' | 'durable'>>;
   /** Every row not accepted, as it happens. */
   sink?(outcome: RowOutcome): void;
   prepared?(jobs: readonly PreparedJob[]): void;

@@ -85,6 +85,7 @@ export function openNightlySession(ctx: SessionContext): RunSession | undefined 
         if (meta.externalId !== undefined) live.accepted(method, resource, meta.externalId, json);
       },
       unchanged: settings.incremental ? (resource, id, json) => live.unchanged(method, resource, id, json) : undefined,
+      durable: () => live.durable(),
     },
     // an unchanged row needs no fixing: it stays out of the errors CSV (a nightly run would
     // otherwise write nearly every row there)

@@ -35,7 +35,7 @@ describe('state store', () => {
     expect(r.stats().entries).toBe(1);
   });
 
-  test('a batch is in the journal, fsynced, once the turn that accepted it ends; reopening replays it', async () => {
+  test('a batch is in the journal once the turn that accepted it ends; reopening replays it', async () => {
     const d = dir();
     const s = openStateStore(d);
     for (let i = 0; i < 100; i++) s.accepted('post', 'deal', `D-${i}`, `{"i":${i}}`);
@@ -48,6 +48,29 @@ describe('state store', () => {
     const again = openStateStore(d, { readOnly: true });
     expect(again.unchanged('post', 'deal', 'D-99', '{"i":99}')).toBe(true);
     s.close();
+  });
+
+  test('durable(): the journal is written first, and a promise says when its fsync (off the main thread) is done', async () => {
+    const d = dir();
+    const s = openStateStore(d);
+    expect(s.durable()).toBeUndefined(); // nothing recorded yet
+    for (let i = 0; i < 10; i++) s.accepted('post', 'deal', `D-${i}`, `{"i":${i}}`);
+    // asked before the turn ended: the lines are written now, and the fsync is still running
+    const syncing = s.durable();
+    expect(syncing).toBeInstanceOf(Promise);
+    expect(readFileSync(join(d, JOURNAL_FILE), 'utf8').trim().split('\n')).toHaveLength(10);
+    await syncing;
+    expect(s.durable()).toBeUndefined();
+    // acknowledgements recorded while an fsync runs get one more before durable() resolves
+    s.accepted('post', 'deal', 'D-10', '{"i":10}');
+    const first = s.durable();
+    s.accepted('post', 'deal', 'D-11', '{"i":11}');
+    const second = s.durable();
+    await Promise.all([first, second]);
+    expect(s.durable()).toBeUndefined();
+    expect(readFileSync(join(d, JOURNAL_FILE), 'utf8').trim().split('\n')).toHaveLength(12);
+    s.close();
+    expect(openStateStore(d, { readOnly: true }).stats().entries).toBe(12);
   });
 
   test('close folds the journal into a snapshot; ids that could break a line survive', async () => {
