@@ -1,6 +1,6 @@
 // The hashes of one (method, resource): externalId → 64-bit hash, built to hold a million entries
-// outside the JS heap. The ids sit in an IdTable (typed arrays, value = the id's slot); the hashes
-// in one Uint32Array, two words per slot. The Map of strings this replaces held ~100 MB of heap for
+// outside the JS heap. The ids sit in an IdTable (typed arrays); the hashes in one Uint32Array, two
+// words per entry number (the id's slot). The Map of strings this replaces held ~100 MB of heap for
 // a million ids, which the GC then marked and grew around.
 import { IdTable } from '../validate/id-table.js';
 import type { ItemHash } from './item-hash.js';
@@ -15,7 +15,7 @@ export class HashTable {
 
   /** The id's slot, or -1: lets a caller skip hashing an item whose id has no previous hash. */
   slotOf(id: string): number {
-    return this.ids.get(id) ?? -1;
+    return this.ids.indexOf(id);
   }
 
   matchesAt(slot: number, h: ItemHash): boolean {
@@ -23,8 +23,8 @@ export class HashTable {
   }
 
   set(id: string, h: ItemHash): void {
-    const fresh = this.ids.size;
-    const slot = this.ids.claim(id, fresh) ?? fresh;
+    const found = this.ids.claim(id);
+    const slot = found >= 0 ? found : this.ids.size - 1;
     if (2 * slot + 2 > this.words.length) this.grow();
     this.words[2 * slot] = h.hi;
     this.words[2 * slot + 1] = h.lo;

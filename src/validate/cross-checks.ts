@@ -21,9 +21,42 @@ export interface CrossChecks {
   references(resource: Resource, item: Record<string, unknown>, where: Where): readonly Diagnostic[];
 }
 
-// A run may carry a million ids per resource: each is kept as one number (file index and line
-// packed), not as an object, so the maps stay small.
-const LINE_BITS = 2 ** 32;
+/**
+ * The ids of one resource and where each was first seen. A run may carry a million of them: each
+ * id's line is one word by its entry number, and its file is found from where the files changed
+ * (entries are added in reading order, so one file's are consecutive).
+ */
+class FirstSeen {
+  readonly ids = new IdTable();
+  private lines = new Uint32Array(1024);
+  private readonly fileStarts: number[] = [];
+  private readonly fileNames: string[] = [];
+
+  /** Adds the id; when it was seen before, says where ("file:line"). */
+  claim(id: string, where: Where): string | undefined {
+    const first = this.ids.claim(id);
+    if (first >= 0) return `${this.fileOf(first)}:${this.lines[first]}`;
+    const entry = this.ids.size - 1;
+    if (entry === this.lines.length) {
+      const grown = new Uint32Array(Math.ceil(this.lines.length * 1.5));
+      grown.set(this.lines);
+      this.lines = grown;
+    }
+    this.lines[entry] = where.line;
+    if (this.fileNames.at(-1) !== where.file) {
+      this.fileStarts.push(entry);
+      this.fileNames.push(where.file);
+    }
+    return undefined;
+  }
+
+  private fileOf(entry: number): string {
+    let i = this.fileStarts.length - 1;
+    while (this.fileStarts[i]! > entry) i--;
+    return this.fileNames[i]!;
+  }
+}
+
 const NONE: readonly Diagnostic[] = Object.freeze([]);
 
 function more(out: Diagnostic[] | undefined, d: Diagnostic | undefined): Diagnostic[] | undefined {
@@ -32,24 +65,13 @@ function more(out: Diagnostic[] | undefined, d: Diagnostic | undefined): Diagnos
 }
 
 export function createCrossChecks(): CrossChecks {
-  const seen = new Map<Resource, IdTable>();
-  const files: string[] = [];
-  const fileIndex = new Map<string, number>();
-  const pack = (where: Where) => {
-    let index = fileIndex.get(where.file);
-    if (index === undefined) {
-      index = files.push(where.file) - 1;
-      fileIndex.set(where.file, index);
-    }
-    return index * LINE_BITS + where.line;
-  };
-  const unpack = (packed: number) => `${files[Math.floor(packed / LINE_BITS)]}:${packed % LINE_BITS}`;
+  const seen = new Map<Resource, FirstSeen>();
   const idsOf = (resource: Resource) => {
     let ids = seen.get(resource);
-    if (!ids) seen.set(resource, (ids = new IdTable()));
+    if (!ids) seen.set(resource, (ids = new FirstSeen()));
     return ids;
   };
-  const present = (resource: Resource) => seen.get(resource);
+  const present = (resource: Resource) => seen.get(resource)?.ids;
 
   function missing(resource: Resource, id: unknown, field: string, where: Where, what: string): Diagnostic | undefined {
     const ids = present(resource);
@@ -66,14 +88,14 @@ export function createCrossChecks(): CrossChecks {
 
   return {
     claim(resource, externalId, where) {
-      const first = idsOf(resource).claim(externalId, pack(where));
+      const first = idsOf(resource).claim(externalId, where);
       if (first === undefined) return undefined;
       return {
         severity: 'error',
         file: where.file,
         line: where.line,
         field: 'externalId',
-        reason: `duplicate externalId "${externalId}": first seen at ${unpack(first)}, which wins; this row is not sent`,
+        reason: `duplicate externalId "${externalId}": first seen at ${first}, which wins; this row is not sent`,
       };
     },
     references(resource, item, where) {

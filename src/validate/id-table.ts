@@ -1,8 +1,8 @@
-// The externalIds a run has seen, with where each was first seen: an exact set kept in typed
-// arrays (the ids' UTF-16 code units in one arena, so equality is exact for any JS string, and an
-// open-addressing index over them) instead of a Map of strings. A Map held ~75 MB of JS heap for a
-// million ids and grew with the file, which the garbage collector then multiplied; this keeps its
-// data outside the heap and costs no GC time. An id whose code units all fit a byte (most ids) is
+// The externalIds a run has seen, each with its entry number (the order it was first added): an
+// exact set kept in typed arrays (the ids' UTF-16 code units in one arena, so equality is exact for
+// any JS string, and an open-addressing index over them) instead of a Map of strings. A Map held
+// ~75 MB of JS heap for a million ids and grew with the file, which the garbage collector then
+// multiplied; this keeps its data outside the heap and costs no GC time. An id whose code units all fit a byte (most ids) is
 // kept as Latin-1, one byte per unit: 1M state ids of 11 characters, arena 32 -> 16 MB (measured).
 
 const EMPTY = 0;
@@ -30,13 +30,15 @@ const bytesOf = (id: string, hash: number) => ((hash & 1) === 1 ? 2 * id.length 
 export class IdTable {
   private arena = Buffer.allocUnsafe(1 << 16);
   private arenaUsed = 0;
-  /** Per entry: where its bytes start and end in the arena, its hash, and a caller's number. */
+  /**
+   * Per entry: where its bytes start in the arena (they end where the next entry's start: the
+   * arena is only appended to) and its hash. 8 bytes an entry; callers keep what they attach to an
+   * id in their own arrays, by entry number.
+   */
   private starts = new Uint32Array(1024);
-  private ends = new Uint32Array(1024);
   private hashes = new Uint32Array(1024);
-  private values = new Float64Array(1024);
   private count = 0;
-  /** Open addressing: entry index + 1, or EMPTY. Kept at most half full. */
+  /** Open addressing: entry number + 1, or EMPTY. Kept at most half full. */
   private slots = new Uint32Array(2048);
   private scratch = Buffer.allocUnsafe(256);
 
@@ -44,30 +46,32 @@ export class IdTable {
     return this.count;
   }
 
-  /** The number stored with `id`, or undefined when the id was never added. */
-  get(id: string): number | undefined {
-    const slot = this.find(id, hashOf(id));
-    const entry = this.slots[slot]!;
-    return entry === EMPTY ? undefined : this.values[entry - 1];
+  /** The id's entry number, or -1 when it was never added. */
+  indexOf(id: string): number {
+    return this.slots[this.find(id, hashOf(id))]! - 1;
   }
 
   has(id: string): boolean {
-    return this.get(id) !== undefined;
+    return this.indexOf(id) >= 0;
   }
 
-  /** Adds `id` with `value` unless present; returns the value stored first (undefined when new). */
-  claim(id: string, value: number): number | undefined {
+  /** Adds `id` unless present: returns the entry number it already had, or -1 when it is new (its number is then `size - 1`). */
+  claim(id: string): number {
     const hash = hashOf(id);
     const slot = this.find(id, hash);
     const entry = this.slots[slot]!;
-    if (entry !== EMPTY) return this.values[entry - 1];
-    this.insert(id, hash, value, slot);
-    return undefined;
+    if (entry !== EMPTY) return entry - 1;
+    this.insert(id, hash, slot);
+    return -1;
   }
 
-  /** Every id with its value, in the order added (the state store writes its snapshot from this). */
-  forEach(each: (id: string, value: number) => void): void {
-    for (let e = 0; e < this.count; e++) each(this.arena.toString(encodingOf(this.hashes[e]!), this.starts[e], this.ends[e]), this.values[e]!);
+  /** Every id with its entry number, in the order added (the state store writes its snapshot from this). */
+  forEach(each: (id: string, index: number) => void): void {
+    for (let e = 0; e < this.count; e++) each(this.arena.toString(encodingOf(this.hashes[e]!), this.starts[e], this.end(e)), e);
+  }
+
+  private end(e: number): number {
+    return e + 1 < this.count ? this.starts[e + 1]! : this.arenaUsed;
   }
 
   private find(id: string, hash: number): number {
@@ -80,7 +84,7 @@ export class IdTable {
       if (this.hashes[entry - 1] === hash) {
         if (bytes < 0) bytes = this.encode(id, hash);
         const start = this.starts[entry - 1]!;
-        const end = this.ends[entry - 1]!;
+        const end = this.end(entry - 1);
         if (end - start === bytes && this.arena.compare(this.scratch, 0, bytes, start, end) === 0) return slot;
       }
       slot = (slot + 1) & mask;
@@ -93,10 +97,11 @@ export class IdTable {
     return this.scratch.write(id, 0, encodingOf(hash));
   }
 
-  private insert(id: string, hash: number, value: number, slot: number): void {
+  private insert(id: string, hash: number, slot: number): void {
     const need = bytesOf(id, hash);
     if (this.arenaUsed + need > this.arena.length) {
-      const grown = Buffer.allocUnsafe(Math.max(this.arena.length * 2, this.arenaUsed + need));
+      // 1.5x, not 2x: the arena is the table's biggest part, and a doubling leaves up to half of it unused
+      const grown = Buffer.allocUnsafe(Math.max(Math.ceil(this.arena.length * 1.5), this.arenaUsed + need));
       this.arena.copy(grown, 0, 0, this.arenaUsed);
       this.arena = grown;
     }
@@ -104,25 +109,21 @@ export class IdTable {
     const start = this.arenaUsed;
     this.arenaUsed += this.arena.write(id, start, encodingOf(hash));
     this.starts[this.count] = start;
-    this.ends[this.count] = this.arenaUsed;
     this.hashes[this.count] = hash;
-    this.values[this.count] = value;
     this.count += 1;
     this.slots[slot] = this.count;
     if (this.count * 2 > this.slots.length) this.rehash();
   }
 
   private growEntries(): void {
-    const size = this.starts.length * 2;
-    const grow = <T extends Uint32Array | Float64Array>(old: T, make: (n: number) => T) => {
-      const next = make(size);
+    const size = Math.ceil(this.starts.length * 1.5);
+    const grow = (old: Uint32Array) => {
+      const next = new Uint32Array(size);
       next.set(old);
       return next;
     };
-    this.starts = grow(this.starts, (n) => new Uint32Array(n));
-    this.ends = grow(this.ends, (n) => new Uint32Array(n));
-    this.hashes = grow(this.hashes, (n) => new Uint32Array(n));
-    this.values = grow(this.values, (n) => new Float64Array(n));
+    this.starts = grow(this.starts);
+    this.hashes = grow(this.hashes);
   }
 
   private rehash(): void {

@@ -15,6 +15,18 @@ describe('cross-record checks of one run', () => {
     expect(checks.claim('account', 'D-2', at(2, 'accounts.csv'))).toBeUndefined();
   });
 
+  test('with many ids over several files, a duplicate names the right file and line', () => {
+    const checks = createCrossChecks();
+    const files = ['a.csv', 'b.csv', 'c.csv'];
+    // lines up to 4 billion, files back and forth (a file read again after another)
+    const where = (i: number) => at(i % 7 === 0 ? 4_000_000_000 - i : i + 2, files[Math.floor(i / 10_000) % 3]);
+    for (let i = 0; i < 50_000; i++) expect(checks.claim('deal', `D-${i}`, where(i))).toBeUndefined();
+    for (const i of [0, 7, 9_999, 10_000, 29_999, 30_000, 49_999]) {
+      const w = where(i);
+      expect(checks.claim('deal', `D-${i}`, at(1, 'z.csv'))!.reason).toContain(`first seen at ${w.file}:${w.line},`);
+    }
+  });
+
   test('a deal whose owner or agent is not among the run\'s sales profiles is a warning', () => {
     const checks = createCrossChecks();
     checks.claim('sales-profile', 'ana', at(2, 'users.csv'));
