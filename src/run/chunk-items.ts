@@ -9,9 +9,9 @@ export type RowRef = Record<string, string> | undefined | LazyRow;
 
 export class LazyRow {
   private decoded: Record<string, string> | undefined;
-  constructor(private readonly source: RowSource) {}
+  constructor(private readonly build: () => Record<string, string>) {}
   get(): Record<string, string> {
-    return (this.decoded ??= decodeRow(this.source));
+    return (this.decoded ??= this.build());
   }
 }
 
@@ -21,7 +21,7 @@ export function rowOf(ref: RowRef): Record<string, string> | undefined {
 
 export function lazyRow(reader: ChunkReader): LazyRow | undefined {
   const source = reader.rowSource();
-  return source === undefined ? undefined : new LazyRow(source);
+  return source === undefined ? undefined : new LazyRow(() => decodeRow(source));
 }
 
 export class ChunkRowMeta implements RowMeta {

@@ -56,7 +56,10 @@ export interface WorkerRows {
 }
 
 export function readInWorker(jobs: readonly Job[], method: Method): WorkerRows {
-  const data: ReadWorkerData = { jobs: [...jobs], method, chunkRows: 1024, chunkBytes: 1024 * 1024, ahead: 4 };
+  const forced = process.env.BATCH_SYNC_READ_SPLIT;
+  const split = forced === 'all' || forced === 'none' ? forced : 'auto';
+  const taken = new Int32Array(new SharedArrayBuffer(4));
+  const data: ReadWorkerData = { jobs: [...jobs], method, chunkRows: 1024, chunkBytes: 1024 * 1024, ahead: 4, split, taken: taken.buffer as SharedArrayBuffer };
   const worker = new Worker(workerFile()!, {
     workerData: data,
     // a young generation larger than the default: the worker makes most of the run's short-lived garbage (-10% wall at 200k rows)
@@ -95,6 +98,7 @@ export function readInWorker(jobs: readonly Job[], method: Method): WorkerRows {
           continue;
         }
         if (m.type === 'error') throw rebuild(m.error);
+        Atomics.add(taken, 0, 1);
         worker.postMessage('read');
         yield m.chunk;
       }

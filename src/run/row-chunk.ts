@@ -5,6 +5,7 @@
 // the worker found wrong with it; warnings ride along as small plain objects. A row read from a
 // line without quotes travels as that line (split again only if an outcome needs its cells):
 // copying every cell apart cost the worker ~1 s per million rows.
+import { CsvRow } from '../read/csv/row-builder.js';
 import type { SourceRecord } from '../read/types.js';
 import type { Diagnostic } from '../validate/diagnostic.js';
 
@@ -20,7 +21,7 @@ export interface RowChunk {
   file: string;
   count: number;
   lines: Uint32Array;
-  /** Size in bytes (UTF-8) of each row's item JSON; -1 for a row the worker decided about. */
+  /** Size in bytes (UTF-8) of each row's item JSON; DECIDED for a row the worker decided about, RAW for one left to the main thread. */
   itemBytes: Int32Array;
   /**
    * The items' JSON as UTF-8, concatenated: the main thread copies it into request bodies. Bytes,
@@ -61,6 +62,14 @@ export interface ChunkExtra {
 }
 
 export const ID_SLOTS = 5;
+const EMPTY_BUFFER = Buffer.alloc(0);
+/** itemBytes of a row the worker found wrong or skipped (its verdict is in extras). */
+export const DECIDED = -1;
+/**
+ * itemBytes of a readable CSV row the worker only read: the main thread maps, validates and
+ * serialises it (when it would otherwise wait for the worker, see read-worker.ts).
+ */
+export const RAW = -2;
 const CELLS = 1;
 const PLAIN = 2;
 
@@ -81,6 +90,8 @@ export class ChunkWriter {
   private readonly plainLengths: Int32Array;
   private plains: string[] = [];
   private plainChars = 0;
+  /** Chars of row text (lines and cells) in the chunk so far. */
+  private textChars = 0;
   private cellLengths: Int32Array;
   private cellCount = 0;
   /** The items' JSON, encoded as each arrives: the write returns the byte count that Buffer.byteLength cost 1.5 µs an item to compute. */
@@ -103,7 +114,7 @@ export class ChunkWriter {
     this.hasCells = new Uint8Array(capacity);
     this.idLengths = new Int32Array(capacity * ID_SLOTS);
     this.plainLengths = new Int32Array(capacity);
-    this.encoded = Buffer.allocUnsafeSlow(capacity * 512);
+    this.encoded = EMPTY_BUFFER; // allocated at the first item: a RAW chunk has none
     this.cellLengths = new Int32Array(capacity * 16);
   }
 
@@ -111,9 +122,9 @@ export class ChunkWriter {
     return this.itemBytes;
   }
 
-  /** Whether another row fits: the chunk is not full and the row comes from the chunk's file. */
+  /** Whether another row fits: the chunk is not full (rows, and bytes of items and text) and the row comes from the chunk's file. */
   fits(file: string, maxBytes: number): boolean {
-    return this.count === 0 || (file === this.file && this.count < this.capacity && this.itemBytes < maxBytes);
+    return this.count === 0 || (file === this.file && this.count < this.capacity && this.itemBytes + 2 * this.textChars < maxBytes);
   }
 
   /**
@@ -125,7 +136,7 @@ export class ChunkWriter {
     const index = this.count++;
     if (index === 0) this.file = record.file;
     this.lines[index] = record.line;
-    this.itemByteCounts[index] = -1;
+    this.itemByteCounts[index] = DECIDED;
     this.current = undefined;
     if (record.kind === 'item') return;
     const regular = record.kind === 'row';
@@ -135,6 +146,7 @@ export class ChunkWriter {
       this.hasCells[index] = PLAIN;
       this.plainLengths[index] = plain.length;
       this.plainChars += plain.length;
+      this.textChars += plain.length;
       this.plains.push(plain);
       return;
     }
@@ -158,6 +170,7 @@ export class ChunkWriter {
       if (k === keys.length) {
         this.hasCells[index] = CELLS;
         this.cellCount += k;
+        this.textChars += text.length;
         this.cells.push(text);
         return;
       }
@@ -169,6 +182,11 @@ export class ChunkWriter {
   private extra(): ChunkExtra {
     if (this.current === undefined) this.extras.push((this.current = { index: this.count - 1 }));
     return this.current;
+  }
+
+  /** The current row goes to the main thread as it was read (a readable CSV row: its cells are in the chunk). */
+  raw(): void {
+    this.itemByteCounts[this.count - 1] = RAW;
   }
 
   warn(d: Diagnostic): void {
@@ -184,7 +202,7 @@ export class ChunkWriter {
     const index = this.count - 1;
     // UTF-8 takes at most 3 bytes per UTF-16 unit
     if (this.itemBytes + 3 * json.length > this.encoded.length) {
-      const grown = Buffer.allocUnsafeSlow(Math.max(2 * this.encoded.length, this.itemBytes + 3 * json.length));
+      const grown = Buffer.allocUnsafeSlow(Math.max(2 * this.encoded.length, this.capacity * 512, this.itemBytes + 3 * json.length));
       this.encoded.copy(grown, 0, 0, this.itemBytes);
       this.encoded = grown;
     }
@@ -215,7 +233,8 @@ export class ChunkWriter {
       count: n,
       lines,
       itemBytes,
-      items: new Uint8Array(this.encoded.buffer, this.encoded.byteOffset, this.itemBytes),
+      // never the shared empty buffer: a transfer would detach it
+      items: this.encoded === EMPTY_BUFFER ? new Uint8Array(0) : new Uint8Array(this.encoded.buffer, this.encoded.byteOffset, this.itemBytes),
       ids: this.ids.join(''),
       idLengths,
       keys: this.keys ?? [],
@@ -253,9 +272,27 @@ export class ChunkReader {
   readonly ids: (string | undefined)[] = new Array<string | undefined>(ID_SLOTS);
 
   private readonly items: Buffer;
+  /** The header RAW rows are read under: the main thread's own array when equal, so its mapper reads their cells by index. */
+  private readonly names: readonly string[];
 
-  constructor(readonly chunk: RowChunk) {
+  constructor(
+    readonly chunk: RowChunk,
+    header?: readonly string[],
+  ) {
     this.items = Buffer.from(chunk.items.buffer, chunk.items.byteOffset, chunk.items.byteLength);
+    const same = header !== undefined && header.length === chunk.header.length && header.every((h, i) => h === chunk.header[i]);
+    this.names = same ? header : chunk.header;
+  }
+
+  /** The current RAW row as the reader gave it, for the main thread to map. */
+  rawRecord(): SourceRecord {
+    const c = this.chunk;
+    if (this.rowPlainAt >= 0) {
+      const n = c.plainLengths[this.index]!;
+      const text = Buffer.from(c.plain.buffer, c.plain.byteOffset, c.plain.byteLength).toString('utf16le', 2 * this.rowPlainAt, 2 * (this.rowPlainAt + n));
+      return new CsvRow(c.file, this.line, text.split(c.delimiter), this.names, text);
+    }
+    return { kind: 'row', file: c.file, line: this.line, row: decodeRow(this.rowSource()!) };
   }
 
   next(): boolean {

@@ -11,11 +11,13 @@ import type { Diagnostic } from '../validate/diagnostic.js';
 import { createItemValidator } from '../validate/validate-item.js';
 import { createLimiter } from './concurrency.js';
 import { dispatchBatch, type BatchSender } from './dispatch.js';
-import { ChunkRowMeta, EncodedItem, lazyRow, rowOf, type RowRef } from './chunk-items.js';
+import { ChunkRowMeta, EncodedItem, LazyRow, lazyRow, rowOf, type RowRef } from './chunk-items.js';
 import { ownString } from './own-string.js';
 import { problemText } from './problem-text.js';
 import { JOB_END, readInWorker, readsInWorker } from './read-in-worker.js';
-import { ChunkReader } from './row-chunk.js';
+import { ChunkReader, RAW } from './row-chunk.js';
+import type { SourceRecord } from '../read/types.js';
+import type { Mapper } from '../map/types.js';
 import type { PreparedJob } from './prepare.js';
 import type { ProgressCounts, RowMeta, RunSettings } from './types.js';
 
@@ -166,19 +168,62 @@ export async function runPipeline(
           record({ outcome: 'invalid', resource, ...where, externalId, message: 'TOO_LARGE', detail: `the item is ${bytes} bytes, more than fits one request (--max-body-bytes ${settings.maxBodyBytes})`, row: rowOf(row) });
           return undefined;
         }
-        if (encoded === undefined) return batcher.add({ json: json!, bytes, meta: { ...where, externalId, row: row as Record<string, string> | undefined } });
+        if (encoded === undefined) {
+          const meta = row instanceof LazyRow ? new ChunkRowMeta(where.file, where.line, externalId, row) : { ...where, externalId, row };
+          return batcher.add({ json: json!, bytes, meta });
+        }
         return batcher.add(new EncodedItem(encoded, json, new ChunkRowMeta(where.file, where.line, externalId, row)));
+      };
+
+      let validator = validators.get(resource);
+      if (!validator) validators.set(resource, (validator = createItemValidator(resource, settings.method)));
+      const validate = validator;
+
+      /** A record read here (or left RAW by the worker): map, validate, then admit. */
+      const mapAndAdmit = (record_: SourceRecord, mapper: Mapper, row: RowRef): PlannedBatch<RowMeta> | undefined => {
+        const where = { file: record_.file, line: record_.line };
+        const mapped = mapper.map(record_);
+        if (mapped.kind === 'skip') {
+          record({ outcome: 'skipped', resource, ...where, message: 'SKIPPED', detail: mapped.reason, row: rowOf(row) });
+          return undefined;
+        }
+        if (mapped.kind === 'invalid') {
+          const first = mapped.problems[0];
+          record({
+            outcome: 'invalid', resource, ...where,
+            externalId: undefined, field: first?.field, column: first?.column,
+            // the first problem's column and field travel apart; further ones name their own
+            message: 'INVALID', detail: mapped.problems.map((p, i) => problemText(i === 0 ? { ...p, column: undefined } : p)).join('; '),
+            row: rowOf(row),
+          });
+          return undefined;
+        }
+        for (const w of mapped.warnings) hooks.warn(w, resource);
+        const externalId = typeof mapped.item.externalId === 'string' ? ownString(mapped.item.externalId) : undefined;
+        const checked = validate(mapped.item);
+        if (!checked.ok) {
+          const first = checked.problems[0];
+          record({
+            outcome: 'invalid', resource, ...where, externalId, field: first?.field,
+            message: 'INVALID', detail: checked.problems.map((p) => problemText(p)).join('; '),
+            row: rowOf(row),
+          });
+          return undefined;
+        }
+        for (const w of checked.warnings) hooks.warn({ severity: 'warning', ...where, field: w.field, reason: w.reason }, resource);
+        return admit(where, row, externalId, checked.item, undefined);
       };
 
       if (workerRows) {
         const refs: Record<string, unknown> & { associated: Record<string, unknown> } = { associated: {} };
         for (let j = 0; j < kindJobs.length; j++) {
+          const { mapper, source } = kindJobs[j]!;
           for (;;) {
             const next = await workerRows.next();
             if (next.done) throw new Error('the read worker ended early');
             const chunk = next.value;
             if (chunk === JOB_END) break;
-            const reader = new ChunkReader(chunk);
+            const reader = new ChunkReader(chunk, source.header);
             const file = chunk.file;
             while (reader.next()) {
               counts.rowsRead += 1;
@@ -191,6 +236,12 @@ export async function runPipeline(
                 if (verdict.kind === 'skip') record({ outcome: 'skipped', resource, ...where, message: 'SKIPPED', detail: verdict.reason, row });
                 else if (verdict.kind === 'map-invalid') record({ outcome: 'invalid', resource, ...where, externalId: undefined, field: verdict.field, column: verdict.column, message: 'INVALID', detail: verdict.detail, row });
                 else record({ outcome: 'invalid', resource, ...where, externalId: verdict.externalId === undefined ? undefined : ownString(verdict.externalId), field: verdict.field, message: 'INVALID', detail: verdict.detail, row });
+                continue;
+              }
+              if (reader.itemBytes === RAW) {
+                const done = mapAndAdmit(reader.rawRecord(), mapper, lazyRow(reader));
+                if (done) await send(done);
+                if (counts.rowsRead % 2048 === 0) hooks.progress?.(counts);
                 continue;
               }
               const encoded = reader.takeItem();
@@ -207,43 +258,12 @@ export async function runPipeline(
           }
         }
       } else {
-        let validator = validators.get(resource);
-        if (!validator) validators.set(resource, (validator = createItemValidator(resource, settings.method)));
         for (const { source, mapper } of kindJobs) {
           for await (const record_ of source.records) {
             counts.rowsRead += 1;
-            const where = { file: record_.file, line: record_.line };
-            const row = record_.kind === 'item' ? undefined : record_.row;
-            const mapped = mapper.map(record_);
-            if (mapped.kind === 'skip') {
-              record({ outcome: 'skipped', resource, ...where, message: 'SKIPPED', detail: mapped.reason, row });
-              continue;
-            }
-            if (mapped.kind === 'invalid') {
-              const first = mapped.problems[0];
-              record({
-                outcome: 'invalid', resource, ...where,
-                externalId: undefined, field: first?.field, column: first?.column,
-                // the first problem's column and field travel apart; further ones name their own
-                message: 'INVALID', detail: mapped.problems.map((p, i) => problemText(i === 0 ? { ...p, column: undefined } : p)).join('; '),
-                row,
-              });
-              continue;
-            }
-            for (const w of mapped.warnings) hooks.warn(w, resource);
-            const externalId = typeof mapped.item.externalId === 'string' ? ownString(mapped.item.externalId) : undefined;
-            const checked = validator(mapped.item);
-            if (!checked.ok) {
-              const first = checked.problems[0];
-              record({
-                outcome: 'invalid', resource, ...where, externalId, field: first?.field,
-                message: 'INVALID', detail: checked.problems.map((p) => problemText(p)).join('; '),
-                row,
-              });
-              continue;
-            }
-            for (const w of checked.warnings) hooks.warn({ severity: 'warning', ...where, field: w.field, reason: w.reason }, resource);
-            const done = admit(where, row, externalId, checked.item, undefined);
+            // a CSV row builds its cells into an object only if an outcome needs them
+            const row = record_.kind === 'item' ? undefined : record_.kind === 'row' ? new LazyRow(() => record_.row) : record_.row;
+            const done = mapAndAdmit(record_, mapper, row);
             if (done) await send(done);
             if (counts.rowsRead % 2048 === 0) hooks.progress?.(counts);
           }

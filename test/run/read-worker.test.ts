@@ -41,12 +41,16 @@ function accounts(): string {
   return lines.join('\n');
 }
 
-async function push(worker: '0' | '1', dir: string, extra: string[]) {
+/** Worker off, or on with its rows left RAW for the main thread in every chunk, in none, or as it sees fit. */
+type Threads = '0' | '1' | 'all' | 'none';
+const threadEnv = (t: Threads) => (t === '0' || t === '1' ? { BATCH_SYNC_READ_WORKER: t } : { BATCH_SYNC_READ_WORKER: '1', BATCH_SYNC_READ_SPLIT: t });
+
+async function push(worker: Threads, dir: string, extra: string[]) {
   const errors = join(dir, `errors-${worker}-${extra.length}`);
   // one batch at a time: with several in flight, the server's answers (and so the order of rejected
   // rows in the errors CSV) depend on timing, whichever thread reads
   const r = await runCli(['push', '--format', 'json', '--batch-size', '100', '--concurrency', '1', '--errors', errors, ...extra, join(dir, 'sales-profiles.csv'), join(dir, 'accounts.csv'), join(dir, 'deals.csv')], {
-    BATCH_SYNC_READ_WORKER: worker,
+    ...threadEnv(worker),
     BATCH_SYNC_API_KEY: KEY,
     BATCH_SYNC_BASE_URL: sandbox.url,
   });
@@ -62,6 +66,9 @@ test('the read worker changes nothing observable: report, exit code, errors CSV'
   const dir = tempFiles({ 'sales-profiles.csv': SALES_PROFILES_CSV, 'deals.csv': messyDeals(), 'accounts.csv': accounts() });
   const alone = await push('0', dir, []);
   const split = await push('1', dir, []);
+  // rows the main thread maps itself (RAW) and rows the worker maps must be indistinguishable
+  expect(await push('all', dir, [])).toEqual(alone);
+  expect(await push('none', dir, [])).toEqual(alone);
   expect(alone.code).toBe(1);
   expect(Object.keys(alone.csv).sort()).toEqual(['accounts.errors.csv', 'deals.errors.csv']);
   expect(alone.csv['deals.errors.csv']).toMatch(/DUPLICATE/);
@@ -73,7 +80,7 @@ test('the read worker changes nothing observable: report, exit code, errors CSV'
 test('incremental mode: the same outcomes with and without the worker', async () => {
   const dir = tempFiles({ 'sales-profiles.csv': SALES_PROFILES_CSV, 'deals.csv': messyDeals(), 'accounts.csv': accounts() });
   const runs = [];
-  for (const worker of ['0', '1'] as const) {
+  for (const worker of ['0', '1', 'all'] as const) {
     const state = join(dir, `state-${worker}`);
     const first = await push(worker, dir, ['--incremental', '--state-dir', state]);
     const again = await push(worker, dir, ['--incremental', '--state-dir', state, '--quiet']);
@@ -81,16 +88,17 @@ test('incremental mode: the same outcomes with and without the worker', async ()
   }
   expect(runs[0]!.again.report).toMatch(/UNCHANGED/);
   expect(runs[1]).toEqual(runs[0]);
+  expect(runs[2]).toEqual(runs[0]);
 });
 
 test('validate and --dry-run read in the worker too, with the same report and emitted bodies', async () => {
   const dir = tempFiles({ 'sales-profiles.csv': SALES_PROFILES_CSV, 'deals.csv': messyDeals(), 'accounts.csv': accounts() });
   const files = [join(dir, 'sales-profiles.csv'), join(dir, 'accounts.csv'), join(dir, 'deals.csv')];
   const outputs = [];
-  for (const worker of ['0', '1'] as const) {
+  for (const worker of ['0', '1', 'all'] as const) {
     const emit = join(dir, `emit-${worker}.ndjson`);
-    const validate = await runCli(['validate', '--format', 'json', '--batch-size', '100', '--emit', emit, ...files], { BATCH_SYNC_READ_WORKER: worker });
-    const dry = await runCli(['push', '--dry-run', '--format', 'json', ...files], { BATCH_SYNC_READ_WORKER: worker });
+    const validate = await runCli(['validate', '--format', 'json', '--batch-size', '100', '--emit', emit, ...files], threadEnv(worker));
+    const dry = await runCli(['push', '--dry-run', '--format', 'json', ...files], threadEnv(worker));
     const clean = (stdout: string) => {
       const report = JSON.parse(stdout) as Record<string, unknown>;
       for (const k of ['runId', 'startedAt', 'endedAt', 'durationMs']) delete report[k];
@@ -102,4 +110,5 @@ test('validate and --dry-run read in the worker too, with the same report and em
   expect(outputs[0]!.validate).toMatch(/DUPLICATE/);
   expect(outputs[0]!.emitted.split('\n').length).toBeGreaterThan(30);
   expect(outputs[1]).toEqual(outputs[0]);
+  expect(outputs[2]).toEqual(outputs[0]);
 });

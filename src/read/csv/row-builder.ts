@@ -9,7 +9,7 @@ export type RowBuilder = (cells: string[], line: number, textAfterQuote: boolean
  * A readable row. `row` (header → cell) is built on first use: a mapper that reads `cells` by index
  * and a valid row that is never reported skip it (0.4 s per million rows).
  */
-class CsvRow implements RowRecord {
+export class CsvRow implements RowRecord {
   readonly kind = 'row' as const;
   private built: Record<string, string> | undefined;
   constructor(
