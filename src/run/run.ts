@@ -20,6 +20,7 @@ import type { SourceRecord } from '../read/types.js';
 import type { Mapper } from '../map/types.js';
 import type { PreparedJob } from './prepare.js';
 import type { ProgressCounts, RowMeta, RunSettings } from './types.js';
+import type { ItemJson } from '../state/item-hash.js';
 
 export interface RunHooks {
   record(outcome: RowOutcome): void;
@@ -28,9 +29,9 @@ export interface RunHooks {
   /** Each planned batch body, for `validate --emit` and `--dry-run`. */
   emit?(body: string, resource: Resource): void;
   /** An item the server accepted (the state store listens here). */
-  accepted?(resource: Resource, meta: RowMeta, itemJson: string): void;
+  accepted?(resource: Resource, meta: RowMeta, itemJson: ItemJson): void;
   /** Whether an item is unchanged since the server last accepted it (incremental mode). */
-  unchanged?(resource: Resource, externalId: string, itemJson: string): boolean;
+  unchanged?(resource: Resource, externalId: string, itemJson: ItemJson): boolean;
   /** Undefined when every acceptance recorded is on disk, else when it will be: a batch is sent only then. */
   durable?(): Promise<void> | undefined;
   progress?(counts: ProgressCounts): void;
@@ -90,7 +91,8 @@ export async function runPipeline(
         record,
         accepted: (item: PlannedItem<RowMeta>) => {
           counts.itemsAcked += 1;
-          hooks.accepted?.(resource, item.meta, item.json);
+          // the read worker's items as their bytes: decoding a million of them to hash them was 1 GB of garbage
+          hooks.accepted?.(resource, item.meta, item.encoded ?? item.json);
         },
         retried: (count: number) => {
           counts.retries += count;
@@ -153,13 +155,13 @@ export async function runPipeline(
             return undefined;
           }
         }
-        // from the worker the JSON comes encoded; its text only when the incremental state asks for it
-        let json = encoded === undefined ? JSON.stringify(item) : undefined;
+        // from the worker the JSON comes encoded, and the incremental state hashes those bytes as they are
+        const json = encoded === undefined ? JSON.stringify(item) : undefined;
         if (externalId !== undefined && hooks.unchanged) {
-          json ??= encoded!.toString('utf8');
-          if (hooks.unchanged(resource, externalId, json)) {
-            // most rows of a rerun: their cells are decoded only if something reads them (a report's examples)
-            record({ outcome: 'skipped', resource, ...where, externalId, message: 'UNCHANGED', detail: 'unchanged since the server last accepted it (incremental mode)', get row() { return rowOf(row); } });
+          if (hooks.unchanged(resource, externalId, json ?? encoded!)) {
+            // most rows of a rerun, and no output shows their cells (never in the errors CSV): no row, so
+            // the outcome (kept as a report example) holds no chunk of the read worker
+            record({ outcome: 'skipped', resource, ...where, externalId, message: 'UNCHANGED', detail: 'unchanged since the server last accepted it (incremental mode)' });
             return undefined;
           }
         }

@@ -11,8 +11,12 @@ export interface ItemHash {
   lo: number;
 }
 
-export function hashItem(json: string): ItemHash {
-  // the one-shot crypto.hash (Node ≥ 20.12) skips the Hash object: 1.8 → 0.9 µs per deal item (measured)
+/** The item's JSON as text, or as its UTF-8 bytes (the read worker's): both hash the same. */
+export type ItemJson = string | Uint8Array;
+
+export function hashItem(json: ItemJson): ItemHash {
+  // the one-shot crypto.hash (Node ≥ 20.12) skips the Hash object: 1.8 → 0.9 µs per deal item (measured);
+  // a string is hashed as its UTF-8 bytes, so text and bytes of one item give one hash
   const digest = hash('sha1', json, 'buffer');
   return { hi: digest.readUInt32BE(0), lo: digest.readUInt32BE(4) };
 }

@@ -73,6 +73,18 @@ describe('state store', () => {
     expect(openStateStore(d, { readOnly: true }).stats().entries).toBe(12);
   });
 
+  test('an item given as its UTF-8 bytes (the read worker\'s) is the same item as its text', async () => {
+    const d = dir();
+    const json = '{"externalId":"D-1","title":"Formação – lote 1 😀"}';
+    const s = openStateStore(d);
+    s.accepted('post', 'deal', 'D-1', json); // recorded by a run that read on one thread
+    expect(s.unchanged('post', 'deal', 'D-1', Buffer.from(json, 'utf8'))).toBe(true);
+    s.accepted('post', 'deal', 'D-2', new Uint8Array(Buffer.from(json, 'utf8')));
+    expect(s.unchanged('post', 'deal', 'D-2', json)).toBe(true);
+    expect(s.unchanged('post', 'deal', 'D-2', Buffer.from(json.replace('1', '2'), 'utf8'))).toBe(false);
+    s.close();
+  });
+
   test('close folds the journal into a snapshot; ids that could break a line survive', async () => {
     const d = dir();
     const odd = ['tab\there', 'new\nline', '"quoted"', 'back\\slash', ' spaced ', 'ünï'];
