@@ -1,5 +1,6 @@
 // At most `limit` tasks in flight; `run` waits for a free place, so a fast reader cannot queue
-// a whole file's batches in memory.
+// a whole file's batches in memory. A task handles its own failure (records its rows' outcomes):
+// the limiter only waits for it to settle.
 
 export interface Limiter {
   run(task: () => Promise<void>): Promise<void>;
@@ -12,7 +13,11 @@ export function createLimiter(limit: number): Limiter {
   return {
     async run(task) {
       while (inFlight.size >= limit) await Promise.race(inFlight);
-      const p = task().finally(() => inFlight.delete(p));
+      // what waits in the race is the task's settling, never its error: a task that failed (a 401)
+      // once made the next run() throw before its task started, and that batch's rows got no outcome
+      const p: Promise<void> = task()
+        .catch(() => undefined)
+        .finally(() => inFlight.delete(p));
       inFlight.add(p);
     },
     async idle() {

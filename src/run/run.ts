@@ -41,6 +41,8 @@ export interface RunHooks {
 export interface RunResult {
   aborted?: { code: string; message: string; suggestion?: string };
   interrupted: boolean;
+  /** Rows read per resource: each must have exactly one recorded outcome (sync.ts checks). */
+  read: Partial<Record<Resource, number>>;
 }
 
 export async function runPipeline(
@@ -55,6 +57,7 @@ export async function runPipeline(
   /** externalIds of sales profiles that were invalid or rejected in this run. */
   const failedProfiles = new Set<string>();
   const counts: ProgressCounts = { rowsRead: 0, batchesAcked: 0, itemsAcked: 0, retries: 0 };
+  const read: RunResult['read'] = {};
   let aborted: RunResult['aborted'];
 
   const record = (o: RowOutcome) => {
@@ -73,6 +76,7 @@ export async function runPipeline(
       const kindJobs = jobs.filter((j) => j.resource === resource);
       if (kindJobs.length === 0) continue;
       counts.resource = resource;
+      const readBefore = counts.rowsRead;
       const limiter = createLimiter(settings.concurrency);
       const batcher = createBatcher<RowMeta>({
         maxItems: settings.batchSize,
@@ -274,10 +278,11 @@ export async function runPipeline(
       const last = batcher.flush();
       if (last) await send(last);
       await limiter.idle();
+      read[resource] = counts.rowsRead - readBefore;
       hooks.progress?.(counts);
     }
   } finally {
     await inWorker?.close();
   }
-  return { aborted, interrupted: signal?.aborted === true && aborted === undefined };
+  return { aborted, interrupted: signal?.aborted === true && aborted === undefined, read };
 }

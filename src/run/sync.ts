@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
 import type { Resource } from '../contract/resources.js';
-import { EXIT } from '../errors.js';
+import { BatchSyncError, EXIT } from '../errors.js';
 import { newRunId } from '../plan/batch-id.js';
 import { createCollector, type Collector } from '../report/collector.js';
 import type { RowOutcome } from '../report/outcome.js';
@@ -171,6 +171,13 @@ export async function sync(request: SyncRequest, environment: SyncEnvironment = 
       );
     } finally {
       await connection?.close();
+    }
+    // every row read must have exactly one outcome: a row without one would vanish from every count
+    // and file, so a run where that happened says so loudly instead of reporting a clean result
+    const unaccounted = collector.unaccounted(result.read);
+    if (unaccounted.length > 0) {
+      const what = unaccounted.map((u) => `${u.resource}: ${u.read} rows read, ${u.recorded} outcomes`).join('; ');
+      throw new BatchSyncError('UNACCOUNTED', `batch-sync bug: rows without exactly one outcome (${what}); the accepted rows so far are recorded. Please report this`, EXIT.bug);
     }
     const interrupted = result.interrupted && !stopped;
     const aborted = result.aborted

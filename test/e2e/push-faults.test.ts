@@ -73,6 +73,17 @@ describe('push survives the network', () => {
     expect(r.stderr + r.stdout).not.toContain(KEY);
   });
 
+  test('a 401 while batches are in flight and another waits for a place: every row still has an outcome', async () => {
+    // four batches in flight (slow answers), the fifth waiting for a place when the first 401 lands
+    const r = await push([], 1000, ['--concurrency', '4', '--batch-size', '100', '--format', 'json'], { status: 401, delayMs: 150, body: { message: 'bad key' } });
+    expect(r.code).toBe(3);
+    const report = JSON.parse(r.stdout) as { counts: { deal: { read: number; accepted: number; rejected: number; invalid: number; skipped: number } } };
+    const c = report.counts.deal;
+    expect(c.read).toBe(1000);
+    expect(c.accepted + c.rejected + c.invalid + c.skipped).toBe(1000);
+    expect(c.skipped).toBe(1000);
+  });
+
   test('a redirect is never followed with the key', async () => {
     const r = await push([{ status: 307, headers: { location: 'http://127.0.0.1:9/elsewhere' } }], 2);
     expect(r.code).toBe(3);
