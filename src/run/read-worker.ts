@@ -3,10 +3,11 @@
 // ids, held-back dependents, the incremental state), sending and accounting stay on the main thread.
 //
 // That leaves the main thread idle much of the time (62% of a 1M-row push), waiting for the worker.
-// So when it is waiting (no chunk of ours unread) the worker only reads the next chunk and leaves
-// its readable CSV rows RAW, for the main thread to map, validate and serialise itself — at most
-// every other chunk, so the worker keeps most of the work; when the main thread has a backlog, the
-// worker does it all. Each row gets the same outcome either way (test/run/read-worker.test.ts).
+// So when it is waiting (nothing queued but the chunk just posted) the worker only reads the next
+// chunk and leaves its readable CSV rows RAW, for the main thread to map, validate and serialise
+// itself — at most every other chunk, so the worker keeps most of the work; when the main thread
+// has a backlog, the worker does it all. Mapping is per row (no mapper keeps state across rows), so
+// each row gets the same outcome either way (test/run/read-worker.test.ts).
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Method } from '../contract/resources.js';
 import { createItemValidator } from '../validate/validate-item.js';
