@@ -9,6 +9,8 @@ export interface PlannedItem<M> {
   bytes: number;
   /** The JSON already encoded (items from the read worker): copied, not encoded again. */
   encoded?: Uint8Array;
+  /** Held while the item is in a batch (see ChunkLease): dropped once the batch has all its outcomes. */
+  lease?: { drop(): void };
   /** Whatever the caller needs to account for the row (file, line, externalId…). */
   meta: M;
 }
@@ -53,6 +55,8 @@ export function envelopeBody(batchId: string, source: string, items: readonly Pi
     if (i > 0) body[at++] = 0x2c; // ,
     const item = items[i]!;
     if (item.encoded !== undefined) {
+      // a chunk given back too early would leave a detached (empty) view here: never send what it left
+      if (item.encoded.length !== item.bytes) throw new Error('batch-sync bug: an item was released before its batch was sent');
       body.set(item.encoded, at);
       at += item.bytes;
     } else at += body.write(item.json, at, 'utf8');

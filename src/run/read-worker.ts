@@ -45,7 +45,9 @@ const taken = new Int32Array(data.taken);
 let posted = 0;
 let unread = 0;
 let wake: (() => void) | undefined;
-port.on('message', () => {
+port.on('message', (m: unknown) => {
+  // 'free' brings a chunk's buffers back once the main thread is done with them: dropped here
+  if (m !== 'read') return;
   unread -= 1;
   wake?.();
   wake = undefined;

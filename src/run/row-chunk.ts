@@ -247,9 +247,13 @@ export class ChunkWriter {
       plainLengths,
       extras: this.extras,
     };
-    const transfer = [lines.buffer, itemBytes.buffer, idLengths.buffer, cellLengths.buffer, hasCells.buffer, plainLengths.buffer, chunk.items.buffer as ArrayBuffer, chunk.cells.buffer as ArrayBuffer, chunk.plain.buffer as ArrayBuffer];
-    return { chunk, transfer };
+    return { chunk, transfer: chunkBuffers(chunk) };
   }
+}
+
+/** Every buffer of a chunk, each once: what is transferred to the main thread, and back once read. */
+export function chunkBuffers(c: RowChunk): ArrayBuffer[] {
+  return [c.lines, c.itemBytes, c.idLengths, c.cellLengths, c.hasCells, c.plainLengths, c.items, c.cells, c.plain].map((a) => a.buffer as ArrayBuffer);
 }
 
 /** Walks a chunk on the main thread, row by row. */

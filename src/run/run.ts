@@ -11,7 +11,7 @@ import type { Diagnostic } from '../validate/diagnostic.js';
 import { createItemValidator } from '../validate/validate-item.js';
 import { createLimiter } from './concurrency.js';
 import { dispatchBatch, type BatchSender } from './dispatch.js';
-import { ChunkRowMeta, EncodedItem, LazyRow, lazyRow, rowOf, type RowRef } from './chunk-items.js';
+import { ChunkLease, ChunkRowMeta, EncodedItem, LazyRow, lazyRow, rowOf, type RowRef } from './chunk-items.js';
 import { ownString } from './own-string.js';
 import { problemText } from './problem-text.js';
 import { JOB_END, readInWorker, readsInWorker } from './read-in-worker.js';
@@ -107,11 +107,15 @@ export async function runPipeline(
       };
 
       const send = async (batch: PlannedBatch<RowMeta>) => {
+        // every item has its outcome: the read worker's chunks they came from may be given back
+        const settled = () => {
+          for (const item of batch.items) item.lease?.drop();
+        };
         hooks.emit?.(batch.body.toString('utf8'), resource);
         if (settings.mode !== 'push') {
           // validate and dry-run: a valid row is as far as it goes
           for (const item of batch.items) record({ outcome: 'accepted', resource, file: item.meta.file, line: item.meta.line, externalId: item.meta.externalId, message: '', detail: '' });
-          return;
+          return settled();
         }
         const notSent = () => {
           // a guard stops the run through the signal, with its own reason
@@ -119,24 +123,31 @@ export async function runPipeline(
           const why = aborted ? `run aborted (${aborted.message})` : reason ? `run stopped (${reason})` : 'run interrupted';
           for (const item of batch.items) record({ outcome: 'skipped', resource, file: item.meta.file, line: item.meta.line, externalId: item.meta.externalId, message: 'NOT_SENT', detail: `not sent: ${why}`, row: item.meta.row, batchId: batch.batchId });
         };
-        if (stop()) return notSent();
+        if (stop()) {
+          notSent();
+          return settled();
+        }
         await limiter.run(async () => {
-          // the state's journal is fsync'ed off this thread: no batch goes out before the acknowledgements already recorded are on disk
-          const syncing = hooks.durable?.();
-          if (syncing) await syncing;
-          // the run may have stopped while this batch waited for a place
-          if (stop()) return notSent();
-          let answered: boolean;
           try {
-            answered = await dispatchBatch(ctx, batch);
-          } catch (error) {
-            const e = error as { code?: string; message?: string; suggestion?: string };
-            aborted ??= { code: e.code ?? 'ERROR', message: e.message ?? String(error), suggestion: e.suggestion };
-            for (const item of batch.items) record({ outcome: 'skipped', resource, file: item.meta.file, line: item.meta.line, externalId: item.meta.externalId, message: 'NOT_DELIVERED', detail: `batch ${batch.batchId}: ${(error as Error).message}`, row: item.meta.row, batchId: batch.batchId });
-            throw error;
+            // the state's journal is fsync'ed off this thread: no batch goes out before the acknowledgements already recorded are on disk
+            const syncing = hooks.durable?.();
+            if (syncing) await syncing;
+            // the run may have stopped while this batch waited for a place
+            if (stop()) return notSent();
+            let answered: boolean;
+            try {
+              answered = await dispatchBatch(ctx, batch);
+            } catch (error) {
+              const e = error as { code?: string; message?: string; suggestion?: string };
+              aborted ??= { code: e.code ?? 'ERROR', message: e.message ?? String(error), suggestion: e.suggestion };
+              for (const item of batch.items) record({ outcome: 'skipped', resource, file: item.meta.file, line: item.meta.line, externalId: item.meta.externalId, message: 'NOT_DELIVERED', detail: `batch ${batch.batchId}: ${(error as Error).message}`, row: item.meta.row, batchId: batch.batchId });
+              throw error;
+            }
+            if (answered) counts.batchesAcked += 1;
+            hooks.progress?.(counts);
+          } finally {
+            settled();
           }
-          if (answered) counts.batchesAcked += 1;
-          hooks.progress?.(counts);
         }).catch(() => undefined);
       };
 
@@ -145,7 +156,7 @@ export async function runPipeline(
       // outcome and lands in the errors CSV; breaking out here lost the rest of the input silently
 
       /** A valid item from here on: duplicates, references, held-back dependents, unchanged, size, batch. */
-      const admit = (where: { file: string; line: number }, row: RowRef, externalId: string | undefined, item: Record<string, unknown>, encoded: Buffer | undefined): PlannedBatch<RowMeta> | undefined => {
+      const admit = (where: { file: string; line: number }, row: RowRef, externalId: string | undefined, item: Record<string, unknown>, encoded: Buffer | undefined, lease?: ChunkLease): PlannedBatch<RowMeta> | undefined => {
         const duplicate = externalId === undefined ? undefined : checks.claim(resource, externalId, where);
         if (duplicate) {
           record({ outcome: 'invalid', resource, ...where, externalId, field: 'externalId', message: 'DUPLICATE', detail: duplicate.reason, row: rowOf(row) });
@@ -174,11 +185,13 @@ export async function runPipeline(
           record({ outcome: 'invalid', resource, ...where, externalId, message: 'TOO_LARGE', detail: `the item is ${bytes} bytes, more than fits one request (--max-body-bytes ${settings.maxBodyBytes})`, row: rowOf(row) });
           return undefined;
         }
+        // an item of a worker chunk holds it until its batch has all its outcomes (its cells may be needed)
+        lease?.hold();
         if (encoded === undefined) {
           const meta = row instanceof LazyRow ? new ChunkRowMeta(where.file, where.line, externalId, row) : { ...where, externalId, row };
-          return batcher.add({ json: json!, bytes, meta });
+          return batcher.add({ json: json!, bytes, meta, lease });
         }
-        return batcher.add(new EncodedItem(encoded, json, new ChunkRowMeta(where.file, where.line, externalId, row)));
+        return batcher.add(new EncodedItem(encoded, json, new ChunkRowMeta(where.file, where.line, externalId, row), lease));
       };
 
       let validator = validators.get(resource);
@@ -186,7 +199,7 @@ export async function runPipeline(
       const validate = validator;
 
       /** A record read here (or left RAW by the worker): map, validate, then admit. */
-      const mapAndAdmit = (record_: SourceRecord, mapper: Mapper, row: RowRef): PlannedBatch<RowMeta> | undefined => {
+      const mapAndAdmit = (record_: SourceRecord, mapper: Mapper, row: RowRef, lease?: ChunkLease): PlannedBatch<RowMeta> | undefined => {
         const where = { file: record_.file, line: record_.line };
         const mapped = mapper.map(record_);
         if (mapped.kind === 'skip') {
@@ -217,7 +230,7 @@ export async function runPipeline(
           return undefined;
         }
         for (const w of checked.warnings) hooks.warn({ severity: 'warning', ...where, field: w.field, reason: w.reason }, resource);
-        return admit(where, row, externalId, checked.item, undefined);
+        return admit(where, row, externalId, checked.item, undefined, lease);
       };
 
       if (workerRows) {
@@ -230,6 +243,7 @@ export async function runPipeline(
             const chunk = next.value;
             if (chunk === JOB_END) break;
             const reader = new ChunkReader(chunk, source.header);
+            const lease = new ChunkLease(chunk, inWorker!.giveBack);
             const file = chunk.file;
             while (reader.next()) {
               counts.rowsRead += 1;
@@ -245,7 +259,7 @@ export async function runPipeline(
                 continue;
               }
               if (reader.itemBytes === RAW) {
-                const done = mapAndAdmit(reader.rawRecord(), mapper, lazyRow(reader));
+                const done = mapAndAdmit(reader.rawRecord(), mapper, lazyRow(reader), lease);
                 if (done) await send(done);
                 if (counts.rowsRead % 2048 === 0) hooks.progress?.(counts);
                 continue;
@@ -257,10 +271,11 @@ export async function runPipeline(
               refs.agentExternalId = ids[2];
               refs.associated.accountExternalId = ids[3];
               refs.associated.dealExternalId = ids[4];
-              const done = admit(where, lazyRow(reader), externalId, refs, encoded);
+              const done = admit(where, lazyRow(reader), externalId, refs, encoded, lease);
               if (done) await send(done);
               if (counts.rowsRead % 2048 === 0) hooks.progress?.(counts);
             }
+            lease.drop();
           }
         }
       } else {

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { readsInWorker } from '../../src/run/read-in-worker.js';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
-import { SALES_PROFILES_CSV, runCli, tempFiles } from '../helpers/cli.js';
+import { SALES_PROFILES_CSV, dealsCsv, runCli, tempFiles } from '../helpers/cli.js';
+import { startServer, type RecordedRequest } from '../helpers/misbehaving-server.js';
 
 const KEY = 'worker-key-0123456789';
 let sandbox: SandboxHandle;
@@ -111,4 +112,34 @@ test('validate and --dry-run read in the worker too, with the same report and em
   expect(outputs[0]!.emitted.split('\n').length).toBeGreaterThan(30);
   expect(outputs[1]).toEqual(outputs[0]);
   expect(outputs[2]).toEqual(outputs[0]);
+});
+
+test('a chunk is given back only once its rows have their outcomes: a 400 bisected long after the chunk was read', async () => {
+  // the batch holding D-777 is refused whole, then halved until D-777 stands alone: each half is
+  // built again from the items' bytes, which live in the worker's chunk
+  const itemsOf = (req: RecordedRequest) => (JSON.parse(req.body.toString()) as { items: { externalId: string }[] }).items;
+  const server = await startServer([], {
+    respond: (req) => {
+      const items = itemsOf(req);
+      if (items.some((i) => i.externalId === 'D-777')) return { status: 400, body: { message: 'D-777 is refused' } };
+      return { status: 200, delayMs: 5, body: { data: { code: 200, success: items.length, error: [] }, status: 'SUCCESS' } };
+    },
+  });
+  try {
+    const dir = tempFiles({ 'deals.csv': dealsCsv(3000) });
+    const results = [];
+    for (const t of ['0', 'all', 'none'] as const) {
+      const errors = join(dir, `errors-${t}`);
+      const r = await runCli(['push', '--format', 'json', '--batch-size', '200', '--errors', errors, join(dir, 'deals.csv')], { ...threadEnv(t), BATCH_SYNC_API_KEY: KEY, BATCH_SYNC_BASE_URL: server.url });
+      const report = JSON.parse(r.stdout) as { counts: { deal: Record<string, number> } };
+      results.push({ code: r.code, counts: report.counts.deal, csv: readFileSync(join(errors, 'deals.errors.csv'), 'utf8').replaceAll(/\d{8}T\d{6}Z-[0-9a-f]{4}/g, 'RUN') });
+    }
+    expect(results[0]!.code).toBe(1);
+    expect(results[0]!.counts).toMatchObject({ read: 3000, accepted: 2999, rejected: 1 });
+    expect(results[0]!.csv).toMatch(/^D-777,.*HTTP_400/m);
+    expect(results[1]).toEqual(results[0]);
+    expect(results[2]).toEqual(results[0]);
+  } finally {
+    await server.close();
+  }
 });
