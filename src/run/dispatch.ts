@@ -28,12 +28,20 @@ export interface DispatchContext {
   retried?(count: number): void;
   /** A batch could not be delivered: the run must stop taking new batches. */
   abort(reason: string): void;
+  /**
+   * Awaited before each half of a split batch is sent (the first request of a batch waits in
+   * run.ts): no request leaves while acknowledgements already recorded are not yet on disk.
+   */
+  beforeSend?(): Promise<void> | undefined;
+  /** The items that got their outcome here: if a later request of the batch throws, only the others still need one. */
+  settled?: Set<RowMeta>;
 }
 
 function outcome(ctx: DispatchContext, meta: RowMeta, batchId: string, kind: RowOutcome['outcome'], message: string, detail: string): RowOutcome {
   // server texts go to files (errors CSV, report.json) that the output redactor never sees: a
   // server echoing the key back must not put it there (an accepted item has no text: 0.3 s per 1M rows saved)
   // an accepted row needs no cells (nothing hands it back); rows from the read worker decode theirs on demand
+  ctx.settled?.add(meta);
   return { outcome: kind, resource: ctx.resource, file: meta.file, line: meta.line, externalId: meta.externalId, message: message && redact(message), detail: detail && redact(detail), row: kind === 'accepted' ? undefined : meta.row, batchId };
 }
 
@@ -96,6 +104,9 @@ export async function dispatchBatch(ctx: DispatchContext, batch: Pick<PlannedBat
   }
 }
 
-function bisectHalf(ctx: DispatchContext, batchId: string, items: PlannedItem<RowMeta>[]): Promise<boolean> {
+async function bisectHalf(ctx: DispatchContext, batchId: string, items: PlannedItem<RowMeta>[]): Promise<boolean> {
+  // the first half's acknowledgements may still be on their way to disk
+  const syncing = ctx.beforeSend?.();
+  if (syncing) await syncing;
   return dispatchBatch(ctx, { batchId, items, body: envelopeBody(batchId, ctx.source, items) });
 }

@@ -104,6 +104,7 @@ export async function runPipeline(
         abort: (reason: string) => {
           aborted ??= { code: 'NOT_DELIVERED', message: reason };
         },
+        beforeSend: () => hooks.durable?.(),
       };
 
       const send = async (batch: PlannedBatch<RowMeta>) => {
@@ -135,12 +136,17 @@ export async function runPipeline(
             // the run may have stopped while this batch waited for a place
             if (stop()) return notSent();
             let answered: boolean;
+            // a split batch's first half may have its outcomes when the second half's request throws
+            const decided = new Set<RowMeta>();
             try {
-              answered = await dispatchBatch(ctx, batch);
+              answered = await dispatchBatch({ ...ctx, settled: decided }, batch);
             } catch (error) {
               const e = error as { code?: string; message?: string; suggestion?: string };
               aborted ??= { code: e.code ?? 'ERROR', message: e.message ?? String(error), suggestion: e.suggestion };
-              for (const item of batch.items) record({ outcome: 'skipped', resource, file: item.meta.file, line: item.meta.line, externalId: item.meta.externalId, message: 'NOT_DELIVERED', detail: `batch ${batch.batchId}: ${(error as Error).message}`, row: item.meta.row, batchId: batch.batchId });
+              for (const item of batch.items) {
+                if (decided.has(item.meta)) continue;
+                record({ outcome: 'skipped', resource, file: item.meta.file, line: item.meta.line, externalId: item.meta.externalId, message: 'NOT_DELIVERED', detail: `batch ${batch.batchId}: ${(error as Error).message}`, row: item.meta.row, batchId: batch.batchId });
+              }
               throw error;
             }
             if (answered) counts.batchesAcked += 1;

@@ -112,7 +112,12 @@ export function openStateStore(dir: string, options: StateStoreOptions = {}): St
   if (!options.readOnly) {
     mkdirSync(dir, { recursive: true });
     fd = openSync(journalPath, 'a', 0o600);
-    syncFd = openSync(journalPath, 'r+');
+    try {
+      syncFd = openSync(journalPath, 'r+');
+    } catch (error) {
+      closeSync(fd);
+      throw error;
+    }
   }
   const openMs = performance.now() - started;
   const compactBytes = options.compactBytes ?? COMPACT_BYTES;

@@ -84,6 +84,22 @@ describe('push survives the network', () => {
     expect(c.skipped).toBe(1000);
   });
 
+  test('a fatal error on the second half of a split batch: the first half keeps its one outcome', async () => {
+    server = await startServer([
+      { status: 400, body: { message: 'bad item somewhere' } }, // the batch of 2: split
+      echo, // first half: accepted
+      { status: 401, body: { message: 'bad key' } }, // second half: the run aborts
+    ]);
+    const dir = tempFiles({ 'deals.csv': dealsCsv(2) });
+    const r = await runCli(['push', '--retry-delay', '10', '--batch-size', '2', '--concurrency', '1', '--format', 'json', join(dir, 'deals.csv')], { BATCH_SYNC_API_KEY: KEY, BATCH_SYNC_BASE_URL: server.url });
+    expect(server.requests).toHaveLength(3);
+    expect(r.code).toBe(3);
+    const report = JSON.parse(r.stdout) as { counts: { deal: Record<string, number> } };
+    // not 3 outcomes for 2 rows (D-1 was once also counted NOT_DELIVERED), which is exit 70
+    expect(report.counts.deal).toMatchObject({ read: 2, accepted: 1, skipped: 1 });
+    expect(r.stdout).toContain('NOT_DELIVERED');
+  });
+
   test('a redirect is never followed with the key', async () => {
     const r = await push([{ status: 307, headers: { location: 'http://127.0.0.1:9/elsewhere' } }], 2);
     expect(r.code).toBe(3);
