@@ -16,11 +16,11 @@ import { ownString } from './own-string.js';
 import { problemText } from './problem-text.js';
 import { JOB_END, readInWorker, readsInWorker } from './read-in-worker.js';
 import { ChunkReader, RAW } from './row-chunk.js';
-import type { SourceRecord } from '../read/types.js';
 import type { Mapper } from '../map/types.js';
+import type { SourceRecord } from '../read/types.js';
+import type { ItemJson } from '../state/item-hash.js';
 import type { PreparedJob } from './prepare.js';
 import type { ProgressCounts, RowMeta, RunSettings } from './types.js';
-import type { ItemJson } from '../state/item-hash.js';
 
 export interface RunHooks {
   record(outcome: RowOutcome): void;
@@ -53,7 +53,6 @@ export async function runPipeline(
   signal?: AbortSignal,
 ): Promise<RunResult> {
   const checks = createCrossChecks();
-  const validators = new Map<Resource, ReturnType<typeof createItemValidator>>();
   /** externalIds of sales profiles that were invalid or rejected in this run. */
   const failedProfiles = new Set<string>();
   const counts: ProgressCounts = { rowsRead: 0, batchesAcked: 0, itemsAcked: 0, retries: 0 };
@@ -200,9 +199,7 @@ export async function runPipeline(
         return batcher.add(new EncodedItem(encoded, json, new ChunkRowMeta(where.file, where.line, externalId, row), lease));
       };
 
-      let validator = validators.get(resource);
-      if (!validator) validators.set(resource, (validator = createItemValidator(resource, settings.method)));
-      const validate = validator;
+      const validate = createItemValidator(resource, settings.method);
 
       /** A record read here (or left RAW by the worker): map, validate, then admit. */
       const mapAndAdmit = (record_: SourceRecord, mapper: Mapper, row: RowRef, lease?: ChunkLease): PlannedBatch<RowMeta> | undefined => {
