@@ -16,9 +16,14 @@ export type ItemJson = string | Uint8Array;
 
 export function hashItem(json: ItemJson): ItemHash {
   // the one-shot crypto.hash (Node ≥ 20.12) skips the Hash object: 1.8 → 0.9 µs per deal item (measured);
-  // a string is hashed as its UTF-8 bytes, so text and bytes of one item give one hash
-  const digest = hash('sha1', json, 'buffer');
-  return { hi: digest.readUInt32BE(0), lo: digest.readUInt32BE(4) };
+  // a string is hashed as its UTF-8 bytes, so text and bytes of one item give one hash. The digest
+  // comes as a Latin-1 string, a char per byte: as a Buffer, each one was an ArrayBuffer of its own
+  // outside the heap (0.76 → 0.28 µs a call, and ~100 MB of them awaiting the GC in a 1M-row rerun)
+  const d = hash('sha1', json, 'binary'); // 'binary' is Latin-1
+  return {
+    hi: ((d.charCodeAt(0) << 24) | (d.charCodeAt(1) << 16) | (d.charCodeAt(2) << 8) | d.charCodeAt(3)) >>> 0,
+    lo: ((d.charCodeAt(4) << 24) | (d.charCodeAt(5) << 16) | (d.charCodeAt(6) << 8) | d.charCodeAt(7)) >>> 0,
+  };
 }
 
 const BYTE_HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
