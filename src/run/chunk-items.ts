@@ -10,9 +10,13 @@ export type RowRef = Record<string, string> | undefined | LazyRow;
 
 export class LazyRow {
   private decoded: Record<string, string> | undefined;
-  constructor(private readonly build: () => Record<string, string>) {}
+  constructor(private build: (() => Record<string, string>) | undefined) {}
   get(): Record<string, string> {
-    return (this.decoded ??= this.build());
+    if (this.decoded === undefined) {
+      this.decoded = this.build!();
+      this.build = undefined; // the builder holds the chunk
+    }
+    return this.decoded;
   }
 }
 
@@ -37,39 +41,87 @@ export class ChunkRowMeta implements RowMeta {
   }
 }
 
-/** A valid row from the worker: its JSON as bytes, decoded only when a hook needs the text. */
+/** An item in a batch that may still need its chunk: `detach` copies out what it needs. */
+interface LeasedItem {
+  lease: ChunkLease | undefined;
+  detach(): void;
+}
+
+/** A sparse chunk (this many of its items or fewer still in batches when its rows are all read) is copied out of. */
+const SPARSE = 64;
+
 /**
  * Who still reads a chunk's buffers: the loop over its rows, and each of its items in a batch until
  * that batch has all its outcomes (a rejected row's cells are decoded then). At zero the buffers
  * are handed back to the worker (transferred, so detached here at once). Left to the garbage
  * collector, up to 92 chunks (1M-row push) and 392 (rerun) of about 1 MB each were waiting to be
  * freed, since a chunk outlives a few scavenges and so waits for a full collection.
+ *
+ * In an incremental rerun, a batch of 500 changed items gathers them from some 50 chunks, and would
+ * hold all of them: when a chunk's rows are all read and only a few of its items are still in
+ * batches, those items take a copy of their bytes and cells, and the chunk goes back at once.
  */
 export class ChunkLease {
   private holds = 1;
+  private readonly items: LeasedItem[] = [];
   constructor(
     readonly chunk: RowChunk,
     private readonly giveBack: (buffers: ArrayBuffer[]) => void,
   ) {}
-  hold(): void {
+  hold(item: LeasedItem): void {
     this.holds++;
+    this.items.push(item);
   }
   drop(): void {
     if (--this.holds === 0) this.giveBack(chunkBuffers(this.chunk));
   }
+  /** The loop over the chunk's rows is done. */
+  end(): void {
+    if (this.holds - 1 <= SPARSE) for (const item of this.items) if (item.lease === this) item.detach();
+    this.drop();
+  }
 }
 
-export class EncodedItem implements PlannedItem<RowMeta> {
+/** Takes a row's cells out of its chunk now (a detached item's rejection may need them later). */
+function keepRow(meta: RowMeta): void {
+  void meta.row;
+}
+
+/** A valid row from the worker: its JSON as bytes, decoded only when a hook needs the text. */
+export class EncodedItem implements PlannedItem<RowMeta>, LeasedItem {
   readonly bytes: number;
   constructor(
-    readonly encoded: Buffer,
+    public encoded: Buffer,
     private text: string | undefined,
     readonly meta: RowMeta,
-    readonly lease?: ChunkLease,
+    public lease: ChunkLease | undefined,
   ) {
     this.bytes = encoded.length;
   }
   get json(): string {
     return (this.text ??= this.encoded.toString('utf8'));
+  }
+  detach(): void {
+    this.encoded = Buffer.from(this.encoded);
+    keepRow(this.meta);
+    const lease = this.lease!;
+    this.lease = undefined;
+    lease.drop();
+  }
+}
+
+/** A RAW row the main thread mapped: its JSON is its own, only its cells are in the chunk. */
+export class MappedItem implements PlannedItem<RowMeta>, LeasedItem {
+  constructor(
+    readonly json: string,
+    readonly bytes: number,
+    readonly meta: RowMeta,
+    public lease: ChunkLease | undefined,
+  ) {}
+  detach(): void {
+    keepRow(this.meta);
+    const lease = this.lease!;
+    this.lease = undefined;
+    lease.drop();
   }
 }

@@ -11,7 +11,7 @@ import type { Diagnostic } from '../validate/diagnostic.js';
 import { createItemValidator } from '../validate/validate-item.js';
 import { createLimiter } from './concurrency.js';
 import { dispatchBatch, type BatchSender } from './dispatch.js';
-import { ChunkLease, ChunkRowMeta, EncodedItem, LazyRow, lazyRow, rowOf, type RowRef } from './chunk-items.js';
+import { ChunkLease, ChunkRowMeta, EncodedItem, LazyRow, MappedItem, lazyRow, rowOf, type RowRef } from './chunk-items.js';
 import { ownString } from './own-string.js';
 import { problemText } from './problem-text.js';
 import { JOB_END, readInWorker, readsInWorker } from './read-in-worker.js';
@@ -109,7 +109,12 @@ export async function runPipeline(
       const send = async (batch: PlannedBatch<RowMeta>) => {
         // every item has its outcome: the read worker's chunks they came from may be given back
         const settled = () => {
-          for (const item of batch.items) item.lease?.drop();
+          for (const item of batch.items) {
+            const lease = item.lease;
+            if (lease === undefined) continue;
+            item.lease = undefined; // once only: a chunk's end() must not detach it again
+            lease.drop();
+          }
         };
         hooks.emit?.(batch.body.toString('utf8'), resource);
         if (settings.mode !== 'push') {
@@ -160,6 +165,11 @@ export async function runPipeline(
       // reported as invalid and valid ones as NOT_SENT (send() checks stop()), so each row gets an
       // outcome and lands in the errors CSV; breaking out here lost the rest of the input silently
 
+      const leased = <T extends EncodedItem | MappedItem>(item: T): T => {
+        item.lease?.hold(item);
+        return item;
+      };
+
       /** A valid item from here on: duplicates, references, held-back dependents, unchanged, size, batch. */
       const admit = (where: { file: string; line: number }, row: RowRef, externalId: string | undefined, item: Record<string, unknown>, encoded: Buffer | undefined, lease?: ChunkLease): PlannedBatch<RowMeta> | undefined => {
         const duplicate = externalId === undefined ? undefined : checks.claim(resource, externalId, where);
@@ -191,12 +201,9 @@ export async function runPipeline(
           return undefined;
         }
         // an item of a worker chunk holds it until its batch has all its outcomes (its cells may be needed)
-        lease?.hold();
-        if (encoded === undefined) {
-          const meta = row instanceof LazyRow ? new ChunkRowMeta(where.file, where.line, externalId, row) : { ...where, externalId, row };
-          return batcher.add({ json: json!, bytes, meta, lease });
-        }
-        return batcher.add(new EncodedItem(encoded, json, new ChunkRowMeta(where.file, where.line, externalId, row), lease));
+        if (encoded !== undefined) return batcher.add(leased(new EncodedItem(encoded, json, new ChunkRowMeta(where.file, where.line, externalId, row), lease)));
+        if (row instanceof LazyRow) return batcher.add(leased(new MappedItem(json!, bytes, new ChunkRowMeta(where.file, where.line, externalId, row), lease)));
+        return batcher.add({ json: json!, bytes, meta: { ...where, externalId, row } });
       };
 
       const validate = createItemValidator(resource, settings.method);
@@ -278,7 +285,7 @@ export async function runPipeline(
               if (done) await send(done);
               if (counts.rowsRead % 2048 === 0) hooks.progress?.(counts);
             }
-            lease.drop();
+            lease.end();
           }
         }
       } else {
