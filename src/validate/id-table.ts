@@ -6,6 +6,8 @@
 // kept as Latin-1, one byte per unit: 1M state ids of 11 characters, arena 32 -> 16 MB (measured).
 
 const EMPTY = 0;
+/** Ids up to this many units are compared in JS, longer ones as buffers. */
+const SHORT = 64;
 
 /**
  * FNV-1a over UTF-16 code units: cheap, and only used to pick a slot (equality is exact). Its lowest
@@ -82,13 +84,25 @@ export class IdTable {
       const entry = this.slots[slot]!;
       if (entry === EMPTY) return slot;
       if (this.hashes[entry - 1] === hash) {
-        if (bytes < 0) bytes = this.encode(id, hash);
         const start = this.starts[entry - 1]!;
         const end = this.end(entry - 1);
-        if (end - start === bytes && this.arena.compare(this.scratch, 0, bytes, start, end) === 0) return slot;
+        if ((hash & 1) === 0 && id.length <= SHORT) {
+          // a short Latin-1 id (the usual one) is compared unit by unit: encoding it to compare
+          // buffers cost two native calls per lookup
+          if (end - start === id.length && this.sameLatin1(id, start)) return slot;
+        } else {
+          if (bytes < 0) bytes = this.encode(id, hash);
+          if (end - start === bytes && this.arena.compare(this.scratch, 0, bytes, start, end) === 0) return slot;
+        }
       }
       slot = (slot + 1) & mask;
     }
+  }
+
+  private sameLatin1(id: string, start: number): boolean {
+    const arena = this.arena;
+    for (let i = 0; i < id.length; i++) if (arena[start + i] !== id.charCodeAt(i)) return false;
+    return true;
   }
 
   private encode(id: string, hash: number): number {
