@@ -68,7 +68,7 @@ export async function runPipeline(
   // big inputs are read, mapped, validated and serialised on the second core (push, validate and
   // --dry-run alike); the rest stays here
   const ordered = SEND_ORDER.flatMap((r) => jobs.filter((j) => j.resource === r));
-  const inWorker = ordered.length > 0 && readsInWorker(ordered.map((j) => j.job.file)) ? readInWorker(ordered.map((j) => ({ ...j.job, resource: j.resource })), settings.method) : undefined;
+  const inWorker = ordered.length > 0 && readsInWorker(ordered.map((j) => j.job.file)) ? readInWorker(ordered.map((j) => ({ ...j.job, resource: j.resource })), settings.method, settings.mode === 'push') : undefined;
   const workerRows = inWorker?.chunks();
   try {
     for (const resource of SEND_ORDER) {
