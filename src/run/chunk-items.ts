@@ -78,13 +78,17 @@ export class ChunkLease {
   /** The loop over the chunk's rows is done. */
   end(): void {
     if (this.holds - 1 <= SPARSE) for (const item of this.items) if (item.lease === this) item.detach();
+    this.items.length = 0; // nothing is detached later: settled items need not stay reachable from here
     this.drop();
   }
 }
 
-/** Takes a row's cells out of its chunk now (a detached item's rejection may need them later). */
-function keepRow(meta: RowMeta): void {
-  void meta.row;
+/** Leaves an item's chunk, its row's cells decoded first (its rejection may need them later). */
+function leaveChunk(item: LeasedItem & { meta: RowMeta }): void {
+  void item.meta.row;
+  const lease = item.lease!;
+  item.lease = undefined;
+  lease.drop();
 }
 
 /** A valid row from the worker: its JSON as bytes, decoded only when a hook needs the text. */
@@ -92,21 +96,17 @@ export class EncodedItem implements PlannedItem<RowMeta>, LeasedItem {
   readonly bytes: number;
   constructor(
     public encoded: Buffer,
-    private text: string | undefined,
     readonly meta: RowMeta,
     public lease: ChunkLease | undefined,
   ) {
     this.bytes = encoded.length;
   }
   get json(): string {
-    return (this.text ??= this.encoded.toString('utf8'));
+    return this.encoded.toString('utf8');
   }
   detach(): void {
     this.encoded = Buffer.from(this.encoded);
-    keepRow(this.meta);
-    const lease = this.lease!;
-    this.lease = undefined;
-    lease.drop();
+    leaveChunk(this);
   }
 }
 
@@ -119,9 +119,6 @@ export class MappedItem implements PlannedItem<RowMeta>, LeasedItem {
     public lease: ChunkLease | undefined,
   ) {}
   detach(): void {
-    keepRow(this.meta);
-    const lease = this.lease!;
-    this.lease = undefined;
-    lease.drop();
+    leaveChunk(this);
   }
 }

@@ -201,7 +201,7 @@ export async function runPipeline(
           return undefined;
         }
         // an item of a worker chunk holds it until its batch has all its outcomes (its cells may be needed)
-        if (encoded !== undefined) return batcher.add(leased(new EncodedItem(encoded, json, new ChunkRowMeta(where.file, where.line, externalId, row), lease)));
+        if (encoded !== undefined) return batcher.add(leased(new EncodedItem(encoded, new ChunkRowMeta(where.file, where.line, externalId, row), lease)));
         if (row instanceof LazyRow) return batcher.add(leased(new MappedItem(json!, bytes, new ChunkRowMeta(where.file, where.line, externalId, row), lease)));
         return batcher.add({ json: json!, bytes, meta: { ...where, externalId, row } });
       };
