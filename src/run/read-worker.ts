@@ -30,9 +30,8 @@ export interface ReadWorkerData {
   /** In auto, the chunks read in full between two left RAW. */
   rawGap: number;
   /**
-   * One Int32 the main thread increments as it takes each chunk. The 'read' messages say the same,
-   * but a busy worker sees them only when it next yields to its event loop: too late to tell
-   * whether the main thread is waiting now.
+   * One Int32 the main thread increments as it takes each chunk: a busy worker sees messages only
+   * when it next yields to its event loop, too late to tell whether the main thread is waiting now.
    */
   taken: SharedArrayBuffer;
 }
@@ -47,12 +46,13 @@ const data = workerData as ReadWorkerData;
 const port = parentPort!;
 const taken = new Int32Array(data.taken);
 let posted = 0;
-let unread = 0;
+/** Chunks posted that the main thread has not taken yet. */
+const unread = () => posted - Atomics.load(taken, 0);
 let wake: (() => void) | undefined;
 port.on('message', (m: unknown) => {
-  // 'free' brings a chunk's buffers back once the main thread is done with them: dropped here
+  // 'read' follows each chunk the main thread takes, to wake a worker waiting for room; 'free'
+  // brings a chunk's buffers back once the main thread is done with them: dropped here
   if (m !== 'read') return;
-  unread -= 1;
   wake?.();
   wake = undefined;
 });
@@ -61,8 +61,7 @@ async function post(writer: ChunkWriter): Promise<void> {
   const { chunk, transfer } = writer.finish();
   port.postMessage({ type: 'chunk', chunk } satisfies ReadWorkerMessage, transfer);
   posted += 1;
-  unread += 1;
-  while (unread >= data.ahead) await new Promise<void>((resolve) => (wake = resolve));
+  while (unread() >= data.ahead) await new Promise<void>((resolve) => (wake = resolve));
 }
 
 async function main(): Promise<void> {
@@ -73,7 +72,7 @@ async function main(): Promise<void> {
     let sinceRaw = data.rawGap;
     const leaveRaw = () => {
       // the chunk just posted may not be taken yet: the main thread is waiting when nothing else is queued
-      const waiting = posted - Atomics.load(taken, 0) <= 1;
+      const waiting = unread() <= 1;
       const raw = data.split === 'all' || (data.split === 'auto' && layout !== undefined && waiting && sinceRaw >= data.rawGap);
       sinceRaw = raw ? 0 : sinceRaw + 1;
       return raw;
