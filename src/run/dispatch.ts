@@ -35,6 +35,8 @@ export interface DispatchContext {
   beforeSend?(): Promise<void> | undefined;
   /** The items that got their outcome here: if a later request of the batch throws, only the others still need one. */
   settled?: Set<RowMeta>;
+  /** Why the run stopped taking batches (aborted, interrupted, stopped by a guard), if it has. */
+  stopped?(): string | undefined;
 }
 
 function outcome(ctx: DispatchContext, meta: RowMeta, batchId: string, kind: RowOutcome['outcome'], message: string, detail: string): RowOutcome {
@@ -108,5 +110,11 @@ async function bisectHalf(ctx: DispatchContext, batchId: string, items: PlannedI
   // the first half's acknowledgements may still be on their way to disk
   const syncing = ctx.beforeSend?.();
   if (syncing) await syncing;
+  // the first half may have stopped the run (retries exhausted): the second is then not sent, as any later batch
+  const why = ctx.stopped?.();
+  if (why !== undefined) {
+    for (const item of items) ctx.record(outcome(ctx, item.meta, batchId, 'skipped', 'NOT_SENT', `not sent: ${why}`));
+    return false;
+  }
   return dispatchBatch(ctx, { batchId, items, body: envelopeBody(batchId, ctx.source, items) });
 }

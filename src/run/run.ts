@@ -64,6 +64,13 @@ export async function runPipeline(
     hooks.record(o);
   };
   const stop = () => aborted !== undefined || signal?.aborted === true;
+  /** Why no further batch is sent, once the run has stopped. */
+  const stopReason = (): string | undefined => {
+    if (!stop()) return undefined;
+    // a guard stops the run through the signal, with its own reason
+    const reason = typeof signal?.reason === 'string' ? signal.reason : undefined;
+    return aborted ? `run aborted (${aborted.message})` : reason ? `run stopped (${reason})` : 'run interrupted';
+  };
 
   // big inputs are read, mapped, validated and serialised on the second core (push, validate and
   // --dry-run alike); the rest stays here
@@ -104,6 +111,7 @@ export async function runPipeline(
           aborted ??= { code: 'NOT_DELIVERED', message: reason };
         },
         beforeSend: () => hooks.durable?.(),
+        stopped: stopReason,
       };
 
       const send = async (batch: PlannedBatch<RowMeta>) => {
@@ -123,9 +131,7 @@ export async function runPipeline(
           return settled();
         }
         const notSent = () => {
-          // a guard stops the run through the signal, with its own reason
-          const reason = typeof signal?.reason === 'string' ? signal.reason : undefined;
-          const why = aborted ? `run aborted (${aborted.message})` : reason ? `run stopped (${reason})` : 'run interrupted';
+          const why = stopReason();
           for (const item of batch.items) record({ outcome: 'skipped', resource, file: item.meta.file, line: item.meta.line, externalId: item.meta.externalId, message: 'NOT_SENT', detail: `not sent: ${why}`, row: item.meta.row, batchId: batch.batchId });
         };
         if (stop()) {

@@ -100,6 +100,18 @@ describe('push survives the network', () => {
     expect(r.stdout).toContain('NOT_DELIVERED');
   });
 
+  test('a split batch whose first half gives up: the second half is not sent either', async () => {
+    // the batch of 4 is refused whole (split), its first half meets a server down beyond the retries
+    const r = await push([{ status: 400, body: { message: 'one bad item' } }, { status: 503 }, { status: 503 }, { status: 503 }], 4, ['--retries', '2', '--batch-size', '4', '--concurrency', '1', '--format', 'json']);
+    expect(r.code).toBe(3);
+    // 1 whole + 3 tries of the first half; never the second half
+    expect(r.requests.map((q) => itemsOf(q).length)).toEqual([4, 2, 2, 2]);
+    const report = JSON.parse(r.stdout) as { counts: { deal: Record<string, number> } };
+    expect(report.counts.deal).toMatchObject({ read: 4, accepted: 0, skipped: 4 });
+    expect(r.stdout).toContain('NOT_DELIVERED');
+    expect(r.stdout).toMatch(/not sent: run aborted/);
+  });
+
   test('a redirect is never followed with the key', async () => {
     const r = await push([{ status: 307, headers: { location: 'http://127.0.0.1:9/elsewhere' } }], 2);
     expect(r.code).toBe(3);
