@@ -2,6 +2,7 @@
 // relate to items, so we look for an index (`items[3]`) or an externalId in message or detail;
 // what points nowhere goes to the whole batch, and what cannot be trusted makes the batch
 // unverifiable. Pure: no I/O.
+import { redact } from '../redact.js';
 
 export interface DataErrorElement {
   message: string;
@@ -18,8 +19,36 @@ export interface Attribution {
 }
 
 const INDEX = /\bitems\[(\d+)\]/;
-const EXTERNAL_ID = /\bexternalId\s*[=:]\s*"?([^\s",;]+?)"?(?=[\s,;:]|$)/;
+const ID_LABEL = /\bexternalId\s*[=:]\s*("?)/g;
 const TOKEN = /[^\s"'`,;:()[\]{}=]+/g;
+const ID_END = /[\s,;:"]/;
+
+/**
+ * The item whose externalId follows an `externalId=` in the text, compared whole against the batch's
+ * ids (the longest that fits, then ends): a pattern that guessed where an id ends read "ACME" out
+ * of `externalId=ACME 2:` and put the rejection of "ACME 2" on "ACME", counted accepted.
+ */
+function namedItem(text: string, externalIds: readonly (string | undefined)[]): number | undefined {
+  for (const m of text.matchAll(ID_LABEL)) {
+    const at = m.index + m[0].length;
+    const quoted = m[1] === '"';
+    let best: number | undefined;
+    for (let i = 0; i < externalIds.length; i++) {
+      const id = externalIds[i];
+      if (!id || (best !== undefined && id.length <= externalIds[best]!.length) || !text.startsWith(id, at)) continue;
+      const next = text.charAt(at + id.length);
+      if (quoted ? next === '"' : next === '' || ID_END.test(next)) best = i;
+    }
+    if (best !== undefined) return best;
+  }
+  return undefined;
+}
+
+/**
+ * A bare word taken for an item's id only when it could hardly be anything else: three characters
+ * or more and not only digits. "at most 2 decimal places" once put a rejection on deal "2".
+ */
+const likelyId = (token: string) => token.length >= 3 && !/^\d+$/.test(token);
 
 function isElement(value: unknown): value is DataErrorElement {
   return (
@@ -48,7 +77,8 @@ export function attributeErrors(errors: readonly unknown[], externalIds: readonl
 
   for (const element of errors) {
     if (!isElement(element)) {
-      return { perItem, batchLevel, unverifiable: `a data.error element has an unexpected shape: ${JSON.stringify(element)?.slice(0, 200)}` };
+      // redacted before it is cut: a key cut in two would no longer be recognised
+      return { perItem, batchLevel, unverifiable: `a data.error element has an unexpected shape: ${redact(JSON.stringify(element) ?? 'undefined').slice(0, 200)}` };
     }
     const text = `${element.message} ${element.detail}`;
     let index: number | undefined;
@@ -56,17 +86,15 @@ export function attributeErrors(errors: readonly unknown[], externalIds: readonl
     if (indexMatch) {
       index = Number(indexMatch[1]);
       if (index >= externalIds.length) {
-        return { perItem, batchLevel, unverifiable: `a data.error element points past the batch (items[${index}] of ${externalIds.length}): ${element.detail.slice(0, 200)}` };
+        return { perItem, batchLevel, unverifiable: `a data.error element points past the batch (items[${index}] of ${externalIds.length}): ${redact(element.detail).slice(0, 200)}` };
       }
     }
-    const idMatch = EXTERNAL_ID.exec(text);
-    if (idMatch) {
-      const byExternalId = indexOfId(idMatch[1]!);
-      // an index that disagrees with the id it names: trust the id, which the item carries itself
-      if (byExternalId !== undefined && (index === undefined || externalIds[index] !== idMatch[1])) index = byExternalId;
-    }
+    const named = namedItem(text, externalIds);
+    // an index that disagrees with the id it names: trust the id, which the item carries itself
+    if (named !== undefined) index = named;
     if (index === undefined) {
       for (const token of text.match(TOKEN) ?? []) {
+        if (!likelyId(token)) continue;
         const found = indexOfId(token);
         if (found !== undefined) {
           index = found;
