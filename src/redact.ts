@@ -11,6 +11,13 @@ export function redact(text: string): string {
   let out = text;
   for (const s of secrets) {
     if (out.includes(s)) out = out.split(s).join('***');
+    // a text cut to a length inside a secret (a body read up to a limit) ends with its beginning
+    for (let n = Math.min(s.length - 1, out.length); n >= 4; n--) {
+      if (out.endsWith(s.slice(0, n))) {
+        out = `${out.slice(0, -n)}***`;
+        break;
+      }
+    }
   }
   // credentials in URLs: scheme://user:pass@host
   return out.replace(/(\b[a-z][a-z0-9+.-]*:\/\/)[^\s/@:]+:[^\s/@]+@/gi, '$1***:***@');

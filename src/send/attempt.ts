@@ -66,7 +66,7 @@ export async function attemptOnce(ctx: AttemptContext, attempts: number): Promis
       const { text, truncated } = await readBounded(res.body, OK_BODY_LIMIT);
       const verdict = verifyResponse(text, truncated, header(res.headers['content-type']));
       if (verdict.ok) return { kind: 'done', result: { kind: 'ok', status, response: verdict.response, attempts } };
-      const body = redact(text.slice(0, ERROR_BODY_LIMIT));
+      const body = redact(text).slice(0, ERROR_BODY_LIMIT);
       return {
         kind: 'retry',
         failure: { code: 'UNVERIFIED', status, message: `the API answered ${label} but ${verdict.reason}` },
@@ -126,7 +126,8 @@ export async function attemptOnce(ctx: AttemptContext, attempts: number): Promis
 async function errorBody(body: Dispatcher.ResponseData['body']): Promise<string> {
   try {
     const { text, truncated } = await readBounded(body, ERROR_BODY_LIMIT);
-    return redact(truncated ? `${text}…` : text);
+    // redacted before the ellipsis: a key cut at the limit is then still at the end, and masked
+    return redact(text) + (truncated ? '…' : '');
   } catch {
     return '';
   }
