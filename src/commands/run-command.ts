@@ -2,13 +2,14 @@
 // CSV, the emitted batches, the report on stdout, and the exit code. Kept here so the two commands
 // stay a list of options.
 import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
-import { basename, dirname, extname, resolve } from 'node:path';
+import { basename, dirname, extname, join, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
-import { createErrorsCsv, type ErrorsCsvWriter } from '../report/errors-csv.js';
+import { canonical, createErrorsCsv, type ErrorsCsvWriter } from '../report/errors-csv.js';
 import type { Output } from '../report/output.js';
 import { startProgress } from '../report/progress.js';
 import { REPORTERS } from '../report/reporters.js';
 import { summaryLine } from '../report/summary-line.js';
+import { DEFAULT_PLAN_FILE } from '../run/sync-plan.js';
 import { sync, type SyncEnvironment, type SyncOutcome, type SyncRequest } from '../run/sync.js';
 import { readerFlags, resourceFlag, type InputFlags } from './input-options.js';
 
@@ -55,7 +56,12 @@ export async function runSyncCommand(request: SyncRequest, flags: CommonFlags, o
       onEvent: (text, level) => progress.event(text, level),
       onPrepared: (jobs) => {
         const inputs = jobs.map((j) => j.job.file);
-        if (flags.emit && inputs.some((f) => resolve(f) === resolve(flags.emit!))) throw new UsageError(`refusing to write --emit over an input file: ${flags.emit}`);
+        if (flags.emit) {
+          // every file the run reads, however named (a symlink, ../x): data, profiles and the plan
+          const plan = request.config ?? join(request.cwd ?? process.cwd(), DEFAULT_PLAN_FILE);
+          const read = new Set([...inputs, ...jobs.flatMap((j) => (j.job.profile ? [j.job.profile] : [])), plan].map(canonical));
+          if (read.has(canonical(flags.emit))) throw new UsageError(`refusing to write --emit over an input of this run (data, profile or plan file): ${flags.emit}`);
+        }
         if (flags.errors) errors = errorsWriter(flags.errors, inputs);
         for (const { job, source } of jobs) errors?.declareSource(job.file, { header: source.header, delimiter: source.detected.delimiter });
         if (flags.emit) emitted = createWriteStream(flags.emit);

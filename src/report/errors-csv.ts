@@ -162,7 +162,7 @@ export function createErrorsCsv(options: ErrorsCsvOptions): ErrorsCsvWriter {
 }
 
 /** The same file however it is named: resolved, and through symlinks when it exists. */
-function canonical(path: string): string {
+export function canonical(path: string): string {
   try {
     return realpathSync(path);
   } catch {
