@@ -2,7 +2,7 @@
 // fails at once naming the holder (exit 4). A lock left by a process that is gone — same host, and
 // signal 0 says ESRCH — is taken over with a warning; a lock from another host is never judged
 // from here (its pid means nothing on this machine).
-import { closeSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { LockedError } from '../errors.js';
@@ -37,8 +37,16 @@ function readHolder(path: string): LockHolder | undefined {
   }
 }
 
+/** Runs of this process holding a lock now: a lock naming our own pid but none of them is stale. */
+const heldHere = new Set<string>();
+
+/** An unreadable lock this old is taken for one whose writer died (written by an older version, or by hand). */
+const UNREADABLE_STALE_MS = 60_000;
+
 function isGone(h: LockHolder): boolean {
   if (h.hostname !== hostname()) return false;
+  // our own pid, but not a run of ours: a pid reused (a container's pid 1 after the last run was killed)
+  if (h.pid === process.pid) return !heldHere.has(h.runId);
   try {
     process.kill(h.pid, 0);
     return false;
@@ -48,20 +56,37 @@ function isGone(h: LockHolder): boolean {
   }
 }
 
+/**
+ * Creates the lock with its holder already in it: written and fsync'ed to a temp file, then linked
+ * into place (atomic, and fails if a lock exists). Created empty and then written, a kill in
+ * between left an empty lock that no later run could judge.
+ */
 function tryCreate(path: string, me: LockHolder): boolean {
-  let fd: number;
-  try {
-    fd = openSync(path, 'wx', 0o644);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw error;
-  }
+  const temp = `${path}.${process.pid}.${me.runId}.tmp`;
+  const fd = openSync(temp, 'w', 0o644);
   try {
     writeSync(fd, `${JSON.stringify(me)}\n`);
+    fsyncSync(fd);
   } finally {
     closeSync(fd);
   }
-  return true;
+  try {
+    linkSync(temp, path);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  } finally {
+    unlinkSync(temp);
+  }
+}
+
+function ageMs(path: string): number {
+  try {
+    return Date.now() - statSync(path).mtimeMs;
+  } catch {
+    return 0;
+  }
 }
 
 export function acquireLock(dir: string, runId: string, now = new Date()): RunLock {
@@ -70,13 +95,16 @@ export function acquireLock(dir: string, runId: string, now = new Date()): RunLo
   const me: LockHolder = { pid: process.pid, hostname: hostname(), startedAt: now.toISOString(), runId };
   let tookOverFrom: LockHolder | undefined;
   while (!tryCreate(path, me)) {
-    const holder = readHolder(path);
+    let holder = readHolder(path);
+    const unreadable = holder === undefined;
     if (!holder) {
-      throw new LockedError(`another run holds ${path} (its lock file is unreadable: it may be being written right now)`, {
-        suggestion: `If no batch-sync run is active for this state directory, delete ${path} and run again.`,
-      });
-    }
-    if (!isGone(holder)) {
+      if (ageMs(path) < UNREADABLE_STALE_MS) {
+        throw new LockedError(`another run holds ${path} (its lock file is unreadable: it may be being written right now)`, {
+          suggestion: `If no batch-sync run is active for this state directory, delete ${path} and run again.`,
+        });
+      }
+      holder = { pid: 0, hostname: me.hostname, startedAt: 'unknown', runId: '(unreadable lock file)' };
+    } else if (!isGone(holder)) {
       throw new LockedError(`another run holds the state directory ${dir}: ${describeHolder(holder)}`, {
         suggestion: holder.hostname === me.hostname
           ? `Wait for it to finish. If that process is not batch-sync (its pid was reused), delete ${path}.`
@@ -94,17 +122,19 @@ export function acquireLock(dir: string, runId: string, now = new Date()): RunLo
     }
     const moved = readHolder(aside);
     unlinkSync(aside);
-    if (moved?.runId !== holder.runId || moved.pid !== holder.pid) {
+    if (unreadable ? moved !== undefined : moved?.runId !== holder.runId || moved.pid !== holder.pid) {
       // someone else took it over between our read and our rename: theirs is live; give it back
       if (moved) tryCreate(path, moved);
       throw new LockedError(`another run took the state directory ${dir} just now`, { suggestion: 'Wait for it to finish.' });
     }
     tookOverFrom = holder;
   }
+  heldHere.add(me.runId);
   let released = false;
   const release = () => {
     if (released) return;
     released = true;
+    heldHere.delete(me.runId);
     process.off('exit', release);
     // only ever delete our own lock: if it was taken over (we were thought dead), it is not ours
     if (readHolder(path)?.runId === me.runId && readHolder(path)?.pid === me.pid) {

@@ -1,7 +1,7 @@
 // Unattended nightly pushes against the sandbox over a real socket: incremental runs, the lock,
 // the rejection guard, reports on disk and the summary line.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
@@ -84,11 +84,17 @@ describe('the lock', () => {
     const state = join(dir, '.batch-sync');
     await push(dir);
     sandbox.reset();
-    // this test process is alive: the lock is held for real
-    writeFileSync(join(state, 'lock'), JSON.stringify({ pid: process.pid, hostname: hostname(), startedAt: '2026-11-21T02:00:00.000Z', runId: 'other-run' }));
-    const r = await push(dir);
-    expect(r.code).toBe(4);
-    expect(r.stderr).toContain(`another run holds the state directory ${state}: pid ${process.pid} on ${hostname()}, run other-run, started 2026-11-21T02:00:00.000Z`);
+    // another process, alive while the run tries: the lock is held for real (our own pid would be
+    // taken for a reused one, and the lock taken over)
+    const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
+    try {
+      writeFileSync(join(state, 'lock'), JSON.stringify({ pid: holder.pid, hostname: hostname(), startedAt: '2026-11-21T02:00:00.000Z', runId: 'other-run' }));
+      const r = await push(dir);
+      expect(r.code).toBe(4);
+      expect(r.stderr).toContain(`another run holds the state directory ${state}: pid ${holder.pid} on ${hostname()}, run other-run, started 2026-11-21T02:00:00.000Z`);
+    } finally {
+      holder.kill();
+    }
     expect(sandbox.batches()).toEqual([]);
     // the lock is still the other run's
     expect(JSON.parse(readFileSync(join(state, 'lock'), 'utf8')).runId).toBe('other-run');

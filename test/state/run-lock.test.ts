@@ -1,6 +1,6 @@
 // The lock on a real directory, with real processes: a live holder refuses, a dead one is taken over.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -52,5 +52,29 @@ describe('run lock', () => {
     writeFileSync(join(d, LOCK_FILE), JSON.stringify({ pid: 1, hostname: hostname(), startedAt: 'x', runId: 'theirs' }));
     lock.release();
     expect(JSON.parse(readFileSync(join(d, LOCK_FILE), 'utf8')).runId).toBe('theirs');
+  });
+  test("a lock naming our own pid but none of our runs (a container's pid 1 after the last run was killed) is taken over", () => {
+    const d = dir();
+    writeFileSync(join(d, LOCK_FILE), JSON.stringify({ pid: process.pid, hostname: hostname(), startedAt: 'yesterday', runId: 'run-killed' }));
+    const lock = acquireLock(d, 'run-now');
+    expect(lock.tookOverFrom?.runId).toBe('run-killed');
+    // while we hold it, another run of this same process is still refused
+    expect(() => acquireLock(d, 'run-other')).toThrow(LockedError);
+    lock.release();
+  });
+
+  test('an unreadable lock file is refused while fresh (it may be being written) and taken over once a minute old', () => {
+    const d = dir();
+    const path = join(d, LOCK_FILE);
+    writeFileSync(path, '');
+    expect(() => acquireLock(d, 'too-soon')).toThrow(/unreadable/);
+    const hourAgo = new Date(Date.now() - 3600_000);
+    utimesSync(path, hourAgo, hourAgo);
+    const lock = acquireLock(d, 'after-reboot');
+    expect(lock.tookOverFrom?.runId).toBe('(unreadable lock file)');
+    expect(JSON.parse(readFileSync(path, 'utf8')).runId).toBe('after-reboot');
+    lock.release();
+    // and the lock is never created empty: it is linked into place already written, no temp file left
+    expect(readdirSync(d)).toEqual([]);
   });
 });
