@@ -18,7 +18,8 @@ async function* restored(records: AsyncIterable<SourceRecord>): AsyncIterable<So
       continue;
     }
     const row: Record<string, string> = Object.create(null);
-    for (const [column, cell] of Object.entries(record.row)) if (!ADDED.has(column)) row[column] = restoreCell(cell);
+    // header names are guarded like cells (an export's own "@id" column is written '@id)
+    for (const [column, cell] of Object.entries(record.row)) if (!ADDED.has(column)) row[restoreCell(column)] = restoreCell(cell);
     // a restored row is no longer its line split on the delimiter: it drops `plain`
     yield record.kind === 'row' ? { kind: 'row', file: record.file, line: record.line, row } : { ...record, row };
   }
@@ -27,5 +28,5 @@ async function* restored(records: AsyncIterable<SourceRecord>): AsyncIterable<So
 /** The source as the original export: without our columns, cells as the user wrote them. */
 export function asOriginalExport(source: OpenedSource): OpenedSource {
   if (!isErrorsCsv(source.header)) return source;
-  return { ...source, header: source.header!.filter((h) => !ADDED.has(h)), records: restored(source.records) };
+  return { ...source, header: source.header!.filter((h) => !ADDED.has(h)).map(restoreCell), records: restored(source.records) };
 }
