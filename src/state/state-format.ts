@@ -2,12 +2,13 @@
 // section line starting with a tab, then `<externalId>\t<16 hex digits>` lines. A journal line is
 // `<method>\t<resource>\t<externalId>\t<16 hex digits>`. The hash is fixed-width at the end, so a line
 // splits without scanning the id; an id that could break the line (tab, newline, quote, backslash,
-// empty) is written as a JSON string instead.
+// empty) or holds a surrogate (UTF-8 text cannot carry a lone one: it would come back as U+FFFD) is
+// written as a JSON string instead, which escapes a lone surrogate.
 import { hashHex, parseHashHex, type ItemHash } from './item-hash.js';
 
 export const SNAPSHOT_HEADER = 'batch-sync-state 1';
 
-const PLAIN_ID = /^[^\t\n\r"\\]+$/;
+const PLAIN_ID = /^[^\t\n\r"\\\uD800-\uDFFF]+$/;
 
 export function idField(id: string): string {
   return PLAIN_ID.test(id) ? id : JSON.stringify(id);

@@ -136,4 +136,29 @@ describe('state store', () => {
     writeFileSync(join(d, SNAPSHOT_FILE), 'hello\n');
     expect(() => openStateStore(d)).toThrow(/not a state snapshot/);
   });
+  test.each([
+    ['journal only (killed before close)', false],
+    ['snapshot (closed normally)', true],
+  ])('an id with a lone surrogate is still unchanged after a reopen: %s', async (_, close) => {
+    const d = dir();
+    const s = openStateStore(d);
+    const id = 'D-\ud800'; // JSON input "externalId": "D-\ud800" parses to this
+    const json = JSON.stringify({ externalId: id, title: 't' });
+    s.accepted('post', 'deal', id, json);
+    await tick();
+    await s.durable();
+    if (close) s.close();
+    const r = openStateStore(d, { readOnly: true });
+    expect(r.unchanged('post', 'deal', id, json)).toBe(true);
+  });
+
+  test('two ids differing only in their lone surrogate keep separate hashes', async () => {
+    const d = dir();
+    const s = openStateStore(d);
+    s.accepted('post', 'deal', 'X\ud800', '{"v":1}');
+    s.accepted('post', 'deal', 'X\udc00', '{"v":2}');
+    s.close();
+    const r = openStateStore(d, { readOnly: true });
+    expect(r.stats().entries).toBe(2);
+  });
 });
