@@ -67,8 +67,9 @@ export async function connect(settings: ResolvedSettings, options: ConnectOption
   }
   return {
     sandbox,
-    // in-flight requests get a grace period after Ctrl-C: the cancel signal fires later
-    sender: { send: (req) => client.send({ ...req, signal: options.cancel }) },
+    // in-flight requests get a grace period after Ctrl-C: the cancel signal fires later; the run's
+    // own signal (it stopped taking batches) only keeps retries from starting
+    sender: { send: (req) => client.send({ ...req, stop: req.signal, signal: options.cancel }) },
     close: async () => {
       await client.close();
     },

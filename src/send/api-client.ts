@@ -147,9 +147,10 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         reason: redact(failure.message),
         error: failure,
       });
-      const slept = await sleep(delayMs, req.signal, halt.signal);
+      const slept = await sleep(delayMs, req.signal, halt.signal, req.stop);
       if (fatal) throw fatal;
-      if (!slept) return { kind: 'cancelled', attempts: attempt };
+      // interrupted while waiting to retry: no request leaves after the run stopped taking batches
+      if (!slept || req.stop?.aborted) return { kind: 'cancelled', attempts: attempt };
     }
   }
 

@@ -51,7 +51,10 @@ export interface SendRequest {
   /** The serialised envelope. The same bytes go out on every attempt. */
   body: string | Buffer;
   itemCount: number;
+  /** Cancels the request in flight (after Ctrl-C's grace period, or a second Ctrl-C). */
   signal?: AbortSignal;
+  /** The run stopped taking batches (Ctrl-C, a guard): an attempt in flight may finish, no retry starts. */
+  stop?: AbortSignal;
 }
 
 /** A failure of one attempt, already redacted: safe to print. */
