@@ -26,11 +26,18 @@ export interface AttemptContext {
   halt: AbortSignal;
 }
 
+/** A 2xx arrived but could not be read: the batch may have been applied. */
+export interface Unverified {
+  reason: string;
+  status: number;
+  body: string;
+}
+
 export type AttemptOutcome =
   | { kind: 'done'; result: SendResult }
   /** Not retried, but not final either: the loop turns it into gave-up (or unverified). */
-  | { kind: 'stop'; failure: AttemptFailure; body?: string }
-  | { kind: 'retry'; failure: AttemptFailure; retryAfterMs?: number; unverified?: { reason: string; status: number; body: string } }
+  | { kind: 'stop'; failure: AttemptFailure; body?: string; unverified?: Unverified }
+  | { kind: 'retry'; failure: AttemptFailure; retryAfterMs?: number; unverified?: Unverified }
   | { kind: 'cancelled' };
 
 export async function attemptOnce(ctx: AttemptContext, attempts: number): Promise<AttemptOutcome> {
@@ -48,6 +55,8 @@ export async function attemptOnce(ctx: AttemptContext, attempts: number): Promis
   if (ctx.signal?.aborted || ctx.halt.aborted) attempt.abort();
   const signal = attempt.signal;
   const url = `${ctx.origin}${ctx.path}`;
+  /** Set once a 2xx status line arrived: a failure after it leaves the batch unverified. */
+  let answered: string | undefined;
   try {
     const res = await ctx.dispatcher.request({
       origin: ctx.origin,
@@ -63,6 +72,8 @@ export async function attemptOnce(ctx: AttemptContext, attempts: number): Promis
     const label = `${status} ${STATUS_CODES[status] ?? ''}`.trim();
 
     if (status >= 200 && status < 300) {
+      // if its body breaks off, the batch may have been applied, whatever happens next (see the catch)
+      answered = label;
       const { text, truncated } = await readBounded(res.body, OK_BODY_LIMIT);
       const verdict = verifyResponse(text, truncated, header(res.headers['content-type']));
       if (verdict.ok) return { kind: 'done', result: { kind: 'ok', status, response: verdict.response, attempts } };
@@ -107,15 +118,15 @@ export async function attemptOnce(ctx: AttemptContext, attempts: number): Promis
   } catch (err) {
     if (err instanceof BatchSyncError) throw err; // ours, from the status table above
     if (ctx.signal?.aborted || ctx.halt.aborted) return { kind: 'cancelled' };
+    const unverified = (failure: AttemptFailure) =>
+      answered === undefined ? undefined : { reason: `the API answered ${answered} but its body broke off (${failure.message})`, status: Number.parseInt(answered, 10), body: '' };
     if (timedOut) {
-      return {
-        kind: 'retry',
-        failure: { code: 'ATTEMPT_TIMEOUT', message: `the request to ${url} took longer than ${ctx.timeouts.attemptMs} ms` },
-      };
+      const failure = { code: 'ATTEMPT_TIMEOUT', message: `the request to ${url} took longer than ${ctx.timeouts.attemptMs} ms` };
+      return { kind: 'retry', failure, unverified: unverified(failure) };
     }
     const disposition = classifyError(err, ctx.origin);
     if (disposition.action === 'abort') throw disposition.error;
-    return { kind: disposition.action, failure: disposition.failure };
+    return { kind: disposition.action, failure: disposition.failure, unverified: unverified(disposition.failure) };
   } finally {
     clearTimeout(timer);
     for (const s of [ctx.signal, ctx.halt]) s?.removeEventListener('abort', onAbort);
