@@ -32,11 +32,14 @@ function errorsWriter(target: string, inputs: string[]): ErrorsCsvWriter {
   const path = resolve(target);
   if (extname(path).toLowerCase() === '.csv') {
     const stem = basename(path, extname(path));
+    const further = (source: string) => `${stem}.${basename(source, extname(source))}.csv`;
     let named = 0;
     return createErrorsCsv({
       dir: dirname(path),
       inputs,
-      fileName: (source, probe) => (probe || named++ === 0 ? basename(path) : `${stem}.${basename(source, extname(source))}.csv`),
+      fileName: (source, probe) => (probe || named++ === 0 ? basename(path) : further(source)),
+      // which input gets x.csv depends on which fails first: every input could get either name
+      candidates: (source) => [basename(path), further(source)],
     });
   }
   mkdirSync(path, { recursive: true });

@@ -29,6 +29,11 @@ export interface ErrorsCsvOptions {
    * has a failure, in the order failures occur.
    */
   fileName?: (sourceFile: string, probe?: boolean) => string;
+  /**
+   * Every name the errors file of an input could get, when that depends on the order failures
+   * occur (default: the probe's name). All are checked against the inputs before anything is sent.
+   */
+  candidates?: (sourceFile: string) => string[];
 }
 
 export interface ErrorsCsvFile {
@@ -73,8 +78,10 @@ export function createErrorsCsv(options: ErrorsCsvOptions): ErrorsCsvWriter {
       });
     }
   };
-  // checked up front, so the run stops before sending anything
-  for (const input of options.inputs) refuseInput(input);
+  // checked up front, so the run stops before sending anything (exit 2 promises that)
+  for (const input of options.inputs) {
+    for (const candidate of options.candidates?.(input) ?? [name(input, true)]) refuseInput(input, join(options.dir, candidate));
+  }
 
   const declared = new Map<string, { header?: string[]; delimiter?: string }>();
   const open = new Map<string, OpenFile>();

@@ -2,7 +2,15 @@
 import { readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
-import { dealsCsv, runCli, tempFiles } from '../helpers/cli.js';
+import { afterAll, beforeAll } from 'vitest';
+import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
+import { SALES_PROFILES_CSV, dealsCsv, runCli, tempFiles } from '../helpers/cli.js';
+
+let sandbox: SandboxHandle;
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, apiKey: 'paths-key-0123456789' });
+});
+afterAll(() => sandbox.close());
 
 const PROFILE = JSON.stringify({
   resource: 'deal',
@@ -28,4 +36,22 @@ test('--emit through a symlink to an input is refused, the input left as it was'
   const r = await runCli(['push', '--dry-run', '--emit', join(dir, 'out.ndjson'), join(dir, 'deals.csv')]);
   expect(readFileSync(join(dir, 'deals.csv'), 'utf8')).toBe(csv);
   expect(r.code).toBe(2);
+});
+
+test("push: --errors failed.csv beside an input failed.deals.csv (yesterday's, fed back) is refused before anything is sent", async () => {
+  const header = 'externalId,title,ownerExternalId,agentExternalId,isWon,amount.value,amount.currency';
+  const dir = tempFiles({
+    'sales-profiles.csv': SALES_PROFILES_CSV,
+    // failed.deals.csv fails first and takes failed.csv, so deals.csv's failures would be failed.deals.csv
+    'failed.deals.csv': `${header}\nE-1,t,ana,ana,false,1,USX\n`,
+    'deals.csv': `${header}\nD-1,t,ana,ana,false,1,USD\nD-2,t,ana,ana,false,1,USX\n`,
+  });
+  const env = { BATCH_SYNC_API_KEY: 'paths-key-0123456789', BATCH_SYNC_BASE_URL: sandbox.url };
+  expect((await runCli(['push', join(dir, 'sales-profiles.csv')], env)).code).toBe(0);
+  const before = sandbox.batches().length;
+  const r = await runCli(['push', '--resource', 'deal', '--batch-size', '1', '--errors', join(dir, 'failed.csv'), join(dir, 'failed.deals.csv'), join(dir, 'deals.csv')], env);
+  expect(r.code).toBe(2);
+  expect(r.stderr).toMatch(/refusing to write the errors CSV over an input file: .*failed\.deals\.csv/);
+  // exit 2 promises that nothing was sent
+  expect(sandbox.batches().length - before).toBe(0);
 });
