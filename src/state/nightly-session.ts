@@ -78,11 +78,13 @@ export function openNightlySession(ctx: SessionContext): RunSession | undefined 
   }
 
   const method = stateScope(settings.method, ctx.target);
+  // a record accepted by POST is no longer what the PATCH state remembers of it, and the reverse
+  const others = [stateScope(settings.method === 'post' ? 'patch' : 'post', ctx.target)];
   const live = store;
   return {
     hooks: live && {
       accepted: (resource, meta, json) => {
-        if (meta.externalId !== undefined) live.accepted(method, resource, meta.externalId, json);
+        if (meta.externalId !== undefined) live.accepted(method, resource, meta.externalId, json, others);
       },
       unchanged: settings.incremental ? (resource, id, json) => live.unchanged(method, resource, id, json) : undefined,
       durable: () => live.durable(),

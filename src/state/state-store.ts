@@ -10,7 +10,7 @@ import { openAtomic } from '../report/atomic-file.js';
 import { HashMemo } from './hash-memo.js';
 import { ownString } from '../run/own-string.js';
 import { HashTable } from './hash-table.js';
-import { hashItem, type ItemJson } from './item-hash.js';
+import { FORGOTTEN, hashItem, type ItemJson } from './item-hash.js';
 import { entryLine, forEachLine, journalLine, parseEntry, parseJournalLine, sectionLine, SNAPSHOT_HEADER } from './state-format.js';
 
 export const SNAPSHOT_FILE = 'state.snapshot';
@@ -46,7 +46,7 @@ export interface StateStore {
    * Records an item the server accepted. The line is written and fsync'ed in a microtask queued now:
    * after the synchronous loop that reports the batch's items, before the run takes another step.
    */
-  accepted(method: string, resource: string, id: string, json: ItemJson): void;
+  accepted(method: string, resource: string, id: string, json: ItemJson, supersedes?: readonly string[]): void;
   /**
    * Undefined when everything recorded so far is on disk, else a promise that resolves once it is.
    * The run sends a batch only after: an acknowledgement never waits only in the page cache while
@@ -175,11 +175,19 @@ export function openStateStore(dir: string, options: StateStoreOptions = {}): St
       if (typeof json === 'string') memo.remember(json, hash);
       return false;
     },
-    accepted(method, resource, id, json) {
+    accepted(method, resource, id, json, supersedes) {
       if (fd === undefined || failed) return;
       const hash = (typeof json === 'string' ? memo.take(json) : undefined) ?? hashItem(json);
       table(tableKey(method, resource)).set(id, hash);
       pending.push(journalLine(method, resource, id, hash));
+      // the record changed under the other methods' memory of it: their next row for it is sent
+      for (const other of supersedes ?? []) {
+        const t = tables.get(tableKey(other, resource));
+        const slot = t === undefined ? -1 : t.slotOf(id);
+        if (slot < 0 || t!.matchesAt(slot, FORGOTTEN)) continue;
+        t!.set(id, FORGOTTEN);
+        pending.push(journalLine(other, resource, id, FORGOTTEN));
+      }
       if (!scheduled) {
         scheduled = true;
         queueMicrotask(() => {
@@ -213,6 +221,7 @@ export function openStateStore(dir: string, options: StateStoreOptions = {}): St
         for (const [key, t] of tables) {
           chunk += `${sectionLine(...(key.split('\t') as [string, string]))}\n`;
           t.forEach((id, hash) => {
+            if (hash.hi === FORGOTTEN.hi && hash.lo === FORGOTTEN.lo) return; // as good as absent
             chunk += `${entryLine(id, hash)}\n`;
             if (chunk.length > 1 << 20) {
               file.write(chunk);

@@ -78,6 +78,34 @@ describe('incremental pushes', () => {
   });
 });
 
+describe('incremental state across methods', () => {
+  test('after a PATCH run changed a record, a POST run of the original row sends it again (and the reverse)', async () => {
+    const dir = tempFiles({ 'sales-profiles.csv': SALES_PROFILES_CSV });
+    const state = join(dir, 'state');
+    const deal = (title: string) => ({ externalId: 'D-1', title, ownerExternalId: 'ana', agentExternalId: 'ana', isWon: false, amount: { value: '1.00', currency: 'USD' } });
+    writeFileSync(join(dir, 'deals.json'), JSON.stringify([deal('original')]));
+    writeFileSync(join(dir, 'patch.json'), JSON.stringify([{ externalId: 'D-1', title: 'patched' }]));
+    const run = (method: string, ...files: string[]) => runCli(['push', '--incremental', '--state-dir', state, '--method', method, ...files.map((f) => (f.startsWith('--') ? f : join(dir, f)))], env);
+    expect((await run('post', 'sales-profiles.csv', 'deals.json')).code).toBe(0);
+    expect((await run('patch', '--resource=deal', 'patch.json')).code).toBe(0);
+    expect(sandbox.records('deal')[0]).toMatchObject({ title: 'patched' });
+    // the export still says "original": the POST state's memory of D-1 is out of date
+    let from = mark();
+    expect((await run('post', 'sales-profiles.csv', 'deals.json')).code).toBe(0);
+    expect(dealItemsSent(from)).toBe(1);
+    expect(sandbox.records('deal')[0]).toMatchObject({ title: 'original' });
+    // and the PATCH state's memory is out of date after that POST: the same patch goes again
+    from = mark();
+    expect((await run('patch', '--resource=deal', 'patch.json')).code).toBe(0);
+    expect(dealItemsSent(from)).toBe(1);
+    expect(sandbox.records('deal')[0]).toMatchObject({ title: 'patched' });
+    // nothing changed since: both are unchanged now
+    from = mark();
+    expect((await run('patch', '--resource=deal', 'patch.json')).code).toBe(0);
+    expect(dealItemsSent(from)).toBe(0);
+  });
+});
+
 describe('the lock', () => {
   test('a run while another live process holds the state directory exits 4 naming the holder, sending nothing', async () => {
     const dir = planDir(dealsCsv(3), { incremental: true });

@@ -85,6 +85,25 @@ describe('state store', () => {
     s.close();
   });
 
+  test('an item accepted under one method makes the other methods forget it, across a reopen and a snapshot', async () => {
+    const d = dir();
+    const s = openStateStore(d);
+    s.accepted('post', 'deal', 'D-1', '{"v":1}');
+    s.accepted('patch', 'deal', 'D-2', '{"p":2}');
+    s.accepted('patch', 'deal', 'D-1', '{"p":1}', ['post']);
+    expect(s.unchanged('post', 'deal', 'D-1', '{"v":1}')).toBe(false);
+    expect(s.unchanged('patch', 'deal', 'D-1', '{"p":1}')).toBe(true);
+    await tick();
+    const replayed = openStateStore(d, { readOnly: true });
+    expect(replayed.unchanged('post', 'deal', 'D-1', '{"v":1}')).toBe(false);
+    s.close();
+    const compacted = openStateStore(d, { readOnly: true });
+    expect(compacted.unchanged('post', 'deal', 'D-1', '{"v":1}')).toBe(false);
+    expect(compacted.unchanged('patch', 'deal', 'D-2', '{"p":2}')).toBe(true);
+    // a forgotten id is left out of the snapshot
+    expect(readFileSync(join(d, SNAPSHOT_FILE), 'utf8')).not.toMatch(/0000000000000000/);
+  });
+
   test('close folds the journal into a snapshot; ids that could break a line survive', async () => {
     const d = dir();
     const odd = ['tab\there', 'new\nline', '"quoted"', 'back\\slash', ' spaced ', 'ünï'];
