@@ -6,8 +6,8 @@ import { ConfigError, InputError, UsageError } from '../errors.js';
 import { createMapper, loadProfile } from '../map/index.js';
 import type { Mapper } from '../map/types.js';
 import { openSource } from '../read/index.js';
-import type { OpenedSource } from '../read/types.js';
-import { asOriginalExport } from './errors-csv-input.js';
+import type { OpenedSource, ReaderOptions } from '../read/types.js';
+import { asOriginalExport, isErrorsCsv } from './errors-csv-input.js';
 import type { Job } from './types.js';
 
 export interface PreparedJob {
@@ -37,9 +37,23 @@ export async function prepareJobs(jobs: readonly Job[], method: Method): Promise
     if (profileResource && profileResource !== resource) {
       throw new ConfigError(`${job.file}: profile ${job.profile} maps ${profileResource} items, but the file is to be read as ${resource}`);
     }
-    const source = asOriginalExport(await openSource(job.file, { ...profile?.reader, ...job.reader }));
+    const source = asOriginalExport(await openJobSource(job.file, { ...profile?.reader, ...job.reader }));
     const mapper = createMapper({ resource, method, header: source.header, profile, file: job.file });
     prepared.push({ job, resource, source, mapper });
   }
   return prepared;
+}
+
+/**
+ * Opens an input. An errors CSV has its header on line 1 whatever the export it came from: fed back
+ * with the export's profile, a header row set for the export's title rows must not apply to it.
+ */
+async function openJobSource(file: string, reader: ReaderOptions): Promise<OpenedSource> {
+  if (reader.headerRow === undefined || reader.headerRow === 1) return openSource(file, reader);
+  const { headerRow: _, ...fromLineOne } = reader;
+  const errorsCsv = await openSource(file, fromLineOne).then(
+    (s) => isErrorsCsv(s.header),
+    () => false,
+  );
+  return openSource(file, errorsCsv ? fromLineOne : reader);
 }

@@ -57,6 +57,14 @@ test('a column whose name starts with @ (or = + -) keeps its name in the errors 
   expect(fedBack).toEqual(original);
 });
 
+test('an export with title rows above the header (profile reader.headerRow) reads back', async () => {
+  const csv = 'Sales report\n\nId,Name,Amount\nD-1,First,10\nD-2,Second,20\n';
+  const profile = base({ externalId: 'Id' }, { reader: { headerRow: 3 } });
+  const { original, fedBack } = await roundTrip(csv, profile);
+  expect(original).toHaveLength(2);
+  expect(fedBack).toEqual(original);
+});
+
 test('a Windows-1252 ; export with formula-like, quoted and empty cells reads back', async () => {
   const text = 'Código;Nombre;Monto;Nota\r\nD-1;"=HYPERLINK(""x"")";1.234,50;-\r\nD-2;Peña; ;+56 9 1234\r\nD-3;"a;b";-12,5;\'=x\r\nD-4;@SUM;0;\r\n';
   const csv = Buffer.from(text, 'latin1');
