@@ -1,19 +1,18 @@
 // The errors CSV fed back to push must read as the original export: same items from the same profile.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest';
-import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
+import { expect, test } from 'vitest';
+import type { SandboxHandle } from '../../src/sandbox/index.js';
+import { sandboxPerFile } from '../helpers/sandbox.js';
 import { runCli, tempFiles } from '../helpers/cli.js';
 
 const KEY = 'roundtrip-key-0123456789';
 let sandbox: SandboxHandle;
 let env: Record<string, string>;
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, apiKey: KEY });
-  env = { BATCH_SYNC_API_KEY: KEY, BATCH_SYNC_BASE_URL: sandbox.url };
-});
-afterAll(() => sandbox.close());
-beforeEach(() => sandbox.reset());
+sandboxPerFile(KEY, (s, e) => {
+  sandbox = s;
+  env = e;
+}, { reset: true });
 
 /** The items validate emits for a file read through a profile. */
 async function items(file: string, profile: string, dir: string, flags: string[] = []): Promise<unknown[]> {

@@ -2,18 +2,18 @@
 // lacks `data` is retried with the same batchId and never counted accepted; `data.error` elements of
 // an unexpected shape or pointing past the batch make the batch unverifiable. The report says so,
 // and a rerun sends those rows again (at least once) while applied rows are never sent twice.
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
+import { afterEach, describe, expect, test } from 'vitest';
+import type { SandboxHandle } from '../../src/sandbox/index.js';
+import { sandboxPerFile } from '../helpers/sandbox.js';
 import { startServer, type MisbehavingServer, type Step } from '../helpers/misbehaving-server.js';
 import { KEY, accountsFile, allIds, applyingServerLedger, batchIdOf, okBody, pushJson } from './faults-helpers.js';
 import { healthyApiAt } from './faults-helpers.js';
 
 let server: MisbehavingServer | undefined;
 let sandbox: SandboxHandle;
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, apiKey: KEY });
+sandboxPerFile(KEY, (s) => {
+  sandbox = s;
 });
-afterAll(() => sandbox.close());
 afterEach(() => server?.close());
 
 const UNREADABLE_200: [string, Step][] = [

@@ -3,17 +3,17 @@
 // record, exits 3 and says why; a rerun with room sends exactly what the journal does not hold.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
+import { expect, test } from 'vitest';
+import type { SandboxHandle } from '../../src/sandbox/index.js';
+import { sandboxPerFile } from '../helpers/sandbox.js';
 import { runCli, spawnCli, tempFiles } from '../helpers/cli.js';
 import { accountsCsv } from './faults-helpers.js';
 
 const KEY = 'disk-full-key-0123456789';
 let sandbox: SandboxHandle;
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, apiKey: KEY });
+sandboxPerFile(KEY, (s) => {
+  sandbox = s;
 });
-afterAll(() => sandbox.close());
 
 /** push in a shell whose files may not grow past `kb` KiB; SIGXFSZ ignored so the write just fails. */
 const pushWithFileLimit = (kb: number, args: string[]) =>

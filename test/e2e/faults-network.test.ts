@@ -4,8 +4,9 @@
 // followed with the key, and the sandbox's own injected 500s with and without --retry-on-500.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test } from 'vitest';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
+import { sandboxPerFile } from '../helpers/sandbox.js';
 import { runCli } from '../helpers/cli.js';
 import { OK_BODY, startServer, type MisbehavingServer } from '../helpers/misbehaving-server.js';
 import { KEY, accountsFile, allIds, applyingServerLedger, batchIdOf, expectExactlyOnce, okBody, pushJson } from './faults-helpers.js';
@@ -13,10 +14,9 @@ import { healthyApiAt } from './faults-helpers.js';
 
 const servers: MisbehavingServer[] = [];
 let sandbox: SandboxHandle;
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, apiKey: KEY });
+sandboxPerFile(KEY, (s) => {
+  sandbox = s;
 });
-afterAll(() => sandbox.close());
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()));
   sandbox.setFaults({ failRate: 0 });

@@ -1,18 +1,18 @@
 // 429 Retry-After through push: 0, garbage and an HTTP date are retried (never earlier than asked,
 // with the same batchId and bytes); an hour is beyond the cap, so that batch stops at once, the run
 // says why and exits 3, and a rerun completes the rest with every row applied exactly once.
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
+import { afterEach, describe, expect, test } from 'vitest';
+import type { SandboxHandle } from '../../src/sandbox/index.js';
+import { sandboxPerFile } from '../helpers/sandbox.js';
 import { startServer, type MisbehavingServer } from '../helpers/misbehaving-server.js';
 import { KEY, accountsFile, allIds, applyingServerLedger, batchIdOf, expectExactlyOnce, pushJson } from './faults-helpers.js';
 import { healthyApiAt } from './faults-helpers.js';
 
 let server: MisbehavingServer | undefined;
 let sandbox: SandboxHandle;
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, apiKey: KEY });
+sandboxPerFile(KEY, (s) => {
+  sandbox = s;
 });
-afterAll(() => sandbox.close());
 afterEach(() => server?.close());
 
 describe('429 Retry-After through push', () => {

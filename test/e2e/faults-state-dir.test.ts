@@ -3,18 +3,17 @@
 // are placed under a regular file (ENOTDIR), which fails for every user.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
+import { describe, expect, test } from 'vitest';
+import type { SandboxHandle } from '../../src/sandbox/index.js';
+import { sandboxPerFile } from '../helpers/sandbox.js';
 import { runCli } from '../helpers/cli.js';
 import { expectCleanStderr } from './bad-input-checks.js';
 import { KEY, accountsFile } from './faults-helpers.js';
 
 let sandbox: SandboxHandle;
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, apiKey: KEY });
-});
-afterAll(() => sandbox.close());
-beforeEach(() => sandbox.reset());
+sandboxPerFile(KEY, (s) => {
+  sandbox = s;
+}, { reset: true });
 
 describe('an unwritable state or report directory', () => {
   test.each([

@@ -4,20 +4,18 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { spawn, spawnSync } from 'node:child_process';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
+import { describe, expect, test } from 'vitest';
+import type { SandboxHandle } from '../../src/sandbox/index.js';
+import { sandboxPerFile } from '../helpers/sandbox.js';
 import { SALES_PROFILES_CSV, dealsCsv, runCli, tempFiles } from '../helpers/cli.js';
 
 const KEY = 'sandbox-key-0123456789';
 let sandbox: SandboxHandle;
 let env: Record<string, string>;
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, apiKey: KEY });
-  env = { BATCH_SYNC_API_KEY: KEY, BATCH_SYNC_BASE_URL: sandbox.url };
-});
-afterAll(() => sandbox.close());
-beforeEach(() => sandbox.reset());
+sandboxPerFile(KEY, (s, e) => {
+  sandbox = s;
+  env = e;
+}, { reset: true });
 
 /** A plan directory with profiles and deals, run the way cron runs it. */
 function planDir(deals = dealsCsv(25), extra: Record<string, unknown> = {}) {

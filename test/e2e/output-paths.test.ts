@@ -2,15 +2,17 @@
 import { readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
-import { afterAll, beforeAll } from 'vitest';
-import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
+import type { SandboxHandle } from '../../src/sandbox/index.js';
 import { SALES_PROFILES_CSV, dealsCsv, runCli, tempFiles } from '../helpers/cli.js';
+import { sandboxPerFile } from '../helpers/sandbox.js';
 
+const KEY = 'paths-key-0123456789';
 let sandbox: SandboxHandle;
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, apiKey: 'paths-key-0123456789' });
+let env: Record<string, string>;
+sandboxPerFile(KEY, (s, e) => {
+  sandbox = s;
+  env = e;
 });
-afterAll(() => sandbox.close());
 
 const PROFILE = JSON.stringify({
   resource: 'deal',
@@ -46,7 +48,6 @@ test("push: --errors failed.csv beside an input failed.deals.csv (yesterday's, f
     'failed.deals.csv': `${header}\nE-1,t,ana,ana,false,1,USX\n`,
     'deals.csv': `${header}\nD-1,t,ana,ana,false,1,USD\nD-2,t,ana,ana,false,1,USX\n`,
   });
-  const env = { BATCH_SYNC_API_KEY: 'paths-key-0123456789', BATCH_SYNC_BASE_URL: sandbox.url };
   expect((await runCli(['push', join(dir, 'sales-profiles.csv')], env)).code).toBe(0);
   const before = sandbox.batches().length;
   const r = await runCli(['push', '--resource', 'deal', '--batch-size', '1', '--errors', join(dir, 'failed.csv'), join(dir, 'failed.deals.csv'), join(dir, 'deals.csv')], env);

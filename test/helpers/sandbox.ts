@@ -1,5 +1,6 @@
 // A sandbox on a random port and a tiny real-socket client for it: tests speak HTTP to the server
 // exactly as push does, with the global fetch (no mocks anywhere).
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { startSandbox, type SandboxHandle, type SandboxOptions } from '../../src/sandbox/index.js';
 
 export const KEY = 'test-key-123';
@@ -67,4 +68,19 @@ export async function sandboxWithProfiles(options: Partial<SandboxOptions> = {})
   const r = await send(sb, 'POST', 'sales-profile', [profile('ana'), profile('bruno')]);
   if (r.body?.data?.success !== 2) throw new Error(`could not seed profiles: ${JSON.stringify(r.body)}`);
   return sb;
+}
+
+/**
+ * One sandbox for a test file: started before its tests (on a free port, with `apiKey`), closed
+ * after them, and emptied before each test with `reset`. `ready` receives it and the environment
+ * that points push at it.
+ */
+export function sandboxPerFile(apiKey: string, ready: (sandbox: SandboxHandle, env: Record<string, string>) => void, options: { reset?: boolean } = {}): void {
+  let started: SandboxHandle | undefined;
+  beforeAll(async () => {
+    started = await startSandbox({ port: 0, apiKey });
+    ready(started, { BATCH_SYNC_API_KEY: apiKey, BATCH_SYNC_BASE_URL: started.url });
+  });
+  afterAll(() => started?.close());
+  if (options.reset) beforeEach(() => started?.reset());
 }

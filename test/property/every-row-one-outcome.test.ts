@@ -6,8 +6,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
+import { expect, test } from 'vitest';
+import type { SandboxHandle } from '../../src/sandbox/index.js';
+import { sandboxPerFile } from '../helpers/sandbox.js';
 import { SALES_PROFILES_CSV, runCli, tempFiles } from '../helpers/cli.js';
 import { dataRecords, randomExport, writeCsv, type RandomExport } from './random-export.js';
 import { randomProfile, type RandomProfile } from './random-profile.js';
@@ -15,12 +16,10 @@ import { randomProfile, type RandomProfile } from './random-profile.js';
 const KEY = 'property-key-0123456789';
 let sandbox: SandboxHandle;
 let env: Record<string, string>;
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, apiKey: KEY });
-  env = { BATCH_SYNC_API_KEY: KEY, BATCH_SYNC_BASE_URL: sandbox.url };
+sandboxPerFile(KEY, (s, e) => {
+  sandbox = s;
+  env = e;
 });
-afterAll(() => sandbox.close());
 
 interface Totals {
   read: number;

@@ -3,19 +3,18 @@
 // kinds, warnings), the exit code and the errors CSV byte for byte, in plain and incremental mode.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { readsInWorker } from '../../src/run/read-in-worker.js';
-import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
+import type { SandboxHandle } from '../../src/sandbox/index.js';
+import { sandboxPerFile } from '../helpers/sandbox.js';
 import { SALES_PROFILES_CSV, dealsCsv, runCli, tempFiles } from '../helpers/cli.js';
 import { startServer, type RecordedRequest } from '../helpers/misbehaving-server.js';
 
 const KEY = 'worker-key-0123456789';
 let sandbox: SandboxHandle;
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, apiKey: KEY });
+sandboxPerFile(KEY, (s) => {
+  sandbox = s;
 });
-afterAll(() => sandbox.close());
 
 /** ~3,000 deals: quoted titles, non-ASCII, duplicates, unknown owners, bad currencies, ragged and unreadable rows. */
 function messyDeals(): string {
