@@ -1,4 +1,5 @@
 // A client with tiny delays and timeouts, for the send tests, that keeps every event it emits.
+import { afterEach } from 'vitest';
 import { createApiClient, type ApiClient, type ApiClientOptions, type SendEvent, type SendRequest } from '../../src/send/index.js';
 
 export const TEST_KEY = 'test-key-0123456789';
@@ -29,5 +30,18 @@ export function batch(overrides: Partial<SendRequest> = {}): SendRequest {
     body: JSON.stringify({ batchId, source: 'test', items: [{ externalId: 'd1' }] }),
     itemCount: 1,
     ...overrides,
+  };
+}
+
+/** A `fastClient` factory for a test file: every client it made is closed after each test. */
+export function closedAfterEach(): typeof fastClient {
+  const clients: ApiClient[] = [];
+  afterEach(async () => {
+    await Promise.all(clients.splice(0).map((c) => c.close()));
+  });
+  return (...args) => {
+    const c = fastClient(...args);
+    clients.push(c);
+    return c;
   };
 }

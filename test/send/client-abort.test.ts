@@ -2,12 +2,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { AbortError, EXIT } from '../../src/errors.js';
 import { OK_BODY, startServer, type MisbehavingServer } from '../helpers/misbehaving-server.js';
-import { batch, fastClient } from '../helpers/fast-client.js';
+import { batch, closedAfterEach } from '../helpers/fast-client.js';
 
 const servers: MisbehavingServer[] = [];
-const clients: { close(): Promise<void> }[] = [];
 afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()));
   await Promise.all(servers.splice(0).map((s) => s.close()));
 });
 async function server(...args: Parameters<typeof startServer>) {
@@ -15,11 +13,7 @@ async function server(...args: Parameters<typeof startServer>) {
   servers.push(s);
   return s;
 }
-function client(...args: Parameters<typeof fastClient>) {
-  const c = fastClient(...args);
-  clients.push(c);
-  return c;
-}
+const client = closedAfterEach();
 async function abortOf(p: Promise<unknown>): Promise<AbortError> {
   const err = await p.then(
     () => undefined,

@@ -1,19 +1,13 @@
 // Answers that end a batch at once: accepted, refused as a whole, too large; and what went over the wire.
 import { afterEach, describe, expect, it } from 'vitest';
 import { OK_BODY, startServer, type MisbehavingServer } from '../helpers/misbehaving-server.js';
-import { TEST_KEY, batch, fastClient } from '../helpers/fast-client.js';
+import { TEST_KEY, batch, closedAfterEach } from '../helpers/fast-client.js';
 
 let server: MisbehavingServer;
-const clients: { close(): Promise<void> }[] = [];
 afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()));
   await server?.close();
 });
-function client(...args: Parameters<typeof fastClient>) {
-  const c = fastClient(...args);
-  clients.push(c);
-  return c;
-}
+const client = closedAfterEach();
 
 describe('send: final answers', () => {
   it('200 with a batch result → ok, with the key, content type, method, path and bytes the API expects', async () => {

@@ -3,23 +3,17 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { closedPort, startServer, type MisbehavingServer } from '../helpers/misbehaving-server.js';
 import { startProxy, type TestProxy } from '../helpers/connect-proxy.js';
-import { batch, fastClient } from '../helpers/fast-client.js';
+import { batch, closedAfterEach } from '../helpers/fast-client.js';
 
 const PASSWORD = 'pr0xy-s3cret-pw';
 let server: MisbehavingServer | undefined;
 let proxy: TestProxy | undefined;
-const clients: { close(): Promise<void> }[] = [];
 afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()));
   await server?.close();
   await proxy?.close();
   server = proxy = undefined;
 });
-function client(...args: Parameters<typeof fastClient>) {
-  const c = fastClient(...args);
-  clients.push(c);
-  return c;
-}
+const client = closedAfterEach();
 function withCreds(url: string, password = PASSWORD): string {
   return url.replace('http://', `http://batch:${encodeURIComponent(password)}@`);
 }

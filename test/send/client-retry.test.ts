@@ -1,20 +1,14 @@
 // What is retried, how often, how long apart, and when the client stops.
 import { afterEach, describe, expect, it } from 'vitest';
 import { OK_BODY, closedPort, startServer, type MisbehavingServer } from '../helpers/misbehaving-server.js';
-import { batch, fastClient } from '../helpers/fast-client.js';
+import { batch, closedAfterEach } from '../helpers/fast-client.js';
 
 let server: MisbehavingServer | undefined;
-const clients: { close(): Promise<void> }[] = [];
 afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()));
   await server?.close();
   server = undefined;
 });
-function client(...args: Parameters<typeof fastClient>) {
-  const c = fastClient(...args);
-  clients.push(c);
-  return c;
-}
+const client = closedAfterEach();
 const ok = { status: 200, body: OK_BODY };
 
 describe('send: retries', () => {

@@ -8,13 +8,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { AbortError } from '../../src/errors.js';
 import { startProxy } from '../helpers/connect-proxy.js';
 import { OK_BODY } from '../helpers/misbehaving-server.js';
-import { batch, fastClient } from '../helpers/fast-client.js';
+import { batch, closedAfterEach } from '../helpers/fast-client.js';
 
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
 const CA_FILE = fixture('test-only-cert.pem');
 let server: Server;
 let url: string;
-const clients: { close(): Promise<void> }[] = [];
 
 beforeAll(async () => {
   server = createServer({ cert: readFileSync(CA_FILE), key: readFileSync(fixture('test-only-key.pem')) }, (req, res) => {
@@ -27,13 +26,8 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((r) => server.close(() => r())));
 afterEach(async () => {
   vi.unstubAllEnvs();
-  await Promise.all(clients.splice(0).map((c) => c.close()));
 });
-function client(...args: Parameters<typeof fastClient>) {
-  const c = fastClient(...args);
-  clients.push(c);
-  return c;
-}
+const client = closedAfterEach();
 
 describe('send: TLS', () => {
   it('an unknown CA → AbortError TLS suggesting --ca-file, not retried', async () => {

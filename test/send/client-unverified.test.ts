@@ -1,19 +1,13 @@
 // A 200 we cannot read is not an acceptance: retried with the same bytes, and reported as unverified.
 import { afterEach, describe, expect, it } from 'vitest';
 import { OK_BODY, startServer, type MisbehavingServer, type Step } from '../helpers/misbehaving-server.js';
-import { batch, fastClient } from '../helpers/fast-client.js';
+import { batch, closedAfterEach } from '../helpers/fast-client.js';
 
 let server: MisbehavingServer;
-const clients: { close(): Promise<void> }[] = [];
 afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()));
   await server?.close();
 });
-function client(...args: Parameters<typeof fastClient>) {
-  const c = fastClient(...args);
-  clients.push(c);
-  return c;
-}
+const client = closedAfterEach();
 
 const cases: [string, Step, RegExp][] = [
   ['HTML', { status: 200, body: '<html><body>Welcome to the portal</body></html>', headers: { 'content-type': 'text/html' } }, /HTML/],
