@@ -64,7 +64,7 @@ export interface ChunkExtra {
 export const ID_SLOTS = 5;
 const EMPTY_BUFFER = Buffer.alloc(0);
 /** itemBytes of a row the worker found wrong or skipped (its verdict is in extras). */
-export const DECIDED = -1;
+const DECIDED = -1;
 /**
  * itemBytes of a readable CSV row the worker only read: the main thread maps, validates and
  * serialises it (when it would otherwise wait for the worker, see read-worker.ts).
