@@ -6,7 +6,7 @@ import { consoleOutput, type Output } from './report/output.js';
 import { registerCommands } from './commands/index.js';
 import { redact } from './redact.js';
 
-export const VERSION = '0.1.0';
+import { VERSION } from './version.js';
 
 export async function main(argv: string[], output: Output = consoleOutput()): Promise<number> {
   let exitCode: number = EXIT.ok;

@@ -6,6 +6,7 @@ import { ConfigError, InputError, UsageError } from '../errors.js';
 import { createMapper, loadProfile } from '../map/index.js';
 import type { Mapper } from '../map/types.js';
 import { openSource } from '../read/index.js';
+import { fingerprintContext } from '../state/row-fingerprint.js';
 import type { OpenedSource, ReaderOptions } from '../read/types.js';
 import { asOriginalExport, isErrorsCsv } from './errors-csv-input.js';
 import type { Job } from './types.js';
@@ -15,6 +16,8 @@ export interface PreparedJob {
   resource: Resource;
   source: OpenedSource;
   mapper: Mapper;
+  /** What the items of this job depend on besides each row's text (row-fingerprint.ts). */
+  fingerprint: string;
 }
 
 export async function prepareJobs(jobs: readonly Job[], method: Method): Promise<PreparedJob[]> {
@@ -37,9 +40,11 @@ export async function prepareJobs(jobs: readonly Job[], method: Method): Promise
     if (profileResource && profileResource !== resource) {
       throw new ConfigError(`${job.file}: profile ${job.profile} maps ${profileResource} items, but the file is to be read as ${resource}`);
     }
-    const source = asOriginalExport(await openJobSource(job.file, { ...profile?.reader, ...job.reader }));
+    const reader = { ...profile?.reader, ...job.reader };
+    const source = asOriginalExport(await openJobSource(job.file, reader));
     const mapper = createMapper({ resource, method, header: source.header, profile, file: job.file });
-    prepared.push({ job, resource, source, mapper });
+    const fingerprint = fingerprintContext({ method, resource, header: source.header, detected: source.detected, reader, profile });
+    prepared.push({ job, resource, source, mapper, fingerprint });
   }
   return prepared;
 }

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Method } from '../contract/resources.js';
 import { BatchSyncError, ConfigError, InputError, UsageError } from '../errors.js';
-import type { ReadWorkerData, ReadWorkerMessage } from './read-worker.js';
+import type { ReadWorkerData, ReadWorkerMessage, WorkerJob } from './read-worker.js';
 import type { RowChunk } from './row-chunk.js';
 import type { Job } from './types.js';
 
@@ -58,7 +58,7 @@ export interface WorkerRows {
 }
 
 /** `sends`: whether the main thread also sends (push), and so has less time to map rows itself. */
-export function readInWorker(jobs: readonly Job[], method: Method, sends: boolean): WorkerRows {
+export function readInWorker(jobs: readonly WorkerJob[], method: Method, sends: boolean): WorkerRows {
   // for tests: which chunks go RAW, and smaller chunks, so chunk boundaries fall inside small inputs
   const forced = process.env.BATCH_SYNC_READ_SPLIT;
   const split = forced === 'all' || forced === 'none' ? forced : 'auto';

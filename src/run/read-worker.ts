@@ -11,15 +11,27 @@
 // worker does it all. Mapping is per row (no mapper keeps state across rows), so
 // each row gets the same outcome either way (test/run/read-worker.test.ts).
 import { parentPort, workerData } from 'node:worker_threads';
-import type { Method } from '../contract/resources.js';
+import type { Method, Resource } from '../contract/resources.js';
+import { FingerprintSet, rowFingerprint } from '../state/row-fingerprint.js';
 import { createItemValidator } from '../validate/validate-item.js';
 import { prepareJobs } from './prepare.js';
 import { problemText } from './problem-text.js';
 import { ChunkWriter } from './row-chunk.js';
 import type { Job } from './types.js';
 
+/** A job as the worker reads it: in incremental runs, with what it needs to fingerprint rows. */
+export interface WorkerJob extends Job {
+  resource: Resource;
+  fingerprint?: {
+    /** The job's fingerprint context (PreparedJob.fingerprint, from the main thread). */
+    context: string;
+    /** The state's fingerprints for the job's resource (FingerprintSet), if it has any. */
+    known?: SharedArrayBuffer;
+  };
+}
+
 export interface ReadWorkerData {
-  jobs: Job[];
+  jobs: WorkerJob[];
   method: Method;
   chunkRows: number;
   chunkBytes: number;
@@ -64,9 +76,17 @@ async function post(writer: ChunkWriter): Promise<void> {
   while (unread() >= data.ahead) await new Promise<void>((resolve) => (wake = resolve));
 }
 
+/** externalId, owner, agent, associated account and deal: what the main thread checks across rows. */
+function idsOf(item: Record<string, unknown>): unknown[] {
+  const associated = item.associated as { accountExternalId?: unknown; dealExternalId?: unknown } | undefined;
+  return [item.externalId, item.ownerExternalId, item.agentExternalId, associated?.accountExternalId, associated?.dealExternalId];
+}
+
 async function main(): Promise<void> {
   for (let j = 0; j < data.jobs.length; j++) {
     const { source, mapper, resource } = (await prepareJobs([data.jobs[j]!], data.method))[0]!;
+    const fingerprint = data.jobs[j]!.fingerprint;
+    const known = fingerprint?.known === undefined ? undefined : new FingerprintSet(fingerprint.known);
     const validator = createItemValidator(resource, data.method);
     const layout = source.format === 'csv' && source.header !== undefined && source.detected.delimiter !== undefined ? { header: source.header, delimiter: source.detected.delimiter } : undefined;
     let sinceRaw = data.rawGap;
@@ -77,12 +97,12 @@ async function main(): Promise<void> {
       sinceRaw = raw ? 0 : sinceRaw + 1;
       return raw;
     };
-    let w = new ChunkWriter(j, data.chunkRows, layout);
+    let w = new ChunkWriter(j, data.chunkRows, layout, fingerprint !== undefined);
     let raw = leaveRaw();
     for await (const record of source.records) {
       if (!w.fits(record.file, data.chunkBytes)) {
         await post(w);
-        w = new ChunkWriter(j, data.chunkRows, layout);
+        w = new ChunkWriter(j, data.chunkRows, layout, fingerprint !== undefined);
         raw = leaveRaw();
       }
       const where = { file: record.file, line: record.line };
@@ -104,16 +124,21 @@ async function main(): Promise<void> {
       }
       for (const d of mapped.warnings) w.warn(d);
       const externalId = typeof mapped.item.externalId === 'string' ? mapped.item.externalId : undefined;
+      // incremental: a row without warnings is fingerprinted; one whose item the state holds goes as its ids only
+      const fp = fingerprint !== undefined && mapped.warnings.length === 0 ? rowFingerprint(fingerprint.context, record, source.header) : undefined;
+      if (fp !== undefined && externalId !== undefined && known?.has(fp)) {
+        w.fingerprint(fp);
+        w.same(idsOf(mapped.item));
+        continue;
+      }
       const checked = validator(mapped.item);
       if (!checked.ok) {
         w.verdict({ kind: 'check-invalid', externalId, field: checked.problems[0]?.field, detail: checked.problems.map((p) => problemText(p)).join('; ') });
         continue;
       }
       for (const x of checked.warnings) w.warn({ severity: 'warning', ...where, field: x.field, reason: x.reason });
-      const item = checked.item;
-      const json = JSON.stringify(item);
-      const associated = item.associated as { accountExternalId?: unknown; dealExternalId?: unknown } | undefined;
-      w.item(json, [externalId, item.ownerExternalId, item.agentExternalId, associated?.accountExternalId, associated?.dealExternalId]);
+      if (fp !== undefined && checked.warnings.length === 0) w.fingerprint(fp);
+      w.item(JSON.stringify(checked.item), idsOf(checked.item));
     }
     if (w.count > 0) await post(w);
     port.postMessage({ type: 'job-end' } satisfies ReadWorkerMessage);

@@ -7,6 +7,7 @@
 // copying every cell apart cost the worker ~1 s per million rows.
 import { CsvRow } from '../read/csv/row-builder.js';
 import type { SourceRecord } from '../read/types.js';
+import type { ItemHash } from '../state/item-hash.js';
 import type { Diagnostic } from '../validate/diagnostic.js';
 
 /** What the worker decided about a row that does not go on (built into an outcome on the main thread). */
@@ -21,15 +22,20 @@ export interface RowChunk {
   file: string;
   count: number;
   lines: Uint32Array;
-  /** Size in bytes (UTF-8) of each row's item JSON; DECIDED for a row the worker decided about, RAW for one it left to the main thread. */
+  /**
+   * Size in bytes (UTF-8) of each row's item JSON; DECIDED for a row the worker decided about, RAW
+   * for one it left to the main thread, SAME for one whose item the state held at the run's start.
+   */
   itemBytes: Int32Array;
+  /** Incremental runs: each row's fingerprint (row-fingerprint.ts), two words a row, 0 and 0 for none; empty otherwise. */
+  fps: Uint32Array;
   /**
    * The items' JSON as UTF-8, concatenated: the main thread copies it into request bodies. Bytes,
    * not a string: a transferred buffer is freed with its small wrapper at the next scavenge, where
    * a string this size sat in the main thread's large-object space until a full GC (~50 MB of it).
    */
   items: Uint8Array;
-  /** externalId, owner, agent, associated account, associated deal of each valid row, concatenated. */
+  /** externalId, owner, agent, associated account, associated deal of each valid or SAME row, concatenated. */
   ids: string;
   /** Five lengths per valid row, -1 for a value that is not a string. */
   idLengths: Int32Array;
@@ -70,6 +76,12 @@ const DECIDED = -1;
  * serialises it (when it would otherwise wait for the worker, see read-worker.ts).
  */
 export const RAW = -2;
+/**
+ * itemBytes of a row whose fingerprint is in the state's set (incremental runs): the item the server
+ * last accepted for its id came from this very row. Mapped, for its ids, but neither validated nor
+ * serialised.
+ */
+export const SAME = -3;
 const CELLS = 1;
 const PLAIN = 2;
 
@@ -88,6 +100,7 @@ export class ChunkWriter {
   private readonly hasCells: Uint8Array;
   private readonly idLengths: Int32Array;
   private readonly plainLengths: Int32Array;
+  private readonly fps: Uint32Array;
   private plains: string[] = [];
   private plainChars = 0;
   /** Chars of row text (lines and cells) in the chunk so far. */
@@ -111,7 +124,9 @@ export class ChunkWriter {
     readonly job: number,
     readonly capacity: number,
     private readonly layout?: PlainLayout,
+    fingerprints = false,
   ) {
+    this.fps = new Uint32Array(fingerprints ? 2 * capacity : 0);
     this.lines = new Uint32Array(capacity);
     this.itemByteCounts = new Int32Array(capacity);
     this.hasCells = new Uint8Array(capacity);
@@ -200,6 +215,19 @@ export class ChunkWriter {
     this.extra().verdict = v;
   }
 
+  /** The current row's fingerprint. */
+  fingerprint(fp: ItemHash): void {
+    const at = 2 * (this.count - 1);
+    this.fps[at] = fp.hi;
+    this.fps[at + 1] = fp.lo;
+  }
+
+  /** The current row is unchanged (see SAME): only its ids travel. */
+  same(ids: readonly unknown[]): void {
+    this.itemByteCounts[this.count - 1] = SAME;
+    this.writeIds(ids);
+  }
+
   /** The current row's valid item, as JSON, and the ids it holds (see ID_SLOTS). */
   item(json: string, ids: readonly unknown[]): void {
     const index = this.count - 1;
@@ -212,6 +240,10 @@ export class ChunkWriter {
     const bytes = this.encoded.write(json, this.itemBytes, 'utf8');
     this.itemByteCounts[index] = bytes;
     this.itemBytes += bytes;
+    this.writeIds(ids);
+  }
+
+  private writeIds(ids: readonly unknown[]): void {
     const slot = this.items++ * ID_SLOTS;
     for (let i = 0; i < ID_SLOTS; i++) {
       const id = ids[i];
@@ -230,12 +262,14 @@ export class ChunkWriter {
     const idLengths = this.idLengths.slice(0, this.items * ID_SLOTS);
     const cellLengths = this.cellLengths.slice(0, this.cellCount);
     const plainLengths = this.plainLengths.slice(0, n);
+    const fps = this.fps.slice(0, this.fps.length === 0 ? 0 : 2 * n);
     const chunk: RowChunk = {
       job: this.job,
       file: this.file,
       count: n,
       lines,
       itemBytes,
+      fps,
       // never the shared empty buffer: a transfer would detach it
       items: this.encoded === EMPTY_BUFFER ? new Uint8Array(0) : new Uint8Array(this.encoded.buffer, this.encoded.byteOffset, this.itemBytes),
       ids: this.ids.join(''),
@@ -256,7 +290,7 @@ export class ChunkWriter {
 
 /** Every buffer of a chunk, each once: what is transferred to the main thread, and back once read. */
 export function chunkBuffers(c: RowChunk): ArrayBuffer[] {
-  return [c.lines, c.itemBytes, c.idLengths, c.cellLengths, c.hasCells, c.plainLengths, c.items, c.cells, c.plain].map((a) => a.buffer as ArrayBuffer);
+  return [c.lines, c.itemBytes, c.fps, c.idLengths, c.cellLengths, c.hasCells, c.plainLengths, c.items, c.cells, c.plain].map((a) => a.buffer as ArrayBuffer);
 }
 
 /** Walks a chunk on the main thread, row by row. */
@@ -335,11 +369,27 @@ export class ChunkReader {
     return this.chunk.itemBytes[this.index]!;
   }
 
+  /** The current row's fingerprint, if it has one. */
+  fingerprint(): ItemHash | undefined {
+    const { fps } = this.chunk;
+    const at = 2 * this.index;
+    if (at >= fps.length) return undefined;
+    const hi = fps[at]!;
+    const lo = fps[at + 1]!;
+    return hi === 0 && lo === 0 ? undefined : { hi, lo };
+  }
+
   /** The current (valid) row's item JSON as UTF-8; fills `ids`. Call once per valid row. */
   takeItem(): Buffer {
     const length = this.chunk.itemBytes[this.index]!;
     const json = this.items.subarray(this.itemAt, this.itemAt + length);
     this.itemAt += length;
+    this.takeIds();
+    return json;
+  }
+
+  /** Fills `ids` for the current valid or SAME row (once per row) and returns its externalId. */
+  takeIds(): string | undefined {
     const { ids, idLengths } = this.chunk;
     for (let s = 0; s < ID_SLOTS; s++) {
       const n = idLengths[this.idSlot++]!;
@@ -349,7 +399,7 @@ export class ChunkReader {
         this.idAt += n;
       }
     }
-    return json;
+    return this.ids[0];
   }
 
   /** A decoder of the current row's original cells, for when an outcome needs them. */

@@ -15,10 +15,10 @@ import { ChunkLease, ChunkRowMeta, EncodedItem, LazyRow, MappedItem, lazyRow, ro
 import { ownString } from './own-string.js';
 import { problemText } from './problem-text.js';
 import { JOB_END, readInWorker, readsInWorker } from './read-in-worker.js';
-import { ChunkReader, RAW } from './row-chunk.js';
-import type { Mapper } from '../map/types.js';
+import { ChunkReader, RAW, SAME } from './row-chunk.js';
 import type { SourceRecord } from '../read/types.js';
-import type { ItemJson } from '../state/item-hash.js';
+import type { ItemHash, ItemJson } from '../state/item-hash.js';
+import { rowFingerprint } from '../state/row-fingerprint.js';
 import type { PreparedJob } from './prepare.js';
 import type { ProgressCounts, RowMeta, RunSettings } from './types.js';
 
@@ -30,8 +30,15 @@ export interface RunHooks {
   emit?(body: string, resource: Resource): void;
   /** An item the server accepted (the state store listens here). */
   accepted?(resource: Resource, meta: RowMeta, itemJson: ItemJson): void;
-  /** Whether an item is unchanged since the server last accepted it (incremental mode). */
-  unchanged?(resource: Resource, externalId: string, itemJson: ItemJson): boolean;
+  /**
+   * Whether an item is unchanged since the server last accepted it (incremental mode). `fp`, the
+   * fingerprint of the row it came from, is then recorded for it.
+   */
+  unchanged?(resource: Resource, externalId: string, itemJson: ItemJson, fp?: ItemHash): boolean;
+  /** Whether the item last accepted for this id came from a row with this fingerprint (incremental mode). */
+  sameRow?(resource: Resource, externalId: string, fp: ItemHash): boolean;
+  /** The state's fingerprints of a resource, for the read worker (incremental mode). */
+  fingerprints?(resource: Resource): SharedArrayBuffer | undefined;
   /** Undefined when every acceptance recorded is on disk, else when it will be: a batch is sent only then. */
   durable?(): Promise<void> | undefined;
   progress?(counts: ProgressCounts): void;
@@ -75,7 +82,17 @@ export async function runPipeline(
   // big inputs are read, mapped, validated and serialised on the second core (push, validate and
   // --dry-run alike); the rest stays here
   const ordered = SEND_ORDER.flatMap((r) => jobs.filter((j) => j.resource === r));
-  const inWorker = ordered.length > 0 && readsInWorker(ordered.map((j) => j.job.file)) ? readInWorker(ordered.map((j) => ({ ...j.job, resource: j.resource })), settings.method, settings.mode === 'push') : undefined;
+  // runs that keep a state fingerprint each row (row-fingerprint.ts): in incremental mode, a row the
+  // state knows from its text is not validated or serialised again (BATCH_SYNC_ROW_FINGERPRINTS=0,
+  // for tests: every row built and checked against its item hash)
+  const fingerprinting = hooks.sameRow !== undefined && process.env.BATCH_SYNC_ROW_FINGERPRINTS !== '0';
+  const fingerprintSets = new Map<Resource, SharedArrayBuffer | undefined>();
+  const fingerprintsOf = (resource: Resource) => {
+    if (!fingerprintSets.has(resource)) fingerprintSets.set(resource, hooks.fingerprints?.(resource));
+    return fingerprintSets.get(resource);
+  };
+  const workerJobs = () => ordered.map((j) => ({ ...j.job, resource: j.resource, fingerprint: fingerprinting ? { context: j.fingerprint, known: fingerprintsOf(j.resource) } : undefined }));
+  const inWorker = ordered.length > 0 && readsInWorker(ordered.map((j) => j.job.file)) ? readInWorker(workerJobs(), settings.method, settings.mode === 'push') : undefined;
   const workerRows = inWorker?.chunks();
   try {
     for (const resource of SEND_ORDER) {
@@ -176,8 +193,12 @@ export async function runPipeline(
         return item;
       };
 
-      /** A valid item from here on: duplicates, references, held-back dependents, unchanged, size, batch. */
-      const admit = (where: { file: string; line: number }, row: RowRef, externalId: string | undefined, item: Record<string, unknown>, encoded: Buffer | undefined, lease?: ChunkLease): PlannedBatch<RowMeta> | undefined => {
+      /**
+       * A valid item from here on: duplicates, references, held-back dependents, unchanged, size, batch.
+       * `fp` is its row's fingerprint; `same` says the state already knows that row (the item is then
+       * the mapped one, used for its references only: it is neither validated nor serialised).
+       */
+      const admit = (where: { file: string; line: number }, row: RowRef, externalId: string | undefined, item: Record<string, unknown>, encoded: Buffer | undefined, lease?: ChunkLease, fp?: ItemHash, same = false): PlannedBatch<RowMeta> | undefined => {
         const duplicate = externalId === undefined ? undefined : checks.claim(resource, externalId, where);
         if (duplicate) {
           record({ outcome: 'invalid', resource, ...where, externalId, field: 'externalId', message: 'DUPLICATE', detail: duplicate.reason, row: rowOf(row) });
@@ -191,31 +212,29 @@ export async function runPipeline(
             return undefined;
           }
         }
+        // most rows of a rerun, and no output shows their cells (never in the errors CSV): no row, so
+        // the outcome (kept as a report example) holds no chunk of the read worker
+        const unchanged = () => record({ outcome: 'skipped', resource, ...where, externalId, message: 'UNCHANGED', detail: 'unchanged since the server last accepted it (incremental mode)' });
+        if (same) return void unchanged();
         // from the worker the JSON comes encoded, and the incremental state hashes those bytes as they are
         const json = encoded === undefined ? JSON.stringify(item) : undefined;
-        if (externalId !== undefined && hooks.unchanged) {
-          if (hooks.unchanged(resource, externalId, json ?? encoded!)) {
-            // most rows of a rerun, and no output shows their cells (never in the errors CSV): no row, so
-            // the outcome (kept as a report example) holds no chunk of the read worker
-            record({ outcome: 'skipped', resource, ...where, externalId, message: 'UNCHANGED', detail: 'unchanged since the server last accepted it (incremental mode)' });
-            return undefined;
-          }
-        }
+        if (externalId !== undefined && hooks.unchanged?.(resource, externalId, json ?? encoded!, fp)) return void unchanged();
         const bytes = encoded === undefined ? itemBytes(json!) : encoded.length;
         if (bytes > batcher.maxItemBytes) {
           record({ outcome: 'invalid', resource, ...where, externalId, message: 'TOO_LARGE', detail: `the item is ${bytes} bytes, more than fits one request (--max-body-bytes ${settings.maxBodyBytes})`, row: rowOf(row) });
           return undefined;
         }
         // an item of a worker chunk holds it until its batch has all its outcomes (its cells may be needed)
-        if (encoded !== undefined) return batcher.add(leased(new EncodedItem(encoded, new ChunkRowMeta(where.file, where.line, externalId, row), lease)));
-        if (row instanceof LazyRow) return batcher.add(leased(new MappedItem(json!, bytes, new ChunkRowMeta(where.file, where.line, externalId, row), lease)));
-        return batcher.add({ json: json!, bytes, meta: { ...where, externalId, row } });
+        if (encoded !== undefined) return batcher.add(leased(new EncodedItem(encoded, new ChunkRowMeta(where.file, where.line, externalId, row, fp), lease)));
+        if (row instanceof LazyRow) return batcher.add(leased(new MappedItem(json!, bytes, new ChunkRowMeta(where.file, where.line, externalId, row, fp), lease)));
+        return batcher.add({ json: json!, bytes, meta: { ...where, externalId, row, fp } });
       };
 
       const validate = createItemValidator(resource, settings.method);
 
       /** A record read here (or left RAW by the worker): map, validate, then admit. */
-      const mapAndAdmit = (record_: SourceRecord, mapper: Mapper, row: RowRef, lease?: ChunkLease): PlannedBatch<RowMeta> | undefined => {
+      const mapAndAdmit = (record_: SourceRecord, job: PreparedJob, row: RowRef, lease?: ChunkLease): PlannedBatch<RowMeta> | undefined => {
+        const mapper = job.mapper;
         const where = { file: record_.file, line: record_.line };
         const mapped = mapper.map(record_);
         if (mapped.kind === 'skip') {
@@ -235,6 +254,9 @@ export async function runPipeline(
         }
         for (const w of mapped.warnings) hooks.warn(w, resource);
         const externalId = typeof mapped.item.externalId === 'string' ? ownString(mapped.item.externalId) : undefined;
+        // a row with warnings has no fingerprint: it is checked in full every run, and so warned about
+        const fp = fingerprinting && mapped.warnings.length === 0 ? rowFingerprint(job.fingerprint, record_, job.source.header) : undefined;
+        if (fp !== undefined && externalId !== undefined && hooks.sameRow!(resource, externalId, fp)) return admit(where, row, externalId, mapped.item, undefined, lease, fp, true);
         const checked = validate(mapped.item);
         if (!checked.ok) {
           const first = checked.problems[0];
@@ -246,13 +268,14 @@ export async function runPipeline(
           return undefined;
         }
         for (const w of checked.warnings) hooks.warn({ severity: 'warning', ...where, field: w.field, reason: w.reason }, resource);
-        return admit(where, row, externalId, checked.item, undefined, lease);
+        return admit(where, row, externalId, checked.item, undefined, lease, checked.warnings.length === 0 ? fp : undefined);
       };
 
       if (workerRows) {
         const refs: Record<string, unknown> & { associated: Record<string, unknown> } = { associated: {} };
         for (let j = 0; j < kindJobs.length; j++) {
-          const { mapper, source } = kindJobs[j]!;
+          const job = kindJobs[j]!;
+          const source = job.source;
           for (;;) {
             const next = await workerRows.next();
             if (next.done) throw new Error('the read worker ended early');
@@ -274,20 +297,26 @@ export async function runPipeline(
                 else record({ outcome: 'invalid', resource, ...where, externalId: verdict.externalId === undefined ? undefined : ownString(verdict.externalId), field: verdict.field, message: 'INVALID', detail: verdict.detail, row });
                 continue;
               }
-              if (reader.itemBytes === RAW) {
-                const done = mapAndAdmit(reader.rawRecord(), mapper, lazyRow(reader), lease);
+              const kind = reader.itemBytes;
+              const fp = reader.fingerprint();
+              // SAME: the state held this row's item when the run started (the worker found its fingerprint)
+              const same = kind === SAME;
+              if (kind === RAW) {
+                const done = mapAndAdmit(reader.rawRecord(), job, lazyRow(reader), lease);
                 if (done) await send(done);
                 if (counts.rowsRead % 2048 === 0) hooks.progress?.(counts);
                 continue;
               }
-              const encoded = reader.takeItem();
+              let encoded: Buffer | undefined;
+              if (same) reader.takeIds();
+              else encoded = reader.takeItem();
               const ids = reader.ids;
               const externalId = ids[0] === undefined ? undefined : ownString(ids[0]);
               refs.ownerExternalId = ids[1];
               refs.agentExternalId = ids[2];
               refs.associated.accountExternalId = ids[3];
               refs.associated.dealExternalId = ids[4];
-              const done = admit(where, lazyRow(reader), externalId, refs, encoded, lease);
+              const done = admit(where, lazyRow(reader), externalId, refs, encoded, lease, fp, same);
               if (done) await send(done);
               if (counts.rowsRead % 2048 === 0) hooks.progress?.(counts);
             }
@@ -295,12 +324,12 @@ export async function runPipeline(
           }
         }
       } else {
-        for (const { source, mapper } of kindJobs) {
-          for await (const record_ of source.records) {
+        for (const job of kindJobs) {
+          for await (const record_ of job.source.records) {
             counts.rowsRead += 1;
             // a CSV row builds its cells into an object only if an outcome needs them
             const row = record_.kind === 'item' ? undefined : record_.kind === 'row' ? new LazyRow(() => record_.row) : record_.row;
-            const done = mapAndAdmit(record_, mapper, row);
+            const done = mapAndAdmit(record_, job, row);
             if (done) await send(done);
             if (counts.rowsRead % 2048 === 0) hooks.progress?.(counts);
           }

@@ -18,6 +18,9 @@ import { resolveSettings, type FlagSettings, type ResolvedSettings } from './set
 import { DEFAULT_PLAN_FILE, loadSyncPlan, type SyncPlan } from './sync-plan.js';
 import type { Job, ProgressCounts, RunMode } from './types.js';
 
+/** The hooks by which the incremental state takes part in a run. */
+export type StateHooks = 'accepted' | 'unchanged' | 'sameRow' | 'fingerprints' | 'durable';
+
 export interface SyncRequest {
   mode: RunMode;
   files: string[];
@@ -43,7 +46,7 @@ export interface SyncEnvironment {
   emit?(body: string, resource: Resource): void;
   /** Every row not accepted, as it happens (the errors CSV writer). */
   sink?(outcome: RowOutcome): void;
-  hooks?: Partial<Pick<RunHooks, 'accepted' | 'unchanged' | 'durable'>>;
+  hooks?: Partial<Pick<RunHooks, StateHooks>>;
   onWarning?(d: Diagnostic): void;
   /** Every job has been opened and checked; nothing was sent yet. */
   onPrepared?(jobs: readonly PreparedJob[]): void;
@@ -72,7 +75,7 @@ export interface SessionContext {
 }
 
 export interface RunSession {
-  hooks?: Partial<Pick<RunHooks, 'accepted' | 'unchanged' | 'durable'>>;
+  hooks?: Partial<Pick<RunHooks, StateHooks>>;
   /** Every row not accepted, as it happens. */
   sink?(outcome: RowOutcome): void;
   prepared?(jobs: readonly PreparedJob[]): void;

@@ -1,6 +1,7 @@
 // What a run is given and what it hands back.
 import type { Method, Resource } from '../contract/resources.js';
 import type { ReaderOptions } from '../read/types.js';
+import type { ItemHash } from '../state/item-hash.js';
 import type { RunMode } from '../report/run-report.js';
 
 // the run's mode and its progress counts are the report's own types: one definition each
@@ -22,6 +23,8 @@ export interface RowMeta {
   line: number;
   externalId?: string;
   row?: Record<string, string>;
+  /** The row's fingerprint (incremental runs), recorded with the item when the server accepts it. */
+  fp?: ItemHash;
 }
 
 

@@ -1,13 +1,16 @@
-// The hashes of one (method, resource): externalId → 64-bit hash, built to hold a million entries
-// outside the JS heap. The ids sit in an IdTable (typed arrays); the hashes in one Uint32Array, two
-// words per entry number (the id's slot). The Map of strings this replaces held ~100 MB of heap for
-// a million ids, which the GC then marked and grew around.
+// The hashes of one (method, resource): externalId → 64-bit item hash and 64-bit row fingerprint,
+// built to hold a million entries outside the JS heap. The ids sit in an IdTable (typed arrays); the
+// hashes in one Uint32Array, four words per entry number (the id's slot): the item hash, then the
+// fingerprint (0, 0 when there is none). The Map of strings this replaces held ~100 MB of heap for a
+// million ids, which the GC then marked and grew around.
 import { IdTable } from '../validate/id-table.js';
 import type { ItemHash } from './item-hash.js';
 
+const WORDS = 4;
+
 export class HashTable {
   private readonly ids = new IdTable();
-  private words = new Uint32Array(2 * 1024);
+  private words = new Uint32Array(WORDS * 1024);
 
   get size(): number {
     return this.ids.size;
@@ -19,24 +22,54 @@ export class HashTable {
   }
 
   matchesAt(slot: number, h: ItemHash): boolean {
-    return this.words[2 * slot] === h.hi && this.words[2 * slot + 1] === h.lo;
+    return this.words[WORDS * slot] === h.hi && this.words[WORDS * slot + 1] === h.lo;
   }
 
-  set(id: string, h: ItemHash): void {
+  /** Whether the entry at `slot` has this fingerprint (never true for an entry without one). */
+  fingerprintAt(slot: number, fp: ItemHash): boolean {
+    const hi = this.words[WORDS * slot + 2]!;
+    const lo = this.words[WORDS * slot + 3]!;
+    return (hi !== 0 || lo !== 0) && hi === fp.hi && lo === fp.lo;
+  }
+
+  /** Sets the fingerprint of an existing entry. */
+  setFingerprintAt(slot: number, fp: ItemHash | undefined): void {
+    this.words[WORDS * slot + 2] = fp?.hi ?? 0;
+    this.words[WORDS * slot + 3] = fp?.lo ?? 0;
+  }
+
+  set(id: string, h: ItemHash, fp?: ItemHash): void {
     const found = this.ids.claim(id);
     const slot = found >= 0 ? found : this.ids.size - 1;
-    if (2 * slot + 2 > this.words.length) this.grow();
-    this.words[2 * slot] = h.hi;
-    this.words[2 * slot + 1] = h.lo;
+    if (WORDS * slot + WORDS > this.words.length) this.grow();
+    this.words[WORDS * slot] = h.hi;
+    this.words[WORDS * slot + 1] = h.lo;
+    this.setFingerprintAt(slot, fp);
   }
 
-  /** Every id with its hash, in the order first set. */
-  forEach(each: (id: string, h: ItemHash) => void): void {
-    this.ids.forEach((id, slot) => each(id, { hi: this.words[2 * slot]!, lo: this.words[2 * slot + 1]! }));
+  /** Every id with its hash and fingerprint (undefined when none), in the order first set. */
+  forEach(each: (id: string, h: ItemHash, fp: ItemHash | undefined) => void): void {
+    this.ids.forEach((id, slot) => {
+      const w = WORDS * slot;
+      const hi = this.words[w + 2]!;
+      const lo = this.words[w + 3]!;
+      each(id, { hi: this.words[w]!, lo: this.words[w + 1]! }, hi === 0 && lo === 0 ? undefined : { hi, lo });
+    });
+  }
+
+  /** Every fingerprint, without the ids. */
+  forEachFingerprint(each: (fp: ItemHash) => void): void {
+    const n = this.ids.size;
+    for (let slot = 0; slot < n; slot++) {
+      const hi = this.words[WORDS * slot + 2]!;
+      const lo = this.words[WORDS * slot + 3]!;
+      if (hi !== 0 || lo !== 0) each({ hi, lo });
+    }
   }
 
   private grow(): void {
-    const next = new Uint32Array(this.words.length * 2);
+    // 1.5×, as the IdTable grows: a million entries are 16 MB here
+    const next = new Uint32Array(WORDS * Math.ceil((this.words.length / WORDS) * 1.5));
     next.set(this.words);
     this.words = next;
   }

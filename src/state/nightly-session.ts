@@ -4,6 +4,7 @@
 import type { Method } from '../contract/resources.js';
 import { BatchSyncError, ConfigError } from '../errors.js';
 import { createErrorsCsv, type ErrorsCsvWriter } from '../report/errors-csv.js';
+import type { RunHooks } from '../run/run.js';
 import type { RunSession, SessionContext } from '../run/sync.js';
 import { pruneReports, runFolder, writeRunReport } from './report-archive.js';
 import { acquireLock, describeHolder } from './run-lock.js';
@@ -37,12 +38,21 @@ export function stateScope(method: Method, target: string | undefined): string {
   return `${method}@${where}`;
 }
 
+/** What an incremental run asks the state: whether a row or an item is unchanged, and the fingerprints for the read worker. */
+function incrementalHooks(store: StateStore, scope: string): Pick<RunHooks, 'unchanged' | 'sameRow' | 'fingerprints'> {
+  return {
+    unchanged: (resource, id, json, fp) => store.unchanged(scope, resource, id, json, fp),
+    sameRow: (resource, id, fp) => store.sameRow(scope, resource, id, fp),
+    fingerprints: (resource) => store.fingerprints(scope, resource),
+  };
+}
+
 /** Incremental dry runs only consult the state: no lock, nothing written. */
 function dryRunSession(ctx: SessionContext, stateDir: string): RunSession | undefined {
   if (!ctx.settings.incremental) return undefined;
   const store = openStateStore(stateDir, { readOnly: true });
   const scope = stateScope(ctx.settings.method, ctx.target);
-  return { hooks: { unchanged: (resource, id, json) => store.unchanged(scope, resource, id, json) }, close: () => undefined };
+  return { hooks: incrementalHooks(store, scope), close: () => undefined };
 }
 
 export function openNightlySession(ctx: SessionContext): RunSession | undefined {
@@ -84,9 +94,10 @@ export function openNightlySession(ctx: SessionContext): RunSession | undefined 
   return {
     hooks: live && {
       accepted: (resource, meta, json) => {
-        if (meta.externalId !== undefined) live.accepted(method, resource, meta.externalId, json, others);
+        if (meta.externalId !== undefined) live.accepted(method, resource, meta.externalId, json, others, meta.fp);
       },
-      unchanged: settings.incremental ? (resource, id, json) => live.unchanged(method, resource, id, json) : undefined,
+      // --full sends every row but still records each row's fingerprint for the next incremental run
+      ...(settings.incremental ? incrementalHooks(live, method) : { sameRow: () => false, fingerprints: () => undefined }),
       durable: () => live.durable(),
     },
     // an unchanged row needs no fixing: it stays out of the errors CSV (a nightly run would

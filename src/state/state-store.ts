@@ -10,8 +10,9 @@ import { openAtomic } from '../report/atomic-file.js';
 import { HashMemo } from './hash-memo.js';
 import { ownString } from '../run/own-string.js';
 import { HashTable } from './hash-table.js';
-import { FORGOTTEN, hashItem, type ItemJson } from './item-hash.js';
-import { entryLine, forEachLine, journalLine, parseEntry, parseJournalLine, sectionLine, SNAPSHOT_HEADER } from './state-format.js';
+import { FORGOTTEN, hashItem, type ItemHash, type ItemJson } from './item-hash.js';
+import { FingerprintSet } from './row-fingerprint.js';
+import { entryLine, forEachLine, journalLine, parseEntry, parseJournalLine, sectionLine, SNAPSHOT_HEADER, SNAPSHOT_HEADERS } from './state-format.js';
 
 export const SNAPSHOT_FILE = 'state.snapshot';
 export const JOURNAL_FILE = 'state.journal';
@@ -40,13 +41,22 @@ export interface StateStats {
 
 export interface StateStore {
   readonly dir: string;
-  /** Whether the server last accepted exactly this item for this externalId with this method. */
-  unchanged(method: string, resource: string, id: string, json: ItemJson): boolean;
   /**
-   * Records an item the server accepted. The line is written and fsync'ed in a microtask queued now:
-   * after the synchronous loop that reports the batch's items, before the run takes another step.
+   * Whether the server last accepted exactly this item for this externalId with this method. When it
+   * did and `fp` is the fingerprint of the row it came from, that fingerprint is recorded for the
+   * entry: the next run then knows the row from its text (`sameRow`).
    */
-  accepted(method: string, resource: string, id: string, json: ItemJson, supersedes?: readonly string[]): void;
+  unchanged(method: string, resource: string, id: string, json: ItemJson, fp?: ItemHash): boolean;
+  /** Whether the item last accepted for this id came from a row with this fingerprint (row-fingerprint.ts). */
+  sameRow(method: string, resource: string, id: string, fp: ItemHash): boolean;
+  /** The fingerprints of one table as a set for the read worker, or undefined when the table is empty. */
+  fingerprints(method: string, resource: string): SharedArrayBuffer | undefined;
+  /**
+   * Records an item the server accepted, and the fingerprint of its row if it has one. The line is
+   * written and fsync'ed in a microtask queued now: after the synchronous loop that reports the
+   * batch's items, before the run takes another step.
+   */
+  accepted(method: string, resource: string, id: string, json: ItemJson, supersedes?: readonly string[], fp?: ItemHash): void;
   /**
    * Undefined when everything recorded so far is on disk, else a promise that resolves once it is.
    * The run sends a batch only after: an acknowledgement never waits only in the page cache while
@@ -92,7 +102,7 @@ export function openStateStore(dir: string, options: StateStoreOptions = {}): St
     let bad = 0;
     const { torn } = forEachLine(text, (line) => {
       const e = parseJournalLine(line);
-      if (e) table(tableKey(e.method, e.resource)).set(e.id, e.hash);
+      if (e) table(tableKey(e.method, e.resource)).set(e.id, e.hash, e.fp);
       else bad++;
     });
     journalBytes = Buffer.byteLength(text);
@@ -161,42 +171,79 @@ export function openStateStore(dir: string, options: StateStoreOptions = {}): St
     });
   };
 
+  // the table a run asks about, row after row: its key was a new string to build and hash each time (0.2 s per 1M rows)
+  let lastMethod: string | undefined;
+  let lastResource: string | undefined;
+  let lastTable: HashTable | undefined;
+  const existing = (method: string, resource: string): HashTable | undefined => {
+    if (method === lastMethod && resource === lastResource) return lastTable;
+    const t = tables.get(tableKey(method, resource));
+    if (t !== undefined) {
+      lastMethod = method;
+      lastResource = resource;
+      lastTable = t;
+    }
+    return t;
+  };
+
+  /** Queues a journal line; the microtask writes all queued so far. */
+  const journal = (line: string) => {
+    pending.push(line);
+    if (scheduled) return;
+    scheduled = true;
+    queueMicrotask(() => {
+      try {
+        store.flush();
+      } catch (error) {
+        fail(error as Error);
+      }
+    });
+  };
+
   const store: StateStore = {
     dir,
     notes,
-    unchanged(method, resource, id, json) {
-      const t = tables.get(tableKey(method, resource));
+    unchanged(method, resource, id, json, fp) {
+      const t = existing(method, resource);
       const slot = t === undefined ? -1 : t.slotOf(id);
       // an id without a previous hash is not hashed here: a first run hashes each item once, in `accepted`
       if (t === undefined || slot < 0) return false;
       const hash = hashItem(json);
-      if (t.matchesAt(slot, hash)) return true;
+      if (t.matchesAt(slot, hash)) {
+        // the same item from a row with another text, or none recorded yet (a version 1 state)
+        if (fp !== undefined && fd !== undefined && !failed && !t.fingerprintAt(slot, fp)) {
+          t.setFingerprintAt(slot, fp);
+          journal(journalLine(method, resource, id, hash, fp));
+        }
+        return true;
+      }
       // bytes (the read worker's items) are not remembered: a changed item is then hashed again when accepted
       if (typeof json === 'string') memo.remember(json, hash);
       return false;
     },
-    accepted(method, resource, id, json, supersedes) {
+    sameRow(method, resource, id, fp) {
+      const t = existing(method, resource);
+      const slot = t === undefined ? -1 : t.slotOf(id);
+      // a forgotten entry (FORGOTTEN) has no fingerprint
+      return slot >= 0 && t!.fingerprintAt(slot, fp);
+    },
+    fingerprints(method, resource) {
+      const t = existing(method, resource);
+      if (t === undefined || t.size === 0) return undefined;
+      return FingerprintSet.build(t.size, (add) => t.forEachFingerprint(add));
+    },
+    accepted(method, resource, id, json, supersedes, fp) {
       if (fd === undefined || failed) return;
       const hash = (typeof json === 'string' ? memo.take(json) : undefined) ?? hashItem(json);
-      table(tableKey(method, resource)).set(id, hash);
-      pending.push(journalLine(method, resource, id, hash));
+      (existing(method, resource) ?? table(tableKey(method, resource))).set(id, hash, fp);
+      journal(journalLine(method, resource, id, hash, fp));
       // the record changed under the other methods' memory of it: their next row for it is sent
       for (const other of supersedes ?? []) {
         const t = tables.get(tableKey(other, resource));
         const slot = t === undefined ? -1 : t.slotOf(id);
         if (slot < 0 || t!.matchesAt(slot, FORGOTTEN)) continue;
         t!.set(id, FORGOTTEN);
-        pending.push(journalLine(other, resource, id, FORGOTTEN));
-      }
-      if (!scheduled) {
-        scheduled = true;
-        queueMicrotask(() => {
-          try {
-            store.flush();
-          } catch (error) {
-            fail(error as Error);
-          }
-        });
+        journal(journalLine(other, resource, id, FORGOTTEN));
       }
     },
     flush() {
@@ -220,9 +267,9 @@ export function openStateStore(dir: string, options: StateStoreOptions = {}): St
         let chunk = `${SNAPSHOT_HEADER}\n`;
         for (const [key, t] of tables) {
           chunk += `${sectionLine(...(key.split('\t') as [string, string]))}\n`;
-          t.forEach((id, hash) => {
+          t.forEach((id, hash, fp) => {
             if (hash.hi === FORGOTTEN.hi && hash.lo === FORGOTTEN.lo) return; // as good as absent
-            chunk += `${entryLine(id, hash)}\n`;
+            chunk += `${entryLine(id, hash, fp)}\n`;
             if (chunk.length > 1 << 20) {
               file.write(chunk);
               chunk = '';
@@ -277,7 +324,11 @@ export function openStateStore(dir: string, options: StateStoreOptions = {}): St
 
 function loadSnapshot(path: string, table: (key: string) => HashTable): void {
   const text = readFileSync(path, 'utf8');
-  if (!text.startsWith(`${SNAPSHOT_HEADER}\n`)) throw stateError(path, `not a state snapshot (expected the first line "${SNAPSHOT_HEADER}")`);
+  const header = text.slice(0, text.indexOf('\n'));
+  if (!SNAPSHOT_HEADERS.includes(header)) {
+    const newer = /^batch-sync-state \d+$/.test(header);
+    throw stateError(path, newer ? `written by a newer batch-sync ("${header}"; this version reads "${SNAPSHOT_HEADER}" and older)` : `not a state snapshot (expected the first line "${SNAPSHOT_HEADER}")`);
+  }
   let current: HashTable | undefined;
   let lineNo = 0;
   forEachLine(text, (line) => {
@@ -289,7 +340,7 @@ function loadSnapshot(path: string, table: (key: string) => HashTable): void {
     }
     const e = parseEntry(line);
     if (!e || !current) throw stateError(path, `line ${lineNo} is not an entry`);
-    current.set(e.id, e.hash);
+    current.set(e.id, e.hash, e.fp);
   });
 }
 

@@ -3,6 +3,7 @@ import { appendFileSync, existsSync, mkdtempSync, readFileSync, statSync, writeF
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { FingerprintSet } from '../../src/state/row-fingerprint.js';
 import { JOURNAL_FILE, openStateStore, SNAPSHOT_FILE } from '../../src/state/state-store.js';
 
 const dir = () => mkdtempSync(join(tmpdir(), 'batch-sync-state-'));
@@ -112,7 +113,7 @@ describe('state store', () => {
     s.accepted('post', 'deal', 'D-1', '{}');
     s.close();
     expect(statSync(join(d, JOURNAL_FILE)).size).toBe(0);
-    expect(readFileSync(join(d, SNAPSHOT_FILE), 'utf8')).toMatch(/^batch-sync-state 1\n\tpatch\taccount\n/);
+    expect(readFileSync(join(d, SNAPSHOT_FILE), 'utf8')).toMatch(/^batch-sync-state 2\n\tpatch\taccount\n/);
     const r = openStateStore(d);
     odd.forEach((id, i) => expect(r.unchanged('patch', 'account', id, `{"i":${i}}`)).toBe(true));
     expect(r.unchanged('post', 'deal', 'D-1', '{}')).toBe(true);
@@ -179,5 +180,92 @@ describe('state store', () => {
     s.close();
     const r = openStateStore(d, { readOnly: true });
     expect(r.stats().entries).toBe(2);
+  });
+
+  describe('row fingerprints', () => {
+    const fp = (n: number) => ({ hi: n, lo: n * 7 + 1 });
+
+    test('sameRow is true only for the fingerprint recorded with the id, across reopen and compaction', async () => {
+      const d = dir();
+      const s = openStateStore(d);
+      s.accepted('post', 'deal', 'D-1', '{"v":1}', [], fp(1));
+      s.accepted('post', 'deal', 'D-2', '{"v":2}');
+      expect(s.sameRow('post', 'deal', 'D-1', fp(1))).toBe(true);
+      expect(s.sameRow('post', 'deal', 'D-1', fp(2))).toBe(false);
+      expect(s.sameRow('post', 'deal', 'D-2', fp(1))).toBe(false); // accepted without one
+      expect(s.sameRow('patch', 'deal', 'D-1', fp(1))).toBe(false);
+      expect(s.sameRow('post', 'deal', 'D-9', fp(1))).toBe(false);
+      await tick();
+      expect(readFileSync(join(d, JOURNAL_FILE), 'utf8')).toMatch(/^post\tdeal\tD-1\t[0-9a-f]{16}\t0000000100000008\npost\tdeal\tD-2\t[0-9a-f]{16}\n$/);
+      expect(openStateStore(d, { readOnly: true }).sameRow('post', 'deal', 'D-1', fp(1))).toBe(true);
+      s.close();
+      expect(readFileSync(join(d, SNAPSHOT_FILE), 'utf8')).toMatch(/\nD-1\t[0-9a-f]{16}\t0000000100000008\nD-2\t[0-9a-f]{16}\n$/);
+      const r = openStateStore(d, { readOnly: true });
+      expect(r.sameRow('post', 'deal', 'D-1', fp(1))).toBe(true);
+      expect(r.unchanged('post', 'deal', 'D-1', '{"v":1}')).toBe(true);
+    });
+
+    test('an unchanged item takes the fingerprint of the row it now comes from; a changed one does not', async () => {
+      const d = dir();
+      const s = openStateStore(d);
+      s.accepted('post', 'deal', 'D-1', '{"v":1}');
+      expect(s.unchanged('post', 'deal', 'D-1', '{"v":1}', fp(3))).toBe(true);
+      expect(s.sameRow('post', 'deal', 'D-1', fp(3))).toBe(true);
+      expect(s.unchanged('post', 'deal', 'D-1', '{"v":2}', fp(4))).toBe(false);
+      expect(s.sameRow('post', 'deal', 'D-1', fp(4))).toBe(false);
+      expect(s.sameRow('post', 'deal', 'D-1', fp(3))).toBe(true);
+      s.close();
+      expect(openStateStore(d, { readOnly: true }).sameRow('post', 'deal', 'D-1', fp(3))).toBe(true);
+      // a dry run only reads
+      const ro = openStateStore(d, { readOnly: true });
+      expect(ro.unchanged('post', 'deal', 'D-1', '{"v":1}', fp(5))).toBe(true);
+      expect(ro.sameRow('post', 'deal', 'D-1', fp(5))).toBe(false);
+    });
+
+    test('an entry the other method forgot has no fingerprint any more', async () => {
+      const d = dir();
+      const s = openStateStore(d);
+      s.accepted('post', 'deal', 'D-1', '{"v":1}', [], fp(1));
+      s.accepted('patch', 'deal', 'D-1', '{"p":1}', ['post'], fp(2));
+      expect(s.sameRow('post', 'deal', 'D-1', fp(1))).toBe(false);
+      expect(s.sameRow('patch', 'deal', 'D-1', fp(2))).toBe(true);
+      s.close();
+      expect(openStateStore(d, { readOnly: true }).sameRow('post', 'deal', 'D-1', fp(1))).toBe(false);
+    });
+
+    test('the set for the read worker holds every recorded fingerprint, and no other', () => {
+      const d = dir();
+      const s = openStateStore(d);
+      for (let i = 1; i <= 5000; i++) s.accepted('post', 'deal', `D-${i}`, `{"i":${i}}`, [], { hi: i, lo: Math.imul(i, 2654435761) >>> 0 });
+      expect(s.fingerprints('post', 'account')).toBeUndefined();
+      const set = new FingerprintSet(s.fingerprints('post', 'deal')!);
+      for (let i = 1; i <= 5000; i++) expect(set.has({ hi: i, lo: Math.imul(i, 2654435761) >>> 0 })).toBe(true);
+      let false_ = 0;
+      for (let i = 5001; i <= 105_000; i++) if (set.has({ hi: i, lo: Math.imul(i, 2246822519) >>> 0 })) false_++;
+      expect(false_).toBe(0);
+      // one differing in a single word is not in it
+      expect(set.has({ hi: 1, lo: 7 })).toBe(false);
+      expect(set.has({ hi: 5001, lo: Math.imul(1, 2654435761) >>> 0 })).toBe(false);
+      s.close();
+    });
+
+    test('a version 1 state is read (entries without fingerprints) and written back as version 2', () => {
+      const d = dir();
+      writeFileSync(join(d, SNAPSHOT_FILE), 'batch-sync-state 1\n\tpost\tdeal\nD-1\t0123456789abcdef\n0123456789abcdef\tfedcba9876543210\n');
+      writeFileSync(join(d, JOURNAL_FILE), 'post\tdeal\tD-2\t00000000000000ff\n');
+      const s = openStateStore(d);
+      expect(s.stats().entries).toBe(3);
+      expect(s.sameRow('post', 'deal', 'D-1', { hi: 0x01234567, lo: 0x89abcdef })).toBe(false);
+      s.accepted('post', 'deal', 'D-3', '{}', [], fp(1));
+      s.close();
+      const text = readFileSync(join(d, SNAPSHOT_FILE), 'utf8');
+      expect(text).toBe(`batch-sync-state 2\n\tpost\tdeal\nD-1\t0123456789abcdef\n0123456789abcdef\tfedcba9876543210\nD-2\t00000000000000ff\nD-3\t${text.match(/D-3\t([0-9a-f]{16})/)![1]}\t0000000100000008\n`);
+    });
+
+    test('a snapshot from a newer version is refused, saying so', () => {
+      const d = dir();
+      writeFileSync(join(d, SNAPSHOT_FILE), 'batch-sync-state 3\n');
+      expect(() => openStateStore(d)).toThrow(/written by a newer batch-sync \("batch-sync-state 3"; this version reads "batch-sync-state 2" and older\)/);
+    });
   });
 });
