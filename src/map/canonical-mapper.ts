@@ -11,7 +11,7 @@ import { parseCanonicalHeader, type CanonicalColumn } from './canonical-header.j
 import { compactArrays, compileSetter } from './item-builder.js';
 import { unreadable } from './records.js';
 import { missingRequired, targetShape } from './target-fields.js';
-import type { MapResult, Mapper } from './types.js';
+import { REF_PATHS, type MapResult, type Mapper } from './types.js';
 
 type Convert = (text: string) => unknown;
 const FAIL = Symbol('fail');
@@ -69,6 +69,8 @@ export function canonicalMapper(opts: { resource: Resource; method?: Method; hea
     return { c, at, field: `customFields.${c.key}`, set: undefined, convert: converter(c.type, false, false, report) };
   });
   const named = shape.customFields === 'named';
+  // where each of the ids checked across rows is read, for `refs`
+  const refColumns = REF_PATHS.map((path) => compiled.find((x) => x.c.kind === 'field' && x.c.path === path));
   const arrays = [...new Set([...shape.fields.keys()].filter((p) => p.includes('[]')).map((p) => p.slice(0, p.indexOf('['))))];
 
   return {
@@ -107,6 +109,18 @@ export function canonicalMapper(opts: { resource: Resource; method?: Method; hea
       if (custom) item.customFields = custom;
       if (arrays.length) compactArrays(item, arrays);
       return problems.length ? { kind: 'invalid', problems } : { kind: 'item', item, warnings: [] };
+    },
+    refs(record: SourceRecord): unknown[] {
+      if (record.kind !== 'row') return [];
+      const cells = record.names === header ? record.cells : undefined;
+      // as `map` reads them: trimmed, empty is absent, `null` is null where allowed (the row is valid,
+      // so no id failed its checks)
+      return refColumns.map((x) => {
+        if (x === undefined || x.c.kind !== 'field') return undefined;
+        const text = ((cells ? cells[x.at] : record.row[x.c.column]) ?? '').trim();
+        if (text === '') return undefined;
+        return x.c.target.nullable && text === 'null' ? null : text;
+      });
     },
   };
 }

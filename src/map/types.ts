@@ -11,4 +11,19 @@ export type MapResult =
 export interface Mapper {
   resource: Resource;
   map(record: SourceRecord): MapResult;
+  /**
+   * The ids a run checks across rows (REF_PATHS), read straight from the record without building the
+   * item. Only asked of a record known to map to a valid item without warnings (an incremental
+   * rerun's unchanged row): for it they are what `map` would give. Absent where not worth it.
+   */
+  refs?(record: SourceRecord): unknown[];
+}
+
+/** externalId, owner, agent, associated account and deal: what the main thread checks across rows. */
+export const REF_PATHS = ['externalId', 'ownerExternalId', 'agentExternalId', 'associated.accountExternalId', 'associated.dealExternalId'] as const;
+
+/** The REF_PATHS of an item. */
+export function refsOf(item: Record<string, unknown>): unknown[] {
+  const associated = item.associated as { accountExternalId?: unknown; dealExternalId?: unknown } | undefined;
+  return [item.externalId, item.ownerExternalId, item.agentExternalId, associated?.accountExternalId, associated?.dealExternalId];
 }

@@ -13,6 +13,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Method, Resource } from '../contract/resources.js';
 import { FingerprintSet, rowFingerprint } from '../state/row-fingerprint.js';
+import { refsOf } from '../map/types.js';
 import { createItemValidator } from '../validate/validate-item.js';
 import { prepareJobs } from './prepare.js';
 import { problemText } from './problem-text.js';
@@ -76,12 +77,6 @@ async function post(writer: ChunkWriter): Promise<void> {
   while (unread() >= data.ahead) await new Promise<void>((resolve) => (wake = resolve));
 }
 
-/** externalId, owner, agent, associated account and deal: what the main thread checks across rows. */
-function idsOf(item: Record<string, unknown>): unknown[] {
-  const associated = item.associated as { accountExternalId?: unknown; dealExternalId?: unknown } | undefined;
-  return [item.externalId, item.ownerExternalId, item.agentExternalId, associated?.accountExternalId, associated?.dealExternalId];
-}
-
 async function main(): Promise<void> {
   for (let j = 0; j < data.jobs.length; j++) {
     const { source, mapper, resource } = (await prepareJobs([data.jobs[j]!], data.method))[0]!;
@@ -111,6 +106,18 @@ async function main(): Promise<void> {
         w.raw();
         continue;
       }
+      // incremental: a row whose fingerprint the state holds is unchanged; its ids are all the main
+      // thread needs (read without building the item where the mapper can)
+      const fp = fingerprint === undefined ? undefined : rowFingerprint(fingerprint.context, record, source.header);
+      const known_ = fp !== undefined && known?.has(fp) === true;
+      if (known_ && mapper.refs) {
+        const ids = mapper.refs(record);
+        if (typeof ids[0] === 'string') {
+          w.fingerprint(fp!);
+          w.same(ids);
+          continue;
+        }
+      }
       const mapped = mapper.map(record);
       if (mapped.kind === 'skip') {
         w.verdict({ kind: 'skip', reason: mapped.reason });
@@ -124,11 +131,11 @@ async function main(): Promise<void> {
       }
       for (const d of mapped.warnings) w.warn(d);
       const externalId = typeof mapped.item.externalId === 'string' ? mapped.item.externalId : undefined;
-      // incremental: a row without warnings is fingerprinted; one whose item the state holds goes as its ids only
-      const fp = fingerprint !== undefined && mapped.warnings.length === 0 ? rowFingerprint(fingerprint.context, record, source.header) : undefined;
-      if (fp !== undefined && externalId !== undefined && known?.has(fp)) {
-        w.fingerprint(fp);
-        w.same(idsOf(mapped.item));
+      // a row with a warning never has its fingerprint recorded (its warnings come back every run)
+      const clean = mapped.warnings.length === 0;
+      if (known_ && clean && externalId !== undefined) {
+        w.fingerprint(fp!);
+        w.same(refsOf(mapped.item));
         continue;
       }
       const checked = validator(mapped.item);
@@ -137,8 +144,8 @@ async function main(): Promise<void> {
         continue;
       }
       for (const x of checked.warnings) w.warn({ severity: 'warning', ...where, field: x.field, reason: x.reason });
-      if (fp !== undefined && checked.warnings.length === 0) w.fingerprint(fp);
-      w.item(JSON.stringify(checked.item), idsOf(checked.item));
+      if (fp !== undefined && clean && checked.warnings.length === 0) w.fingerprint(fp);
+      w.item(JSON.stringify(checked.item), refsOf(checked.item));
     }
     if (w.count > 0) await post(w);
     port.postMessage({ type: 'job-end' } satisfies ReadWorkerMessage);

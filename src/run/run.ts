@@ -52,6 +52,17 @@ export interface RunResult {
   read: Partial<Record<Resource, number>>;
 }
 
+type RefsItem = Record<string, unknown> & { associated: Record<string, unknown> };
+
+/** An item of only the ids checked across rows (REF_PATHS), for the references and held-back checks; `into` is reused. */
+function refsItem(ids: readonly unknown[], into: RefsItem = { associated: {} }): RefsItem {
+  into.ownerExternalId = ids[1];
+  into.agentExternalId = ids[2];
+  into.associated.accountExternalId = ids[3];
+  into.associated.dealExternalId = ids[4];
+  return into;
+}
+
 export async function runPipeline(
   jobs: readonly PreparedJob[],
   settings: RunSettings,
@@ -236,6 +247,14 @@ export async function runPipeline(
       const mapAndAdmit = (record_: SourceRecord, job: PreparedJob, row: RowRef, lease?: ChunkLease): PlannedBatch<RowMeta> | undefined => {
         const mapper = job.mapper;
         const where = { file: record_.file, line: record_.line };
+        // incremental: a row the state knows by its fingerprint needs only its ids (read without
+        // building the item where the mapper can; trusted only once the state confirms the pair)
+        const fp = fingerprinting ? rowFingerprint(job.fingerprint, record_, job.source.header) : undefined;
+        if (fp !== undefined && mapper.refs) {
+          const ids = mapper.refs(record_);
+          const id = ids[0];
+          if (typeof id === 'string' && hooks.sameRow!(resource, id, fp)) return admit(where, row, ownString(id), refsItem(ids), undefined, lease, fp, true);
+        }
         const mapped = mapper.map(record_);
         if (mapped.kind === 'skip') {
           record({ outcome: 'skipped', resource, ...where, message: 'SKIPPED', detail: mapped.reason, row: rowOf(row) });
@@ -255,8 +274,8 @@ export async function runPipeline(
         for (const w of mapped.warnings) hooks.warn(w, resource);
         const externalId = typeof mapped.item.externalId === 'string' ? ownString(mapped.item.externalId) : undefined;
         // a row with warnings has no fingerprint: it is checked in full every run, and so warned about
-        const fp = fingerprinting && mapped.warnings.length === 0 ? rowFingerprint(job.fingerprint, record_, job.source.header) : undefined;
-        if (fp !== undefined && externalId !== undefined && hooks.sameRow!(resource, externalId, fp)) return admit(where, row, externalId, mapped.item, undefined, lease, fp, true);
+        const clean = mapped.warnings.length === 0;
+        if (fp !== undefined && clean && externalId !== undefined && hooks.sameRow!(resource, externalId, fp)) return admit(where, row, externalId, mapped.item, undefined, lease, fp, true);
         const checked = validate(mapped.item);
         if (!checked.ok) {
           const first = checked.problems[0];
@@ -268,11 +287,11 @@ export async function runPipeline(
           return undefined;
         }
         for (const w of checked.warnings) hooks.warn({ severity: 'warning', ...where, field: w.field, reason: w.reason }, resource);
-        return admit(where, row, externalId, checked.item, undefined, lease, checked.warnings.length === 0 ? fp : undefined);
+        return admit(where, row, externalId, checked.item, undefined, lease, clean && checked.warnings.length === 0 ? fp : undefined);
       };
 
       if (workerRows) {
-        const refs: Record<string, unknown> & { associated: Record<string, unknown> } = { associated: {} };
+        const refs: RefsItem = { associated: {} };
         for (let j = 0; j < kindJobs.length; j++) {
           const job = kindJobs[j]!;
           const source = job.source;
@@ -312,11 +331,7 @@ export async function runPipeline(
               else encoded = reader.takeItem();
               const ids = reader.ids;
               const externalId = ids[0] === undefined ? undefined : ownString(ids[0]);
-              refs.ownerExternalId = ids[1];
-              refs.agentExternalId = ids[2];
-              refs.associated.accountExternalId = ids[3];
-              refs.associated.dealExternalId = ids[4];
-              const done = admit(where, lazyRow(reader), externalId, refs, encoded, lease, fp, same);
+              const done = admit(where, lazyRow(reader), externalId, refsItem(ids, refs), encoded, lease, fp, same);
               if (done) await send(done);
               if (counts.rowsRead % 2048 === 0) hooks.progress?.(counts);
             }

@@ -121,6 +121,33 @@ describe('state store', () => {
     r.close();
   });
 
+  test('close folds a journal that grew to an eighth of the snapshot, and leaves a smaller one to be replayed', () => {
+    const d = dir();
+    const s = openStateStore(d);
+    for (let i = 0; i < 800; i++) s.accepted('post', 'deal', `D-${i}`, `{"i":${i}}`);
+    s.close();
+    const snapshot = readFileSync(join(d, SNAPSHOT_FILE), 'utf8');
+    expect(statSync(join(d, JOURNAL_FILE)).size).toBe(0);
+    // 50 of 800 changed: the journal (about 1/16 of the snapshot) stays, the snapshot is not rewritten
+    const small = openStateStore(d);
+    for (let i = 0; i < 50; i++) small.accepted('post', 'deal', `D-${i}`, `{"i":${i},"v":2}`);
+    small.close();
+    expect(readFileSync(join(d, SNAPSHOT_FILE), 'utf8')).toBe(snapshot);
+    expect(readFileSync(join(d, JOURNAL_FILE), 'utf8').split('\n')).toHaveLength(51);
+    const replayed = openStateStore(d, { readOnly: true });
+    expect(replayed.unchanged('post', 'deal', 'D-0', '{"i":0,"v":2}')).toBe(true);
+    expect(replayed.unchanged('post', 'deal', 'D-0', '{"i":0}')).toBe(false);
+    // 60 more: 110 lines of the journal are over an eighth of the snapshot, which is rewritten
+    const more = openStateStore(d);
+    for (let i = 50; i < 110; i++) more.accepted('post', 'deal', `D-${i}`, `{"i":${i},"v":2}`);
+    more.close();
+    expect(statSync(join(d, JOURNAL_FILE)).size).toBe(0);
+    const folded = openStateStore(d, { readOnly: true });
+    expect(folded.unchanged('post', 'deal', 'D-0', '{"i":0,"v":2}')).toBe(true);
+    expect(folded.unchanged('post', 'deal', 'D-109', '{"i":109,"v":2}')).toBe(true);
+    expect(folded.stats().entries).toBe(800);
+  });
+
   test('a torn last journal line is ignored, cut off, and the next append starts cleanly', async () => {
     const d = dir();
     const s = openStateStore(d);
