@@ -30,11 +30,10 @@ export interface RunHooks {
   emit?(body: string, resource: Resource): void;
   /** An item the server accepted (the state store listens here). */
   accepted?(resource: Resource, meta: RowMeta, itemJson: ItemJson): void;
-  /**
-   * Whether an item is unchanged since the server last accepted it (incremental mode). `fp`, the
-   * fingerprint of the row it came from, is then recorded for it.
-   */
-  unchanged?(resource: Resource, externalId: string, itemJson: ItemJson, fp?: ItemHash): boolean;
+  /** Whether an item is unchanged since the server last accepted it (incremental mode). */
+  unchanged?(resource: Resource, externalId: string, itemJson: ItemJson): boolean;
+  /** An item found unchanged came from a row with this fingerprint: recorded, so the next run knows the row. */
+  learn?(resource: Resource, externalId: string, fp: ItemHash): void;
   /** Whether the item last accepted for this id came from a row with this fingerprint (incremental mode). */
   sameRow?(resource: Resource, externalId: string, fp: ItemHash): boolean;
   /** The state's fingerprints of a resource, for the read worker (incremental mode). */
@@ -229,7 +228,10 @@ export async function runPipeline(
         if (same) return void unchanged();
         // from the worker the JSON comes encoded, and the incremental state hashes those bytes as they are
         const json = encoded === undefined ? JSON.stringify(item) : undefined;
-        if (externalId !== undefined && hooks.unchanged?.(resource, externalId, json ?? encoded!, fp)) return void unchanged();
+        if (externalId !== undefined && hooks.unchanged?.(resource, externalId, json ?? encoded!)) {
+          if (fp !== undefined) hooks.learn?.(resource, externalId, fp);
+          return void unchanged();
+        }
         const bytes = encoded === undefined ? itemBytes(json!) : encoded.length;
         if (bytes > batcher.maxItemBytes) {
           record({ outcome: 'invalid', resource, ...where, externalId, message: 'TOO_LARGE', detail: `the item is ${bytes} bytes, more than fits one request (--max-body-bytes ${settings.maxBodyBytes})`, row: rowOf(row) });

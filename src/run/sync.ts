@@ -19,7 +19,7 @@ import { DEFAULT_PLAN_FILE, loadSyncPlan, type SyncPlan } from './sync-plan.js';
 import type { Job, ProgressCounts, RunMode } from './types.js';
 
 /** The hooks by which the incremental state takes part in a run. */
-export type StateHooks = 'accepted' | 'unchanged' | 'sameRow' | 'fingerprints' | 'durable';
+export type StateHooks = 'accepted' | 'unchanged' | 'learn' | 'sameRow' | 'fingerprints' | 'durable';
 
 export interface SyncRequest {
   mode: RunMode;

@@ -21,6 +21,10 @@ export class HashTable {
     return this.ids.indexOf(id);
   }
 
+  hashAt(slot: number): ItemHash {
+    return { hi: this.words[WORDS * slot]!, lo: this.words[WORDS * slot + 1]! };
+  }
+
   matchesAt(slot: number, h: ItemHash): boolean {
     return this.words[WORDS * slot] === h.hi && this.words[WORDS * slot + 1] === h.lo;
   }

@@ -39,9 +39,10 @@ export function stateScope(method: Method, target: string | undefined): string {
 }
 
 /** What an incremental run asks the state: whether a row or an item is unchanged, and the fingerprints for the read worker. */
-function incrementalHooks(store: StateStore, scope: string): Pick<RunHooks, 'unchanged' | 'sameRow' | 'fingerprints'> {
+function incrementalHooks(store: StateStore, scope: string): Pick<RunHooks, 'unchanged' | 'learn' | 'sameRow' | 'fingerprints'> {
   return {
-    unchanged: (resource, id, json, fp) => store.unchanged(scope, resource, id, json, fp),
+    unchanged: (resource, id, json) => store.unchanged(scope, resource, id, json),
+    learn: (resource, id, fp) => store.learn(scope, resource, id, fp),
     sameRow: (resource, id, fp) => store.sameRow(scope, resource, id, fp),
     fingerprints: (resource) => store.fingerprints(scope, resource),
   };

@@ -41,12 +41,13 @@ export interface StateStats {
 
 export interface StateStore {
   readonly dir: string;
+  /** Whether the server last accepted exactly this item for this externalId with this method. */
+  unchanged(method: string, resource: string, id: string, json: ItemJson): boolean;
   /**
-   * Whether the server last accepted exactly this item for this externalId with this method. When it
-   * did and `fp` is the fingerprint of the row it came from, that fingerprint is recorded for the
-   * entry: the next run then knows the row from its text (`sameRow`).
+   * Records the fingerprint of the row an unchanged item now comes from (another text giving the
+   * same item, or a state without fingerprints yet): the next run knows the row (`sameRow`).
    */
-  unchanged(method: string, resource: string, id: string, json: ItemJson, fp?: ItemHash): boolean;
+  learn(method: string, resource: string, id: string, fp: ItemHash): void;
   /** Whether the item last accepted for this id came from a row with this fingerprint (row-fingerprint.ts). */
   sameRow(method: string, resource: string, id: string, fp: ItemHash): boolean;
   /** The fingerprints of one table as a set for the read worker, or undefined when the table is empty. */
@@ -207,23 +208,24 @@ export function openStateStore(dir: string, options: StateStoreOptions = {}): St
   const store: StateStore = {
     dir,
     notes,
-    unchanged(method, resource, id, json, fp) {
+    unchanged(method, resource, id, json) {
       const t = existing(method, resource);
       const slot = t === undefined ? -1 : t.slotOf(id);
       // an id without a previous hash is not hashed here: a first run hashes each item once, in `accepted`
       if (t === undefined || slot < 0) return false;
       const hash = hashItem(json);
-      if (t.matchesAt(slot, hash)) {
-        // the same item from a row with another text, or none recorded yet (a version 1 state)
-        if (fp !== undefined && fd !== undefined && !failed && !t.fingerprintAt(slot, fp)) {
-          t.setFingerprintAt(slot, fp);
-          journal(journalLine(method, resource, id, hash, fp));
-        }
-        return true;
-      }
+      if (t.matchesAt(slot, hash)) return true;
       // bytes (the read worker's items) are not remembered: a changed item is then hashed again when accepted
       if (typeof json === 'string') memo.remember(json, hash);
       return false;
+    },
+    learn(method, resource, id, fp) {
+      if (fd === undefined || failed) return;
+      const t = existing(method, resource);
+      const slot = t === undefined ? -1 : t.slotOf(id);
+      if (slot < 0 || t!.fingerprintAt(slot, fp)) return;
+      t!.setFingerprintAt(slot, fp);
+      journal(journalLine(method, resource, id, t!.hashAt(slot), fp));
     },
     sameRow(method, resource, id, fp) {
       const t = existing(method, resource);

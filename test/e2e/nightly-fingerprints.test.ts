@@ -94,9 +94,14 @@ test.each(Object.entries(THREADS))('a profile edited between runs: the rows whos
   expect((await run()).report.counts.deal).toMatchObject({ accepted: 0, skipped: 2 });
   writeFileSync(join(dir, 'deals.profile.json'), profile('Código'));
   expect((await run()).report.counts.deal).toMatchObject({ accepted: 2, skipped: 0 });
-  // an edit that leaves the items as they were: unchanged, by their hash
+  // an edit that leaves the items as they were: unchanged, by their hash, and the rows' fingerprints
+  // under the new profile are learned (same item hash, another fingerprint)
+  const entry = () => readFileSync(join(dir, 'state', 'state.snapshot'), 'utf8').match(/\nX-1\t([0-9a-f]{16})\t([0-9a-f]{16})\n/)!.slice(1);
+  const [hash, before] = entry();
   writeFileSync(join(dir, 'deals.profile.json'), profile('Código').replace('{', '{"description":"same items",'));
   expect((await run()).report.counts.deal).toMatchObject({ accepted: 0, skipped: 2 });
+  expect(entry()[0]).toBe(hash);
+  expect(entry()[1]).not.toBe(before);
 });
 
 test('a row known by its fingerprint is taken as unchanged without being built again', async () => {

@@ -232,21 +232,27 @@ describe('state store', () => {
       expect(r.unchanged('post', 'deal', 'D-1', '{"v":1}')).toBe(true);
     });
 
-    test('an unchanged item takes the fingerprint of the row it now comes from; a changed one does not', async () => {
+    test('an unchanged item learns the fingerprint of the row it now comes from, kept with its hash', async () => {
       const d = dir();
       const s = openStateStore(d);
       s.accepted('post', 'deal', 'D-1', '{"v":1}');
-      expect(s.unchanged('post', 'deal', 'D-1', '{"v":1}', fp(3))).toBe(true);
+      expect(s.unchanged('post', 'deal', 'D-1', '{"v":1}')).toBe(true);
+      s.learn('post', 'deal', 'D-1', fp(3));
+      s.learn('post', 'deal', 'D-9', fp(4)); // no such id: nothing to learn
       expect(s.sameRow('post', 'deal', 'D-1', fp(3))).toBe(true);
-      expect(s.unchanged('post', 'deal', 'D-1', '{"v":2}', fp(4))).toBe(false);
-      expect(s.sameRow('post', 'deal', 'D-1', fp(4))).toBe(false);
-      expect(s.sameRow('post', 'deal', 'D-1', fp(3))).toBe(true);
+      expect(s.sameRow('post', 'deal', 'D-9', fp(4))).toBe(false);
+      await tick();
+      const lines = readFileSync(join(d, JOURNAL_FILE), 'utf8').trim().split('\n');
+      expect(lines).toHaveLength(2);
+      // the learned line keeps the item's hash
+      expect(lines[1]).toBe(`${lines[0]}\t0000000300000016`);
       s.close();
-      expect(openStateStore(d, { readOnly: true }).sameRow('post', 'deal', 'D-1', fp(3))).toBe(true);
+      const r = openStateStore(d, { readOnly: true });
+      expect(r.sameRow('post', 'deal', 'D-1', fp(3))).toBe(true);
+      expect(r.unchanged('post', 'deal', 'D-1', '{"v":1}')).toBe(true);
       // a dry run only reads
-      const ro = openStateStore(d, { readOnly: true });
-      expect(ro.unchanged('post', 'deal', 'D-1', '{"v":1}', fp(5))).toBe(true);
-      expect(ro.sameRow('post', 'deal', 'D-1', fp(5))).toBe(false);
+      r.learn('post', 'deal', 'D-1', fp(5));
+      expect(r.sameRow('post', 'deal', 'D-1', fp(5))).toBe(false);
     });
 
     test('an entry the other method forgot has no fingerprint any more', async () => {
