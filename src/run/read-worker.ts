@@ -79,8 +79,14 @@ async function post(writer: ChunkWriter): Promise<void> {
 
 async function main(): Promise<void> {
   for (let j = 0; j < data.jobs.length; j++) {
-    const { source, mapper, resource } = (await prepareJobs([data.jobs[j]!], data.method))[0]!;
-    const fingerprint = data.jobs[j]!.fingerprint;
+    const prepared = (await prepareJobs([data.jobs[j]!], data.method))[0]!;
+    const { source, mapper, resource } = prepared;
+    // the worker opens the file and loads the profile again, later than the main thread: if either
+    // changed in between, its rows would be built from another context than the main thread's. A
+    // fingerprint must name the context its item was built in, so then this job has none (its
+    // chunks carry none, and the main thread leaves its RAW rows without one too)
+    const asked = data.jobs[j]!.fingerprint;
+    const fingerprint = asked !== undefined && asked.context === prepared.fingerprint ? asked : undefined;
     const known = fingerprint?.known === undefined ? undefined : new FingerprintSet(fingerprint.known);
     const validator = createItemValidator(resource, data.method);
     const layout = source.format === 'csv' && source.header !== undefined && source.detected.delimiter !== undefined ? { header: source.header, delimiter: source.detected.delimiter } : undefined;

@@ -246,12 +246,12 @@ export async function runPipeline(
       const validate = createItemValidator(resource, settings.method);
 
       /** A record read here (or left RAW by the worker): map, validate, then admit. */
-      const mapAndAdmit = (record_: SourceRecord, job: PreparedJob, row: RowRef, lease?: ChunkLease): PlannedBatch<RowMeta> | undefined => {
+      const mapAndAdmit = (record_: SourceRecord, job: PreparedJob, row: RowRef, lease?: ChunkLease, fingerprinted = fingerprinting): PlannedBatch<RowMeta> | undefined => {
         const mapper = job.mapper;
         const where = { file: record_.file, line: record_.line };
         // incremental: a row the state knows by its fingerprint needs only its ids (read without
         // building the item where the mapper can; trusted only once the state confirms the pair)
-        const fp = fingerprinting ? rowFingerprint(job.fingerprint, record_, job.source.header) : undefined;
+        const fp = fingerprinted ? rowFingerprint(job.fingerprint, record_, job.source.header) : undefined;
         if (fp !== undefined && mapper.refs) {
           const ids = mapper.refs(record_);
           const id = ids[0];
@@ -323,7 +323,8 @@ export async function runPipeline(
               // SAME: the state held this row's item when the run started (the worker found its fingerprint)
               const same = kind === SAME;
               if (kind === RAW) {
-                const done = mapAndAdmit(reader.rawRecord(), job, lazyRow(reader), lease);
+                // a RAW row is fingerprinted only in a chunk the worker fingerprints: read in the same context
+                const done = mapAndAdmit(reader.rawRecord(), job, lazyRow(reader), lease, fingerprinting && chunk.fps.length > 0);
                 if (done) await send(done);
                 if (counts.rowsRead % 2048 === 0) hooks.progress?.(counts);
                 continue;
