@@ -7,7 +7,9 @@
 // an entry has one tab (no fingerprint) or two.
 //
 // Version 2 added the row fingerprint (row-fingerprint.ts). Version 1 files are read as entries
-// without one; a version 1 tool refuses a version 2 snapshot by its header.
+// without one. A writable store rewrites a version 1 snapshot (and writes a new one) before it
+// journals anything, so a version 1 tool meets a version 2 header and refuses the directory: it
+// would read a journal line's "id, hash, fingerprint" as an id and a hash.
 import { hashHex, hashHexAt, type ItemHash } from './item-hash.js';
 
 export const SNAPSHOT_HEADER = 'batch-sync-state 2';

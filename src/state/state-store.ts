@@ -99,8 +99,9 @@ export function openStateStore(dir: string, options: StateStoreOptions = {}): St
     return t;
   };
 
+  const loaded = existsSync(snapshotPath) ? loadSnapshot(snapshotPath, table) : undefined;
   /** The snapshot's length (in chars, about its bytes): a small journal is left to be replayed rather than rewriting it all at close. */
-  let snapshotSize = existsSync(snapshotPath) ? loadSnapshot(snapshotPath, table) : 0;
+  let snapshotSize = loaded?.size ?? 0;
   let journalBytes = 0;
   if (existsSync(journalPath)) {
     const text = readFileSync(journalPath, 'utf8');
@@ -330,11 +331,24 @@ export function openStateStore(dir: string, options: StateStoreOptions = {}): St
     },
     stats: () => ({ entries: [...tables.values()].reduce((n, t) => n + t.size, 0), journalBytes, flushes, flushMs, openMs }),
   };
+  // before the first line this version journals, the directory says which version it is: a new
+  // state gets its snapshot now, a version 1 one is rewritten. An older batch-sync then refuses the
+  // directory by the snapshot's header instead of misreading this version's journal lines (it would
+  // take "id, hash, fingerprint" for an id and a hash, and skip rows that changed)
+  if (fd !== undefined && loaded?.current !== true) {
+    try {
+      store.compact();
+    } catch (error) {
+      closeSync(fd);
+      closeSync(syncFd!);
+      throw error;
+    }
+  }
   return store;
 }
 
-/** Loads the snapshot into the tables; returns its length. */
-function loadSnapshot(path: string, table: (key: string) => HashTable): number {
+/** Loads the snapshot into the tables; returns its length and whether it is of this version. */
+function loadSnapshot(path: string, table: (key: string) => HashTable): { size: number; current: boolean } {
   const text = readFileSync(path, 'utf8');
   const header = text.slice(0, text.indexOf('\n'));
   if (!SNAPSHOT_HEADERS.includes(header)) {
@@ -354,7 +368,7 @@ function loadSnapshot(path: string, table: (key: string) => HashTable): number {
     if (!e || !current) throw stateError(path, `line ${lineNo} is not an entry`);
     current.set(e.id, e.hash, e.fp);
   });
-  return text.length;
+  return { size: text.length, current: header === SNAPSHOT_HEADER };
 }
 
 function truncate(path: string, bytes: number): void {

@@ -295,6 +295,30 @@ describe('state store', () => {
       expect(text).toBe(`batch-sync-state 2\n\tpost\tdeal\nD-1\t0123456789abcdef\n0123456789abcdef\tfedcba9876543210\nD-2\t00000000000000ff\nD-3\t${text.match(/D-3\t([0-9a-f]{16})/)![1]}\t0000000100000008\n`);
     });
 
+    test('a state is of this version before this version journals anything: an older one refuses it instead of misreading it', async () => {
+      // new: the snapshot is written at open, so a run killed before its close leaves no bare journal
+      const fresh = dir();
+      const s = openStateStore(fresh);
+      expect(readFileSync(join(fresh, SNAPSHOT_FILE), 'utf8')).toBe('batch-sync-state 2\n');
+      s.accepted('post', 'deal', 'D-1', '{}', [], fp(1));
+      await tick();
+      expect(readFileSync(join(fresh, JOURNAL_FILE), 'utf8')).toMatch(/\t[0-9a-f]{16}\t[0-9a-f]{16}\n$/);
+      // version 1, with a journal a version 1 run left: rewritten at open, journal folded in
+      const old = dir();
+      writeFileSync(join(old, SNAPSHOT_FILE), 'batch-sync-state 1\n\tpost\tdeal\nD-1\t0123456789abcdef\n');
+      writeFileSync(join(old, JOURNAL_FILE), 'post\tdeal\tD-2\t00000000000000ff\n');
+      const upgraded = openStateStore(old);
+      expect(readFileSync(join(old, SNAPSHOT_FILE), 'utf8')).toBe('batch-sync-state 2\n\tpost\tdeal\nD-1\t0123456789abcdef\nD-2\t00000000000000ff\n');
+      expect(statSync(join(old, JOURNAL_FILE)).size).toBe(0);
+      upgraded.close();
+      // a dry run reads a version 1 state and writes nothing
+      const ro = dir();
+      writeFileSync(join(ro, SNAPSHOT_FILE), 'batch-sync-state 1\n\tpost\tdeal\nD-1\t0123456789abcdef\n');
+      expect(openStateStore(ro, { readOnly: true }).stats().entries).toBe(1);
+      expect(readFileSync(join(ro, SNAPSHOT_FILE), 'utf8')).toMatch(/^batch-sync-state 1\n/);
+      s.close();
+    });
+
     test('a snapshot from a newer version is refused, saying so', () => {
       const d = dir();
       writeFileSync(join(d, SNAPSHOT_FILE), 'batch-sync-state 3\n');
