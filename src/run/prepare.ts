@@ -16,8 +16,8 @@ export interface PreparedJob {
   resource: Resource;
   source: OpenedSource;
   mapper: Mapper;
-  /** What the items of this job depend on besides each row's text (row-fingerprint.ts). */
-  fingerprint: string;
+  /** What the items of this job depend on besides each row's text (row-fingerprint.ts); computed when first asked. */
+  readonly fingerprint: string;
 }
 
 export async function prepareJobs(jobs: readonly Job[], method: Method): Promise<PreparedJob[]> {
@@ -43,8 +43,15 @@ export async function prepareJobs(jobs: readonly Job[], method: Method): Promise
     const reader = { ...profile?.reader, ...job.reader };
     const source = asOriginalExport(await openJobSource(job.file, reader));
     const mapper = createMapper({ resource, method, header: source.header, profile, file: job.file });
-    const fingerprint = fingerprintContext({ method, resource, header: source.header, detected: source.detected, reader, profile });
-    prepared.push({ job, resource, source, mapper, fingerprint });
+    // only runs that keep a state ask: the context digests the build (~7 ms)
+    let context: string | undefined;
+    const fingerprint = () => (context ??= fingerprintContext({ method, resource, header: source.header, detected: source.detected, reader, profile }));
+    prepared.push({
+      job, resource, source, mapper,
+      get fingerprint() {
+        return fingerprint();
+      },
+    });
   }
   return prepared;
 }

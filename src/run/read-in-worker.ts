@@ -7,7 +7,6 @@ import type { Method } from '../contract/resources.js';
 import { BatchSyncError, ConfigError, InputError, UsageError } from '../errors.js';
 import type { ReadWorkerData, ReadWorkerMessage, WorkerJob } from './read-worker.js';
 import type { RowChunk } from './row-chunk.js';
-import type { Job } from './types.js';
 
 /** Below this much input the worker's start (~50 ms) costs more than it saves. */
 const WORKER_MIN_BYTES = 4 * 1024 * 1024;

@@ -78,8 +78,8 @@ const DECIDED = -1;
 export const RAW = -2;
 /**
  * itemBytes of a row whose fingerprint is in the state's set (incremental runs): the item the server
- * last accepted for its id came from this very row. Mapped, for its ids, but neither validated nor
- * serialised.
+ * last accepted for its id came from this very row. Only its ids travel (read from its cells where
+ * the mapper can); it is neither validated nor serialised.
  */
 export const SAME = -3;
 const CELLS = 1;
