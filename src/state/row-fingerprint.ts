@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import type { Method, Resource } from '../contract/resources.js';
 import type { ReaderOptions, SourceRecord } from '../read/types.js';
 import { VERSION } from '../version.js';
-import { sha1Prefix, type ItemHash } from './item-hash.js';
+import { parseHashHex, sha1Prefix, type ItemHash } from './item-hash.js';
 
 export interface FingerprintContextParts {
   method: Method;
@@ -79,7 +79,7 @@ let lastContext = '';
 let contextWords: ItemHash = { hi: 0, lo: 0 };
 function wordsOf(context: string): ItemHash {
   if (context !== lastContext) {
-    contextWords = { hi: Number.parseInt(context.slice(0, 8), 16), lo: Number.parseInt(context.slice(8, 16), 16) };
+    contextWords = parseHashHex(context)!; // always 16 hex digits (fingerprintContext)
     lastContext = context;
   }
   return contextWords;
