@@ -39,14 +39,28 @@ function warnUnseen(value: unknown, list: readonly string[], field: string, out:
   }
 }
 
+/** The "values seen" enumerations, by resource and the item path of the field they warn about. */
+const SEEN_AT: Partial<Record<Resource, Record<string, readonly string[]>>> = {
+  activity: { type: SEEN_VALUES.activityType, 'source.name': SEEN_VALUES.activitySourceName },
+  account: { type: SEEN_VALUES.accountType },
+};
+
+/**
+ * The values a field of an item is documented with, when a value outside them draws a warning
+ * (`customFields[].type` for a custom field's type); undefined for a field that has no such list.
+ */
+export function seenValues(resource: Resource, path: string): readonly string[] | undefined {
+  return path === 'customFields[].type' ? SEEN_VALUES.customFieldType : SEEN_AT[resource]?.[path];
+}
+
 /** Warnings for a valid item: values of "values seen" enumerations that the spec never showed. */
 export function contractWarnings(resource: Resource, _method: Method, item: Record<string, unknown>): FieldProblem[] {
   const out: FieldProblem[] = [];
-  if (resource === 'activity') {
-    warnUnseen(item.type, SEEN_VALUES.activityType, 'type', out);
-    warnUnseen((item.source as { name?: unknown } | undefined)?.name, SEEN_VALUES.activitySourceName, 'source.name', out);
+  for (const [path, list] of Object.entries(SEEN_AT[resource] ?? {})) {
+    const [key, sub] = path.split('.') as [string, string | undefined];
+    const value = sub === undefined ? item[key] : (item[key] as Record<string, unknown> | undefined)?.[sub];
+    warnUnseen(value, list, path, out);
   }
-  if (resource === 'account') warnUnseen(item.type, SEEN_VALUES.accountType, 'type', out);
   const fields = item.customFields;
   if (Array.isArray(fields)) {
     fields.forEach((f, i) => warnUnseen((f as { type?: unknown })?.type, SEEN_VALUES.customFieldType, `customFields[${i}].type`, out));

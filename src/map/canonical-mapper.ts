@@ -8,13 +8,12 @@ import type { SourceRecord } from '../read/types.js';
 import type { Diagnostic } from '../validate/diagnostic.js';
 import { excelError, scientificId } from './cell-checks.js';
 import { parseCanonicalHeader, type CanonicalColumn } from './canonical-header.js';
+import { compileItemJson, FAIL, type Convert } from './canonical-json.js';
 import { compactArrays, compileSetter } from './item-builder.js';
 import { unreadable } from './records.js';
 import { missingRequired, targetShape } from './target-fields.js';
 import { REF_PATHS, type MapResult, type Mapper } from './types.js';
 
-type Convert = (text: string) => unknown;
-const FAIL = Symbol('fail');
 const DECIMAL = /^-?\d+(\.\d+)?$/;
 
 function converter(kind: string, nullable: boolean, isId: boolean, problem: (reason: string) => void): Convert {
@@ -68,6 +67,15 @@ export function canonicalMapper(opts: { resource: Resource; method?: Method; hea
     }
     return { c, at, field: `customFields.${c.key}`, set: undefined, convert: converter(c.type, false, false, report) };
   });
+  // the fast path converts as `map` does, but has nothing to report: a problem sends the row to `map`
+  const quiet = () => undefined;
+  const itemJson = compileItemJson(
+    resource,
+    opts.method ?? 'post',
+    compiled.map(({ c, at }) =>
+      c.kind === 'field' ? { c, at, convert: converter(c.target.kind, c.target.nullable, c.target.isId, quiet) } : { c, at, convert: converter(c.type, false, false, quiet) },
+    ),
+  );
   const named = shape.customFields === 'named';
   // where each of the ids checked across rows is read, for `refs`
   const refColumns = REF_PATHS.map((path) => compiled.find((x) => x.c.kind === 'field' && x.c.path === path));
@@ -110,6 +118,7 @@ export function canonicalMapper(opts: { resource: Resource; method?: Method; hea
       if (arrays.length) compactArrays(item, arrays);
       return problems.length ? { kind: 'invalid', problems } : { kind: 'item', item, warnings: [] };
     },
+    json: itemJson && ((record, refs) => (record.kind === 'row' && record.names === header && record.cells !== undefined ? itemJson(record.cells, record.plain, refs) : undefined)),
     refs(record: SourceRecord): unknown[] {
       if (record.kind !== 'row') return [];
       const cells = record.names === header ? record.cells : undefined;

@@ -27,9 +27,9 @@ export interface TargetShape {
   customFields: 'named' | 'unnamed' | 'none';
 }
 
-type AnySchema = z.core.$ZodType & { _zod: { def: Record<string, unknown> & { type: string } } };
+export type AnySchema = z.core.$ZodType & { _zod: { def: Record<string, unknown> & { type: string } } };
 
-function unwrap(schema: AnySchema): { inner: AnySchema; optional: boolean; nullable: boolean } {
+export function unwrap(schema: AnySchema): { inner: AnySchema; optional: boolean; nullable: boolean } {
   let inner = schema;
   let optional = false;
   let nullable = false;

@@ -17,6 +17,13 @@ export interface Mapper {
    * rerun's unchanged row): for it they are what `map` would give. Absent where not worth it.
    */
   refs?(record: SourceRecord): unknown[];
+  /**
+   * The JSON of the item this record maps to, written without building the item, and its REF_PATHS
+   * ids into `refs` (an array of their length) — only when the item is certainly valid (the run's
+   * method's contract) and draws no warning. Otherwise undefined: then `map` and validate as usual,
+   * which say what is wrong. Absent where not worth it.
+   */
+  json?(record: SourceRecord, refs: unknown[]): string | undefined;
 }
 
 /** externalId, owner, agent, associated account and deal: what the main thread checks across rows. */

@@ -13,7 +13,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Method, Resource } from '../contract/resources.js';
 import { FingerprintSet, rowFingerprint } from '../state/row-fingerprint.js';
-import { refsOf } from '../map/types.js';
+import { REF_PATHS, refsOf } from '../map/types.js';
 import { createItemValidator } from '../validate/validate-item.js';
 import { prepareJobs } from './prepare.js';
 import { problemText } from './problem-text.js';
@@ -98,6 +98,7 @@ async function main(): Promise<void> {
       sinceRaw = raw ? 0 : sinceRaw + 1;
       return raw;
     };
+    const ids = new Array<unknown>(REF_PATHS.length);
     let w = new ChunkWriter(j, data.chunkRows, layout, fingerprint !== undefined);
     let raw = leaveRaw();
     for await (const record of source.records) {
@@ -123,6 +124,13 @@ async function main(): Promise<void> {
           w.same(ids);
           continue;
         }
+      }
+      // a row certainly valid and clean: its JSON straight from its cells, no item built
+      const json = known_ ? undefined : mapper.json?.(record, ids);
+      if (json !== undefined) {
+        if (fp !== undefined) w.fingerprint(fp);
+        w.item(json, ids);
+        continue;
       }
       const mapped = mapper.map(record);
       if (mapped.kind === 'skip') {

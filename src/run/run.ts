@@ -3,6 +3,7 @@
 // callbacks, and returns what happened.
 import type { Resource } from '../contract/resources.js';
 import { batchId as makeBatchId } from '../plan/batch-id.js';
+import { REF_PATHS } from '../map/types.js';
 import { createBatcher, itemBytes, type PlannedBatch, type PlannedItem } from '../plan/batcher.js';
 import { SEND_ORDER } from '../plan/order.js';
 import type { RowOutcome } from '../report/outcome.js';
@@ -207,8 +208,9 @@ export async function runPipeline(
        * A valid item from here on: duplicates, references, held-back dependents, unchanged, size, batch.
        * `fp` is its row's fingerprint; `same` says the state already knows that row (the item is then
        * the mapped one, used for its references only: it is neither validated nor serialised).
+       * `written` is its JSON when the mapper wrote it (the item then holds only its references).
        */
-      const admit = (where: { file: string; line: number }, row: RowRef, externalId: string | undefined, item: Record<string, unknown>, encoded: Buffer | undefined, lease?: ChunkLease, fp?: ItemHash, same = false): PlannedBatch<RowMeta> | undefined => {
+      const admit = (where: { file: string; line: number }, row: RowRef, externalId: string | undefined, item: Record<string, unknown>, encoded: Buffer | undefined, lease?: ChunkLease, fp?: ItemHash, same = false, written?: string): PlannedBatch<RowMeta> | undefined => {
         const duplicate = externalId === undefined ? undefined : checks.claim(resource, externalId, where);
         if (duplicate) {
           record({ outcome: 'invalid', resource, ...where, externalId, field: 'externalId', message: 'DUPLICATE', detail: duplicate.reason, row: rowOf(row) });
@@ -227,7 +229,7 @@ export async function runPipeline(
         const unchanged = () => record({ outcome: 'skipped', resource, ...where, externalId, message: 'UNCHANGED', detail: 'unchanged since the server last accepted it (incremental mode)' });
         if (same) return void unchanged();
         // from the worker the JSON comes encoded, and the incremental state hashes those bytes as they are
-        const json = encoded === undefined ? JSON.stringify(item) : undefined;
+        const json = encoded === undefined ? (written ?? JSON.stringify(item)) : undefined;
         if (externalId !== undefined && hooks.unchanged?.(resource, externalId, json ?? encoded!)) {
           if (fp !== undefined) hooks.learn?.(resource, externalId, fp);
           return void unchanged();
@@ -244,6 +246,9 @@ export async function runPipeline(
       };
 
       const validate = createItemValidator(resource, settings.method);
+      // the ids of a row whose JSON the mapper wrote, and the item of its references (reused row to row)
+      const rawIds = new Array<unknown>(REF_PATHS.length);
+      const rawRefs: RefsItem = { associated: {} };
 
       /** A record read here (or left RAW by the worker): map, validate, then admit. */
       const mapAndAdmit = (record_: SourceRecord, job: PreparedJob, row: RowRef, lease?: ChunkLease, fingerprinted = fingerprinting): PlannedBatch<RowMeta> | undefined => {
@@ -257,6 +262,9 @@ export async function runPipeline(
           const id = ids[0];
           if (typeof id === 'string' && hooks.sameRow!(resource, id, fp)) return admit(where, row, ownString(id), refsItem(ids), undefined, lease, fp, true);
         }
+        // a row certainly valid and clean: its JSON straight from its cells, no item built
+        const written = mapper.json?.(record_, rawIds);
+        if (written !== undefined) return admit(where, row, ownString(rawIds[0] as string), refsItem(rawIds, rawRefs), undefined, lease, fp, false, written);
         const mapped = mapper.map(record_);
         if (mapped.kind === 'skip') {
           record({ outcome: 'skipped', resource, ...where, message: 'SKIPPED', detail: mapped.reason, row: rowOf(row) });
