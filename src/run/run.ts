@@ -4,7 +4,7 @@
 import type { Resource } from '../contract/resources.js';
 import { batchId as makeBatchId } from '../plan/batch-id.js';
 import { REF_PATHS } from '../map/types.js';
-import { createBatcher, itemBytes, type PlannedBatch, type PlannedItem } from '../plan/batcher.js';
+import { BodyBuffers, createBatcher, itemBytes, type PlannedBatch, type PlannedItem } from '../plan/batcher.js';
 import { SEND_ORDER } from '../plan/order.js';
 import type { RowOutcome } from '../report/outcome.js';
 import { createCrossChecks } from '../validate/cross-checks.js';
@@ -112,12 +112,14 @@ export async function runPipeline(
       counts.resource = resource;
       const readBefore = counts.rowsRead;
       const limiter = createLimiter(settings.concurrency);
+      const bodies = new BodyBuffers(settings.concurrency + 2);
       const batcher = createBatcher<RowMeta>({
         maxItems: settings.batchSize,
         maxBytes: settings.maxBodyBytes,
         source: settings.source,
         // one sequence per kind across all its files, so an id never repeats within a run
         batchIdOf: (n) => makeBatchId(settings.source, resource, settings.runId, n),
+        bodies,
       });
       const ctx = {
         sender: sender!,
@@ -152,7 +154,10 @@ export async function runPipeline(
             lease.drop();
           }
         };
-        hooks.emit?.(batch.body.toString('utf8'), resource);
+        if (hooks.emit) {
+          hooks.emit(batch.body.toString('utf8'), resource);
+          if (settings.mode !== 'push') batch.release();
+        }
         if (settings.mode !== 'push') {
           // validate and dry-run: a valid row is as far as it goes
           for (const item of batch.items) record({ outcome: 'accepted', resource, file: item.meta.file, line: item.meta.line, externalId: item.meta.externalId, message: '', detail: '' });
@@ -187,7 +192,11 @@ export async function runPipeline(
               }
               throw error;
             }
-            if (answered) counts.batchesAcked += 1;
+            if (answered) {
+              counts.batchesAcked += 1;
+              // every request of it was answered: none can read its body any more
+              batch.release();
+            }
             hooks.progress?.(counts);
           } finally {
             settled();

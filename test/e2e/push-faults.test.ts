@@ -112,6 +112,28 @@ describe('push survives the network', () => {
     expect(r.stdout).toMatch(/not sent: run aborted/);
   });
 
+  test('request bodies reuse memory only once answered: retries resend their own bytes, every item arrives once', async () => {
+    // bodies of answered batches are written over by later ones (BodyBuffers): slow answers, 503s and
+    // a dropped connection keep requests in flight and retried while later batches are built
+    let n = 0;
+    const steps: Step[] = Array.from({ length: 60 }, () => (++n % 7 === 0 ? { status: 503 } : n % 11 === 0 ? { drop: true } : { delayMs: n % 5, respond: (req) => okFor(req) }));
+    const r = await push(steps, 600, ['--batch-size', '10', '--concurrency', '4']);
+    expect(r.code).toBe(0);
+    const byBatch = new Map<string, Buffer>();
+    const received: string[] = [];
+    for (const req of r.requests) {
+      const body = JSON.parse(req.body.toString()) as { batchId: string; items: { externalId: string }[] };
+      const first = byBatch.get(body.batchId);
+      if (first) expect(req.body.equals(first), `retry of ${body.batchId}`).toBe(true);
+      else {
+        byBatch.set(body.batchId, req.body);
+        received.push(...body.items.map((i) => i.externalId));
+      }
+    }
+    expect(r.requests.length).toBeGreaterThan(60);
+    expect(received.sort()).toEqual(Array.from({ length: 600 }, (_, i) => `D-${i + 1}`).sort());
+  });
+
   test('a redirect is never followed with the key', async () => {
     const r = await push([{ status: 307, headers: { location: 'http://127.0.0.1:9/elsewhere' } }], 2);
     expect(r.code).toBe(3);
