@@ -4,6 +4,7 @@
 // fingerprint (0, 0 when there is none). The Map of strings this replaces held ~100 MB of heap for a
 // million ids, which the GC then marked and grew around.
 import { IdTable } from '../validate/id-table.js';
+import { grownUint32 } from '../validate/outgrown.js';
 import type { ItemHash } from './item-hash.js';
 
 const WORDS = 4;
@@ -73,8 +74,6 @@ export class HashTable {
 
   private grow(): void {
     // 1.5×, as the IdTable grows: a million entries are 16 MB here
-    const next = new Uint32Array(WORDS * Math.ceil((this.words.length / WORDS) * 1.5));
-    next.set(this.words);
-    this.words = next;
+    this.words = grownUint32(this.words, WORDS * Math.ceil((this.words.length / WORDS) * 1.5));
   }
 }

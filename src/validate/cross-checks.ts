@@ -4,6 +4,7 @@
 import type { Resource } from '../contract/resources.js';
 import type { Diagnostic } from './diagnostic.js';
 import { IdTable } from './id-table.js';
+import { grownUint32 } from './outgrown.js';
 
 interface Where {
   file: string;
@@ -38,9 +39,7 @@ class FirstSeen {
     if (first >= 0) return `${this.fileOf(first)}:${this.lines[first]}`;
     const entry = this.ids.size - 1;
     if (entry === this.lines.length) {
-      const grown = new Uint32Array(Math.ceil(this.lines.length * 1.5));
-      grown.set(this.lines);
-      this.lines = grown;
+      this.lines = grownUint32(this.lines, Math.ceil(this.lines.length * 1.5));
     }
     this.lines[entry] = where.line;
     if (this.fileNames.at(-1) !== where.file) {

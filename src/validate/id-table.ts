@@ -5,6 +5,8 @@
 // multiplied; this keeps its data outside the heap and costs no GC time. An id whose code units all fit a byte (most ids) is
 // kept as Latin-1, one byte per unit: 1M state ids of 11 characters, arena 32 -> 16 MB (measured).
 
+import { grownBuffer, grownUint32, release } from './outgrown.js';
+
 const EMPTY = 0;
 /** Ids up to this many units are compared in JS, longer ones as buffers. */
 const SHORT = 64;
@@ -115,9 +117,7 @@ export class IdTable {
     const need = bytesOf(id, hash);
     if (this.arenaUsed + need > this.arena.length) {
       // 1.5x, not 2x: the arena is the table's biggest part, and a doubling leaves up to half of it unused
-      const grown = Buffer.allocUnsafe(Math.max(Math.ceil(this.arena.length * 1.5), this.arenaUsed + need));
-      this.arena.copy(grown, 0, 0, this.arenaUsed);
-      this.arena = grown;
+      this.arena = grownBuffer(this.arena, Math.max(Math.ceil(this.arena.length * 1.5), this.arenaUsed + need), this.arenaUsed);
     }
     if (this.count === this.starts.length) this.growEntries();
     const start = this.arenaUsed;
@@ -131,13 +131,8 @@ export class IdTable {
 
   private growEntries(): void {
     const size = Math.ceil(this.starts.length * 1.5);
-    const grow = (old: Uint32Array) => {
-      const next = new Uint32Array(size);
-      next.set(old);
-      return next;
-    };
-    this.starts = grow(this.starts);
-    this.hashes = grow(this.hashes);
+    this.starts = grownUint32(this.starts, size);
+    this.hashes = grownUint32(this.hashes, size);
   }
 
   private rehash(): void {
@@ -148,6 +143,7 @@ export class IdTable {
       while (slots[slot] !== EMPTY) slot = (slot + 1) & mask;
       slots[slot] = e + 1;
     }
+    release(this.slots);
     this.slots = slots;
   }
 }
