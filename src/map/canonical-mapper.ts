@@ -8,12 +8,13 @@ import type { SourceRecord } from '../read/types.js';
 import type { Diagnostic } from '../validate/diagnostic.js';
 import { excelError, scientificId } from './cell-checks.js';
 import { parseCanonicalHeader, type CanonicalColumn } from './canonical-header.js';
-import { compileItemJson, FAIL, type Convert } from './canonical-json.js';
+import { compileItemJson, FAIL } from './item-json.js';
 import { compactArrays, compileSetter } from './item-builder.js';
 import { unreadable } from './records.js';
 import { missingRequired, targetShape } from './target-fields.js';
 import { REF_PATHS, type MapResult, type Mapper } from './types.js';
 
+type Convert = (text: string) => unknown;
 const DECIMAL = /^-?\d+(\.\d+)?$/;
 
 function converter(kind: string, nullable: boolean, isId: boolean, problem: (reason: string) => void): Convert {
@@ -67,14 +68,22 @@ export function canonicalMapper(opts: { resource: Resource; method?: Method; hea
     }
     return { c, at, field: `customFields.${c.key}`, set: undefined, convert: converter(c.type, false, false, report) };
   });
-  // the fast path converts as `map` does, but has nothing to report: a problem sends the row to `map`
+  // the fast path reads and converts cells as `map` does, but has nothing to report: a problem sends the row to `map`
   const quiet = () => undefined;
-  const itemJson = compileItemJson(
+  const itemJson = compileItemJson<readonly string[]>(
     resource,
     opts.method ?? 'post',
-    compiled.map(({ c, at }) =>
-      c.kind === 'field' ? { c, at, convert: converter(c.target.kind, c.target.nullable, c.target.isId, quiet) } : { c, at, convert: converter(c.type, false, false, quiet) },
-    ),
+    compiled.map(({ c, at }) => {
+      const convert = c.kind === 'field' ? converter(c.target.kind, c.target.nullable, c.target.isId, quiet) : converter(c.type, false, false, quiet);
+      return {
+        target: c.kind === 'field' ? { kind: 'field', path: c.path } : { kind: 'custom', key: c.key, type: c.type, name: shape.customFields === 'named' ? c.name : undefined },
+        value(cells) {
+          const text = (cells[at] ?? '').trim();
+          if (text === '') return undefined;
+          return excelError(text) === undefined ? convert(text) : FAIL;
+        },
+      };
+    }),
   );
   const named = shape.customFields === 'named';
   // where each of the ids checked across rows is read, for `refs`

@@ -6,6 +6,7 @@ import type { SourceRecord } from '../read/types.js';
 import { columnResolver, type ColumnResolver } from './columns.js';
 import { compileValue, type Row, type RowContext, type ValueFn } from './compile-value.js';
 import { compactArrays, compileSetter, type Setter } from './item-builder.js';
+import { compileItemJson, FAIL } from './item-json.js';
 import { flattenItem, unreadable } from './records.js';
 import { checkProfileTargets } from './profile-targets.js';
 import type { Profile, SkipCondition } from './profile-schema.js';
@@ -103,8 +104,30 @@ export function profileMapper({ resource, method, header, file, profile }: Profi
     return { kind: 'item', item, warnings: [] };
   }
 
+  // the fast path takes each value as `map` does; a problem it would report sends the row to `map`
+  const quiet: RowContext = { file: '', line: 0, problems: [] };
+  const quietly = (value: ValueFn) => (row: Row) => {
+    const v = value(row, quiet);
+    if (quiet.problems.length === 0) return v;
+    quiet.problems.length = 0;
+    return FAIL;
+  };
+  const itemJson = compileItemJson<Row>(resource, m, [
+    ...Object.keys(profile.fields).map((path, i) => ({ target: { kind: 'field' as const, path }, value: quietly(fields[i]!.value) })),
+    ...customFields.map((cf) => ({ target: { kind: 'custom' as const, key: cf.key, type: cf.type, name: cf.name }, value: quietly(cf.value) })),
+  ]);
+
   return {
     resource,
+    // values are transformed, templated or constant, not parts of the line: each is checked for escapes
+    json:
+      itemJson &&
+      ((record, refs) => {
+        if (record.kind !== 'row') return undefined;
+        const row = record.row;
+        for (const skip of skips) if (skip(row) !== undefined) return undefined;
+        return itemJson(row, undefined, refs);
+      }),
     map(record: SourceRecord): MapResult {
       if (record.kind === 'unreadable') return unreadable(record);
       if (record.kind === 'item') return mapRow(flattenItem(record.item), record);

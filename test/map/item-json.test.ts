@@ -1,13 +1,16 @@
-// The canonical mapper's fast path writes a row's item JSON straight from its cells. Property: for
-// any header of the item's fields and custom fields, in any order, and any cells, it gives JSON
+// The mappers' fast path writes a row's item JSON straight from the values it maps to. Property, for
+// the canonical mapper: for any header of the item's fields and custom fields, in any order, and any
+// cells, it gives JSON
 // exactly when `map` and the contract's check give a valid item without warnings, and then the same
 // text as JSON.stringify of that item and the same ids as refsOf — for every resource and method,
 // for rows read from a plain line (one escape check for the whole line) or not.
+import { existsSync } from 'node:fs';
 import fc from 'fast-check';
 import { expect, test } from 'vitest';
 import { seenValues } from '../../src/contract/issues.js';
 import { METHODS, RESOURCES, type Method, type Resource } from '../../src/contract/resources.js';
-import { createMapper } from '../../src/map/index.js';
+import { createMapper, loadProfile, parseProfile } from '../../src/map/index.js';
+import { openSource } from '../../src/read/index.js';
 import { targetShape } from '../../src/map/target-fields.js';
 import { REF_PATHS, refsOf } from '../../src/map/types.js';
 import { CsvRow } from '../../src/read/csv/row-builder.js';
@@ -117,4 +120,81 @@ test('rows read by name, and headers with array columns, go the usual way', () =
   expect(mapper.json!(new CsvRow('t.csv', 2, cells, [...header], undefined), refs)).toBeUndefined();
   const staged = createMapper({ resource: 'deal', header: [...header, 'stages[0].pipelineName', 'stages[0].value'], file: 't.csv' });
   expect(staged.json).toBeUndefined();
+});
+
+const SHARED = '/work/shared/datasets/crm-sales-opportunities';
+
+// every profile we ship, over its own export's rows and over random rows made of its cells (mixed
+// across rows, emptied, padded) and of values its transforms must turn away
+const PROFILES = [
+  ['fixtures/es-excel/oportunidades.profile.json', 'fixtures/es-excel/oportunidades.csv'],
+  ['fixtures/hubspot/deals.profile.json', 'fixtures/hubspot/deals.csv'],
+  ['fixtures/salesforce/opportunities.profile.json', 'fixtures/salesforce/opportunities.csv'],
+  // the public export the README pushes, where it is beside this checkout
+  ...(existsSync(SHARED)
+    ? ([
+        ['fixtures/crm-sales-opportunities/sales-pipeline.profile.json', `${SHARED}/sales_pipeline.csv`],
+        ['fixtures/crm-sales-opportunities/accounts.profile.json', `${SHARED}/accounts.csv`],
+        ['fixtures/crm-sales-opportunities/sales-teams.profile.json', `${SHARED}/sales_teams.csv`],
+      ] as const)
+    : []),
+] as const;
+
+test.each(PROFILES)('the fast JSON through profile %s is the validated item’s JSON, exactly when it is valid and clean', async (profilePath, file) => {
+  const profile = await loadProfile(profilePath);
+  const source = await openSource(file, profile.reader ?? {});
+  const header = source.header!;
+  const mapper = createMapper({ resource: profile.resource, method: profile.method, header, profile, file });
+  expect(mapper.json).toBeDefined();
+  const validate = createItemValidator(profile.resource, profile.method ?? 'post');
+  const rows: Record<string, string>[] = [];
+  for await (const r of source.records) if (r.kind === 'row') rows.push({ ...r.row });
+  let valid = 0;
+  const check = (row: Record<string, string>) => {
+    const record = new CsvRow(file, 2, header.map((h) => row[h] ?? ''), header, undefined);
+    const refs = new Array<unknown>(REF_PATHS.length);
+    const fast = mapper.json!(record, refs);
+    const mapped = mapper.map(record);
+    const checked = mapped.kind === 'item' ? validate(mapped.item) : undefined;
+    if (checked?.ok === true && checked.warnings.length === 0) {
+      valid++;
+      expect(fast, JSON.stringify(row)).toBe(JSON.stringify(checked.item));
+      expect(refs).toEqual(refsOf(checked.item));
+    } else expect(fast, JSON.stringify(row)).toBeUndefined();
+  };
+  rows.forEach(check);
+  const own = header.map((h) => [...new Set(rows.map((r) => r[h]!))]);
+  const cell = (i: number) => fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...own[i]!) }, { weight: 1, arbitrary: fc.constantFrom(...JUNK, ' 1.234,56 ', '31/02/2024', '2024-13-01', 'Ganado', '"quoted"') });
+  fc.assert(
+    fc.property(fc.tuple(...header.map((_, i) => cell(i))), (cells) => {
+      check(Object.fromEntries(header.map((h, i) => [h, cells[i]!])));
+    }),
+    { numRuns: Number(process.env.FC_RUNS ?? 300) },
+  );
+  expect(valid).toBeGreaterThan(20);
+});
+
+test('a profile value of the wrong JSON type or a null where none is allowed goes the usual way', () => {
+  const header = ['id', 'name', 'kind', 'score'];
+  const profile = parseProfile(
+    {
+      resource: 'account',
+      fields: { externalId: 'id', name: { column: 'name', map: { gone: null }, otherwise: 'Acme' }, type: { const: 'COMPANY' } },
+      customFields: [{ key: 'tier', name: 'Tier', type: 'string', column: 'kind', map: { vip: 1 }, otherwise: 'basic' }],
+    },
+    'test',
+  );
+  const mapper = createMapper({ resource: 'account', header, profile, file: 't.csv' });
+  const validate = createItemValidator('account', 'post');
+  const outcome = (cells: string[]) => {
+    const record = new CsvRow('t.csv', 2, cells, header, undefined);
+    const mapped = mapper.map(record);
+    const checked = mapped.kind === 'item' ? validate(mapped.item) : undefined;
+    return { fast: mapper.json!(record, new Array<unknown>(REF_PATHS.length)), slow: checked?.ok ? JSON.stringify(checked.item) : undefined };
+  };
+  // the usual rows: both ways agree
+  expect(outcome(['A-1', 'x', 'std', '1'])).toEqual({ fast: '{"externalId":"A-1","name":"Acme","customFields":[{"key":"tier","type":"string","value":"basic","name":"Tier"}],"type":"COMPANY"}', slow: '{"externalId":"A-1","name":"Acme","customFields":[{"key":"tier","type":"string","value":"basic","name":"Tier"}],"type":"COMPANY"}' });
+  // a number for a string custom field, and null for a name: invalid, never written fast
+  expect(outcome(['A-2', 'x', 'vip', '1'])).toEqual({ fast: undefined, slow: undefined });
+  expect(outcome(['A-3', 'gone', 'std', '1'])).toEqual({ fast: undefined, slow: undefined });
 });

@@ -1,46 +1,45 @@
-// The canonical mapper's fast path: a row's item as JSON, written straight from its cells, for a row
-// that certainly maps to a valid item without warnings. It is what `map`, the contract's check and
-// `JSON.stringify` give, byte for byte (test/map/canonical-json.test.ts holds it to them), without
-// building the item or walking it again: those three cost ~3.5 µs of a 1M-row push's ~10 µs a row.
+// The mappers' fast path: a row's item as JSON, written straight from the values its fields map to,
+// for a row that certainly maps to a valid item without warnings. It is what `map`, the contract's
+// check and `JSON.stringify` give, byte for byte (test/map/item-json.test.ts holds it to them),
+// without building the item or walking it again: those three cost ~3.5 µs of a 1M-row push's
+// ~10 µs a row, and the item objects were most of the read worker's garbage.
 //
 // zod stays the judge. Each value is checked by its own leaf schema from the contract (compiled),
 // and the structure — which keys, in which order, which are required — is read off the same
-// schemas. Whatever it is unsure of (an empty required cell, a value its leaf rejects, an Excel
-// error, a value the contract would warn about, a header with array columns) goes the usual way,
-// which says what is wrong.
+// schemas. Whatever it is unsure of (a required field without a value, a value its leaf rejects, a
+// problem the mapper would report, a value the contract would warn about, array fields) goes the
+// usual way, which says what is wrong.
 import { z } from 'zod';
 import { seenValues } from '../contract/issues.js';
 import { itemSchema } from '../contract/items.js';
 import type { Method, Resource } from '../contract/resources.js';
-import type { CanonicalColumn } from './canonical-header.js';
-import { excelError } from './cell-checks.js';
 import { unwrap, type AnySchema } from './target-fields.js';
 import { REF_PATHS } from './types.js';
 
-/** A cell's text → its value, or FAIL: the mapper's own conversion. */
-export type Convert = (text: string) => unknown;
+/** A field's value for a row when the mapper would report a problem with it. */
 export const FAIL = Symbol('fail');
 
-/** A mapped column: its header entry, where its cells are, and how its text converts. */
-export interface JsonColumn {
-  c: CanonicalColumn;
-  at: number;
-  convert: Convert;
+/** A field a mapper fills, and how: the same value `map` would put in the item. */
+export interface JsonField<R> {
+  /** An item path (`amount.value`), or a custom field (`name` undefined where items carry none). */
+  target: { kind: 'field'; path: string } | { kind: 'custom'; key: string; type: string; name: string | undefined };
+  /** Its value for a row: undefined when absent (`map` leaves it out), FAIL when `map` would report a problem. */
+  value: (row: R) => unknown;
 }
 
 /**
- * The item's JSON for a row's cells (in the header's order), with its REF_PATHS ids put in `refs`;
- * undefined when the row does not certainly map to a valid item without warnings. `line` is the
- * row's text when its cells are that text split on the delimiter (one escape check for all of them).
+ * The item's JSON for a row, with its REF_PATHS ids put in `refs`; undefined when the row does not
+ * certainly map to a valid item without warnings. `line`, when given, is a text every string value
+ * of the row is part of (a canonical row's line): one escape check for all of them.
  */
-export type ItemJson = (cells: readonly string[], line: string | undefined, refs: unknown[]) => string | undefined;
+export type ItemJson<R> = (row: R, line: string | undefined, refs: unknown[]) => string | undefined;
 
 /**
  * A member of an object, appended to the JSON written so far (`acc`, after a comma unless `first`):
  * the longer text when present, `acc` itself when absent, undefined when the row is not certainly
  * valid. Appending, not joining parts, builds the fewest strings (~20 a deal row, not ~40).
  */
-type Member = { required: boolean; write: (cells: readonly string[], refs: unknown[], acc: string, first: boolean) => string | undefined };
+type Member<R> = { required: boolean; write: (row: R, refs: unknown[], acc: string, first: boolean) => string | undefined };
 
 // JSON.stringify escapes these (lone surrogates too); any other string is its text in quotes
 const NEEDS_ESCAPE = /[\u0000-\u001f"\\\ud800-\udfff]/;
@@ -73,11 +72,11 @@ function append(acc: string, k: Keyed, first: boolean, value: unknown): string |
  * `map` leaves it), undefined when a member is not certainly valid or some are present but a
  * required one is not.
  */
-function members(list: readonly Member[], cells: readonly string[], refs: unknown[], acc: string): string | undefined {
+function members<R>(list: readonly Member<R>[], row: R, refs: unknown[], acc: string): string | undefined {
   let out = acc;
   let lacking = false;
   for (const m of list) {
-    const next = m.write(cells, refs, out, out.length === acc.length);
+    const next = m.write(row, refs, out, out.length === acc.length);
     if (next === undefined) return undefined;
     if (next.length === out.length) lacking ||= m.required;
     else out = next;
@@ -86,35 +85,34 @@ function members(list: readonly Member[], cells: readonly string[], refs: unknow
 }
 
 /** A required member no column maps: an object that has other members present is then invalid. */
-const UNMAPPED: Member = { required: true, write: (_cells, _refs, acc) => acc };
+const UNMAPPED: Member<unknown> = { required: true, write: (_row, _refs, acc) => acc };
 
-/** The fast path for these columns, or undefined where it does not apply (array columns, a path mapped twice). */
-export function compileItemJson(resource: Resource, method: Method, columns: readonly JsonColumn[]): ItemJson | undefined {
-  const fields = new Map<string, JsonColumn>();
-  for (const col of columns) {
-    if (col.c.kind !== 'field') continue;
-    if (col.c.path.includes('[') || fields.has(col.c.path)) return undefined;
-    fields.set(col.c.path, col);
+/** The fast path for these fields, or undefined where it does not apply (array fields, a path mapped twice). */
+export function compileItemJson<R>(resource: Resource, method: Method, fields: readonly JsonField<R>[]): ItemJson<R> | undefined {
+  const byPath = new Map<string, JsonField<R>>();
+  for (const f of fields) {
+    if (f.target.kind !== 'field') continue;
+    if (f.target.path.includes('[') || byPath.has(f.target.path)) return undefined;
+    byPath.set(f.target.path, f);
   }
-  const customs = columns.filter((col) => col.c.kind === 'custom');
+  const customs = fields.filter((f) => f.target.kind === 'custom');
   let unsupported = false;
 
-  const leaf = (key: Keyed, path: string, schema: AnySchema, required: boolean, col: JsonColumn): Member => {
-    const { inner } = unwrap(schema);
+  const leaf = (key: Keyed, path: string, schema: AnySchema, required: boolean, field: JsonField<R>): Member<R> => {
+    const { inner, nullable } = unwrap(schema);
     const check = z.compile(inner as unknown as z.ZodType);
     const seen = seenValues(resource, path);
     const ref = (REF_PATHS as readonly string[]).indexOf(path);
-    const { at, convert } = col;
+    const value_ = field.value;
     return {
       required,
-      write(cells, refs, acc, first) {
-        const text = (cells[at] ?? '').trim();
-        if (text === '') return acc;
-        if (excelError(text) !== undefined) return undefined;
-        const value = convert(text);
+      write(row, refs, acc, first) {
+        const value = value_(row);
+        if (value === undefined) return acc;
         if (value === FAIL) return undefined;
-        // null only where the field is nullable: the converter gives it for no other
-        if (value !== null) {
+        if (value === null) {
+          if (!nullable) return undefined;
+        } else {
           const checked = check.safeParse(value);
           if (!checked.success || checked.data !== value) return undefined;
           if (seen !== undefined && !seen.includes(value as string)) return undefined;
@@ -126,16 +124,16 @@ export function compileItemJson(resource: Resource, method: Method, columns: rea
     };
   };
 
-  const custom = (key: Keyed, schema: AnySchema): Member | undefined => {
+  const custom = (key: Keyed, schema: AnySchema): Member<R> | undefined => {
     const element = unwrap(unwrap(schema).inner._zod.def.element as AnySchema).inner;
     const names = Object.keys(element._zod.def.shape as object);
     const valueAt = names.indexOf('value');
     if (element._zod.def.type !== 'object' || valueAt === -1) return void (unsupported = true);
     const check = element as unknown as z.ZodType;
-    const parts = customs.map((col) => {
-      if (col.c.kind !== 'custom') throw new Error('unreachable');
-      const { key: k, type, name } = col.c;
-      const constants: Record<string, string> = { key: k, type, name };
+    const parts = customs.map((f) => {
+      if (f.target.kind !== 'custom') throw new Error('unreachable');
+      const { key: k, type, name } = f.target;
+      const constants: Record<string, string | undefined> = { key: k, type, name };
       // the key, type and name are the same on every row: checked once, with a value of the type
       const sample = type === 'number' ? 1 : type === 'boolean' ? true : 'x';
       const element_ = Object.fromEntries(names.map((n) => [n, n === 'value' ? sample : constants[n]]));
@@ -145,23 +143,24 @@ export function compileItemJson(resource: Resource, method: Method, columns: rea
       // an element is written as a member keyed by its head: `{"key":…,"value":` (or `[{…` when first)
       const head = '{' + names.slice(0, valueAt).map(member).concat('"value":').join(',');
       return {
-        at: col.at,
-        convert: col.convert,
+        value: f.value,
+        type,
         head: { key: head, commaKey: ',' + head, keyQuote: head + '"', commaKeyQuote: ',' + head + '"' },
         tail: names.slice(valueAt + 1).map((n) => ',' + member(n)).join('') + '}',
       };
     });
     return {
       required: false,
-      write(cells, _refs, acc, first) {
+      write(row, _refs, acc, first) {
         const open = acc + (first ? key.key : key.commaKey) + '[';
         let out = open;
         for (const p of parts) {
-          const text = (cells[p.at] ?? '').trim();
-          if (text === '') continue;
-          if (excelError(text) !== undefined) return undefined;
-          const value = p.convert(text);
-          const written = value === FAIL ? undefined : append(out, p.head, out.length === open.length, value);
+          const value = p.value(row);
+          // as `map`: a custom field without a value is left out
+          if (value === undefined || value === null) continue;
+          // the contract wants the value's JSON type to be the declared one
+          if (value === FAIL || typeof value !== p.type) return undefined;
+          const written = append(out, p.head, out.length === open.length, value);
           if (written === undefined) return undefined;
           out = written + p.tail;
         }
@@ -170,9 +169,9 @@ export function compileItemJson(resource: Resource, method: Method, columns: rea
     };
   };
 
-  /** The members of an object that columns map, and UNMAPPED for each required one they do not. */
-  const object = (schema: AnySchema, prefix: string): Member[] => {
-    const list: Member[] = [];
+  /** The members of an object that fields fill, and UNMAPPED for each required one they do not. */
+  const object = (schema: AnySchema, prefix: string): Member<R>[] => {
+    const list: Member<R>[] = [];
     for (const [name, child] of Object.entries(schema._zod.def.shape as Record<string, AnySchema>)) {
       const key = keyed(JSON.stringify(name) + ':');
       const path = prefix ? `${prefix}.${name}` : name;
@@ -192,17 +191,17 @@ export function compileItemJson(resource: Resource, method: Method, columns: rea
         }
         list.push({
           required: !optional,
-          write(cells, refs, acc, first) {
+          write(row, refs, acc, first) {
             const open = acc + (first ? key.key : key.commaKey) + '{';
-            const body = members(children, cells, refs, open);
+            const body = members(children, row, refs, open);
             return body === undefined ? undefined : body.length === open.length ? acc : body + '}';
           },
         });
         continue;
       }
-      if (type === 'array') continue; // array columns were turned away above
-      const col = fields.get(path);
-      if (col !== undefined) list.push(leaf(key, path, child, !optional, col));
+      if (type === 'array') continue; // array fields were turned away above
+      const field = byPath.get(path);
+      if (field !== undefined) list.push(leaf(key, path, child, !optional, field));
       else if (!optional) list.push(UNMAPPED);
     }
     return list;
@@ -210,11 +209,11 @@ export function compileItemJson(resource: Resource, method: Method, columns: rea
 
   const root = object(unwrap(itemSchema(resource, method) as unknown as AnySchema).inner, '');
   if (unsupported) return undefined;
-  return (cells, line, refs) => {
+  return (row, line, refs) => {
     refs.fill(undefined);
-    // one test of the line instead of one per cell (0.45 µs of a deal row's 2 µs)
+    // one test of the line instead of one per value (0.45 µs of a deal row's 2 µs)
     lineClean = line !== undefined && !NEEDS_ESCAPE.test(line);
-    const body = members(root, cells, refs, '{');
+    const body = members(root, row, refs, '{');
     // an item with no field at all is never valid (externalId is always required)
     return body === undefined || body.length === 1 ? undefined : body + '}';
   };
