@@ -4,7 +4,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { generate } from './generate.mjs';
+import { generate, generateSpanish } from './generate.mjs';
 import { startChild, runChild, stopChild } from './children.mjs';
 import { printTable } from './print.mjs';
 
@@ -19,7 +19,7 @@ const rows = Number(opt('rows', '1000000'));
 // `--cli path/to/bin/batch-sync.js`: measure another build (before/after figures)
 const cli = opt('cli', join(here, '../../bin/batch-sync.js'));
 const small = Math.min(100_000, rows);
-const only = opt('only', 'a,b,c,d,e,f').split(',');
+const only = opt('only', 'a,b,c,d,e,f,g').split(',');
 // the machine is shared: each of a–d can run `--repeat n` times, the median wall (and its RSS) is kept
 const repeat = Number(opt('repeat', '1'));
 const dir = opt('dir', undefined) ?? mkdtempSync(join(tmpdir(), 'batch-sync-bench-'));
@@ -31,6 +31,8 @@ console.error(`generating ${rows} rows in ${dir}`);
 const full = generate(join(dir, 'full'), rows);
 const part = generate(join(dir, 'small'), small);
 const changed = only.includes('f') ? generate(join(dir, 'changed'), rows, 100) : undefined;
+// (g) what most users push: the same deals as a Spanish Excel export, through a profile
+const spanish = only.includes('g') ? generateSpanish(join(dir, 'spanish'), rows) : undefined;
 
 const results = { rows, repeat, command: `node test/bench/run.mjs ${args.join(' ')}`.trim(), machine: machine(), stages: {} };
 const stage = (key, label, r, items, extra = {}) => {
@@ -58,6 +60,10 @@ const sinkItems = async () => (await (await fetch(`${sinkEnv.BATCH_SYNC_BASE_URL
 if (only.includes('c')) {
   stage('c', 'push to a local sink', await median(() => push([full.profiles, full.deals], sinkEnv)), rows, { sinkItems: (await sinkItems()) / repeat });
   stage('c100k', `push to a local sink, ${small} rows`, await median(() => push([part.profiles, part.deals], sinkEnv)), small, { sinkItems: (await sinkItems()) / repeat });
+}
+if (only.includes('g')) {
+  const r = await median(() => push([spanish.deals, '--resource', 'deal', '--profile', spanish.profile], sinkEnv));
+  stage('g', 'push through a profile (Spanish Excel export)', r, rows, { sinkItems: (await sinkItems()) / repeat });
 }
 if (only.includes('d')) stage('d', 'the obvious script', await median(() => runChild(join(here, 'obvious.mjs'), [full.deals, sinkEnv.BATCH_SYNC_BASE_URL, BATCH], { env: sinkEnv })), rows, { sinkItems: (await sinkItems()) / repeat });
 if (only.includes('f')) {
@@ -106,12 +112,13 @@ results.ratios = {
   'c/d': ratio('c', 'd'),
   'd/c': ratio('d', 'c'),
   'f/a': ratio('f', 'a'),
+  'g/c': ratio('g', 'c'),
   'rss c 1M / c 100k': s.c && s.c100k ? +(s.c.maxRssKb / s.c100k.maxRssKb).toFixed(3) : null,
 };
 writeFileSync(out, JSON.stringify(results, (k, v) => (k === 'stdout' || k === 'report' ? undefined : v), 2));
 printTable(results);
 console.log(`\nresults: ${out}`);
-if (!args.includes('--keep')) for (const d of ['full', 'small', 'changed', 'state']) rmSync(join(dir, d), { recursive: true, force: true });
+if (!args.includes('--keep')) for (const d of ['full', 'small', 'changed', 'state', 'spanish']) rmSync(join(dir, d), { recursive: true, force: true });
 
 function machine() {
   const cpu = readFileSync('/proc/cpuinfo', 'utf8').match(/model name\s*:\s*(.*)/)?.[1] ?? 'unknown';
