@@ -56,14 +56,13 @@ export interface WorkerRows {
   close(): Promise<void>;
 }
 
-/** `sends`: whether the main thread also sends (push), and so has less time to map rows itself. */
-export function readInWorker(jobs: readonly WorkerJob[], method: Method, sends: boolean): WorkerRows {
+export function readInWorker(jobs: readonly WorkerJob[], method: Method): WorkerRows {
   // for tests: which chunks go RAW, and smaller chunks, so chunk boundaries fall inside small inputs
   const forced = process.env.BATCH_SYNC_READ_SPLIT;
   const split = forced === 'all' || forced === 'none' ? forced : 'auto';
   const chunkRows = Number(process.env.BATCH_SYNC_READ_CHUNK_ROWS) || 1024;
   const taken = new Int32Array(new SharedArrayBuffer(4));
-  const data: ReadWorkerData = { jobs: [...jobs], method, chunkRows, chunkBytes: 1024 * 1024, ahead: 4, split, rawGap: sends ? 2 : 1, taken: taken.buffer as SharedArrayBuffer };
+  const data: ReadWorkerData = { jobs: [...jobs], method, chunkRows, chunkBytes: 1024 * 1024, ahead: 4, split, rawGap: 1, taken: taken.buffer as SharedArrayBuffer };
   const worker = new Worker(workerFile()!, {
     workerData: data,
     // the worker makes most of the run's short-lived garbage: a young generation larger than the

@@ -5,10 +5,10 @@
 // That leaves the main thread idle much of the time (62% of a 1M-row push), waiting for the worker.
 // So when it is waiting (nothing queued but the chunk just posted) the worker only reads the next
 // chunk and leaves its readable CSV rows RAW, for the main thread to map, validate and serialise
-// itself — at most one chunk in three for a push, so the worker keeps most of the work (one in two
-// was as fast, with 25 MB more at the peak), one in two for validate and --dry-run, whose main
-// thread sends nothing (12% faster than one in three); when the main thread has a backlog, the
-// worker does it all. Mapping is per row (no mapper keeps state across rows), so
+// itself — at most one chunk in two (for a push it was one in three while every row built an item
+// and its JSON: since rows write their JSON straight from their values, one in two is as fast for
+// canonical rows and 8% faster through a profile, whose rows cost the worker more); when the main
+// thread has a backlog, the worker does it all. Mapping is per row (no mapper keeps state across rows), so
 // each row gets the same outcome either way (test/run/read-worker.test.ts).
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Method, Resource } from '../contract/resources.js';
