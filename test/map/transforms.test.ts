@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { parseDecimal, parseInteger } from '../../src/map/transforms/numbers.js';
+import fc from 'fast-check';
+import { parseAnyDecimal, parseDecimal, parseInteger } from '../../src/map/transforms/numbers.js';
 import { isoDate, isoDateTime, parseDate } from '../../src/map/transforms/dates.js';
 import { ZoneClock } from '../../src/map/transforms/time-zone.js';
 import { parseBoolean, slug, splitName } from '../../src/map/transforms/text.js';
@@ -166,4 +167,14 @@ describe('cells that must never be sent', () => {
     expect(scientificId('00123')).toBeUndefined();
     expect(scientificId('E123')).toBeUndefined();
   });
+});
+
+test('the common case of a decimal (digits, one decimal mark) gives what the general parse gives', () => {
+  const text = fc.string({ unit: fc.constantFrom('0', '1', '7', '9', '.', ',', '-', ' ', '$', '(', ')'), maxLength: 12 });
+  fc.assert(
+    fc.property(text, fc.constantFrom(',', '.', 'auto'), (raw, mark) => {
+      expect(parseDecimal(raw, mark as ',' | '.' | 'auto')).toEqual(parseAnyDecimal(raw, mark as ',' | '.' | 'auto'));
+    }),
+    { numRuns: 20_000 },
+  );
 });
