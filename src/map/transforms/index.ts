@@ -4,6 +4,7 @@ import type { LeafKind } from '../target-fields.js';
 import type { TextTransform, TransformName } from '../profile-schema.js';
 import { isoDate, isoDateTime, parseDate, type DateFormat } from './dates.js';
 import { parseDecimal, parseInteger, type DecimalMark } from './numbers.js';
+import { remembered } from './remembered.js';
 import { BOOLEAN_WORDS_HELP, parseBoolean, slug, splitName } from './text.js';
 import type { ZoneClock } from './time-zone.js';
 
@@ -48,22 +49,23 @@ export function conversionFor(name: TransformName | undefined, kind: LeafKind, s
       };
     case 'boolean':
       return (v) => parseBoolean(v) ?? new Failure(`"${v}" is not a yes/no value (${BOOLEAN_WORDS_HELP}); add a "map"`);
+    // an export has far fewer distinct dates than rows: each converted once (the zone's offset too)
     case 'date':
-      return (v) => {
+      return remembered((v) => {
         const r = parseDate(v, s.dateFormat);
         return r.ok ? isoDate(r.value) : new Failure(r.reason);
-      };
+      });
     case 'datetime':
-      return (v) => {
+      return remembered((v) => {
         const r = parseDate(v, s.dateFormat);
         return r.ok ? isoDateTime(r.value, s.clock) : new Failure(r.reason);
-      };
+      });
     case 'dateOrDateTime':
-      return (v) => {
+      return remembered((v) => {
         const r = parseDate(v, s.dateFormat);
         if (!r.ok) return new Failure(r.reason);
         return r.value.hasTime ? isoDateTime(r.value, s.clock) : isoDate(r.value);
-      };
+      });
     default:
       return undefined; // strings stay as they are
   }
