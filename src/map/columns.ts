@@ -6,10 +6,20 @@ import { closeMatches } from './close-matches.js';
 export interface ColumnResolver {
   /** The header's own spelling of `name`; `where` is the profile field that names it. */
   resolve(name: string, where: string): string;
+  /**
+   * A resolved column's cell: from a CSV row's cells, in the header's order, by index (the last of
+   * equal names, as a row object keeps it), else from a row object by name (JSON items).
+   */
+  reader(column: string): (row: RowLike) => string | undefined;
 }
 
+/** A row by column name (a JSON item through a profile), or a CSV row's cells in the header's order. */
+export type RowLike = Record<string, string | undefined> | readonly string[];
+
+const byName = (column: string) => (row: RowLike) => (row as Record<string, string | undefined>)[column];
+
 export function columnResolver(header: readonly string[] | undefined, file: string, profileName: string): ColumnResolver {
-  if (!header) return { resolve: (name) => name }; // JSON records: keys are only known per record
+  if (!header) return { resolve: (name) => name, reader: byName }; // JSON records: keys are only known per record
   const exact = new Set(header);
   const loose = new Map<string, string[]>();
   for (const h of header) {
@@ -17,6 +27,11 @@ export function columnResolver(header: readonly string[] | undefined, file: stri
     loose.set(key, [...(loose.get(key) ?? []), h]);
   }
   return {
+    reader(column) {
+      const at = header.lastIndexOf(column);
+      // cells by index build no object per row (one with no prototype is a dictionary: slow to fill and read)
+      return at < 0 ? byName(column) : (row) => (Array.isArray(row) ? (row as readonly string[])[at] : (row as Record<string, string | undefined>)[column]);
+    },
     resolve(name, where) {
       if (exact.has(name)) return name;
       const candidates = loose.get(name.trim().toLowerCase());

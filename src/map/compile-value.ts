@@ -3,7 +3,7 @@
 // per file; per row it only reads cells and calls functions already chosen.
 import type { Diagnostic } from '../validate/diagnostic.js';
 import { excelError, scientificId } from './cell-checks.js';
-import type { ColumnResolver } from './columns.js';
+import type { ColumnResolver, RowLike } from './columns.js';
 import { CONVERSIONS, type FieldSpec, type TransformName } from './profile-schema.js';
 import type { LeafKind } from './target-fields.js';
 import { parseTemplate } from './template.js';
@@ -17,7 +17,7 @@ export interface RowContext {
 }
 export type Row = Record<string, string | undefined>;
 /** The value for the item, or undefined when the field is absent (problems go to `ctx`). */
-export type ValueFn = (row: Row, ctx: RowContext) => unknown;
+export type ValueFn = (row: RowLike, ctx: RowContext) => unknown;
 
 export interface ValueTarget {
   /** What diagnostics name as the field (`amount.value`, `customFields.sector`). */
@@ -35,16 +35,17 @@ interface SourceAt {
  * A row's text for the field; fills `at`. Not an object per call: a profile of 11 fields made 11 of
  * them per row, most of the read worker's garbage once the items were no longer built.
  */
-type Source = (row: Row, at: SourceAt) => string;
+type Source = (row: RowLike, at: SourceAt) => string;
 
 function compileSource(spec: FieldSpec, where: string, columns: ColumnResolver): Source | { constant: unknown } {
   if (spec.const !== undefined) return { constant: spec.const };
   if (spec.template !== undefined) {
     const parsed = parseTemplate(spec.template);
     if (!parsed.ok) throw new Error(`unchecked template at ${where}`); // profile-targets reports it first
-    const parts = parsed.parts.map((p): { col: string; fns: ((s: string) => string)[] } | string => {
+    const parts = parsed.parts.map((p): { col: string; cell: (row: RowLike) => string | undefined; fns: ((s: string) => string)[] } | string => {
       if ('literal' in p) return p.literal;
-      return { col: columns.resolve(p.column, `${where}.template`), fns: p.transforms.map((t) => TEXT[t]) };
+      const col = columns.resolve(p.column, `${where}.template`);
+      return { col, cell: columns.reader(col), fns: p.transforms.map((t) => TEXT[t]) };
     });
     const label = parts.flatMap((p) => (typeof p === 'string' ? [] : [p.col])).join(', ');
     return (row, at) => {
@@ -55,7 +56,7 @@ function compileSource(spec: FieldSpec, where: string, columns: ColumnResolver):
           text += part;
           continue;
         }
-        let v = (row[part.col] ?? '').trim();
+        let v = (part.cell(row) ?? '').trim();
         const problem = excelError(v);
         if (problem) {
           at.column = part.col;
@@ -72,18 +73,20 @@ function compileSource(spec: FieldSpec, where: string, columns: ColumnResolver):
     };
   }
   const cols = (spec.column ?? []).map((c, i) => columns.resolve(c, spec.column!.length > 1 ? `${where}.column[${i}]` : `${where}.column`));
+  const cells = cols.map((col) => columns.reader(col));
   if (cols.length === 1) {
     const col = cols[0]!;
+    const cell = cells[0]!;
     return (row, at) => {
       at.column = col;
-      return row[col] ?? '';
+      return cell(row) ?? '';
     };
   }
   return (row, at) => {
-    for (const col of cols) {
-      const text = row[col];
+    for (let i = 0; i < cols.length; i++) {
+      const text = cells[i]!(row);
       if (text !== undefined && text.trim() !== '') {
-        at.column = col;
+        at.column = cols[i];
         return text;
       }
     }

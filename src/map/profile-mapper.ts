@@ -2,9 +2,9 @@
 // closure, each skip condition a test, all chosen once. Per row: read cells, call closures, build.
 import type { Method, Resource } from '../contract/resources.js';
 import { ConfigError } from '../errors.js';
-import type { SourceRecord } from '../read/types.js';
-import { columnResolver, type ColumnResolver } from './columns.js';
-import { compileValue, type Row, type RowContext, type ValueFn } from './compile-value.js';
+import type { RowRecord, SourceRecord } from '../read/types.js';
+import { columnResolver, type ColumnResolver, type RowLike } from './columns.js';
+import { compileValue, type RowContext, type ValueFn } from './compile-value.js';
 import { compactArrays, compileSetter, type Setter } from './item-builder.js';
 import { compileItemJson, FAIL } from './item-json.js';
 import { flattenItem, unreadable } from './records.js';
@@ -26,9 +26,10 @@ interface CompiledCustomField {
   value: ValueFn;
 }
 
-function compileSkip(c: SkipCondition, where: string, columns: ColumnResolver): (row: Row) => string | undefined {
+function compileSkip(c: SkipCondition, where: string, columns: ColumnResolver): (row: RowLike) => string | undefined {
   const col = columns.resolve(c.column, `${where}.column`);
-  const cell = (row: Row) => (row[col] ?? '').trim();
+  const read = columns.reader(col);
+  const cell = (row: RowLike) => (read(row) ?? '').trim();
   if (c.empty) return (row) => (cell(row) === '' ? `"${col}" is empty` : undefined);
   if (c.notEmpty) return (row) => (cell(row) !== '' ? `"${col}" is not empty` : undefined);
   const values = new Set((c.in ?? [c.equals!]).map((v) => fold(v.trim())));
@@ -79,7 +80,7 @@ export function profileMapper({ resource, method, header, file, profile }: Profi
   const skips = (profile.skipIf ?? []).map((c, i) => compileSkip(c, `skipIf[${i}]`, columns));
   const arrays = [...new Set([...shape.fields.keys()].filter((p) => p.includes('[]')).map((p) => p.slice(0, p.indexOf('['))))];
 
-  function mapRow(row: Row, record: { file: string; line: number }): MapResult {
+  function mapRow(row: RowLike, record: { file: string; line: number }): MapResult {
     for (const skip of skips) {
       const reason = skip(row);
       if (reason !== undefined) return { kind: 'skip', reason: `skipIf: ${reason}` };
@@ -104,15 +105,18 @@ export function profileMapper({ resource, method, header, file, profile }: Profi
     return { kind: 'item', item, warnings: [] };
   }
 
+  /** A CSV row's cells when they come in this header's order (read by index), else its row object. */
+  const cellsOrRow = (record: RowRecord): RowLike => (record.names === header && record.cells !== undefined ? record.cells : record.row);
+
   // the fast path takes each value as `map` does; a problem it would report sends the row to `map`
   const quiet: RowContext = { file: '', line: 0, problems: [] };
-  const quietly = (value: ValueFn) => (row: Row) => {
+  const quietly = (value: ValueFn) => (row: RowLike) => {
     const v = value(row, quiet);
     if (quiet.problems.length === 0) return v;
     quiet.problems.length = 0;
     return FAIL;
   };
-  const itemJson = compileItemJson<Row>(resource, m, [
+  const itemJson = compileItemJson<RowLike>(resource, m, [
     ...Object.keys(profile.fields).map((path, i) => ({ target: { kind: 'field' as const, path }, value: quietly(fields[i]!.value) })),
     ...customFields.map((cf) => ({ target: { kind: 'custom' as const, key: cf.key, type: cf.type, name: cf.name }, value: quietly(cf.value) })),
   ]);
@@ -124,14 +128,14 @@ export function profileMapper({ resource, method, header, file, profile }: Profi
       itemJson &&
       ((record, refs) => {
         if (record.kind !== 'row') return undefined;
-        const row = record.row;
+        const row = cellsOrRow(record);
         for (const skip of skips) if (skip(row) !== undefined) return undefined;
         return itemJson(row, undefined, refs);
       }),
     map(record: SourceRecord): MapResult {
       if (record.kind === 'unreadable') return unreadable(record);
       if (record.kind === 'item') return mapRow(flattenItem(record.item), record);
-      return mapRow(record.row, record);
+      return mapRow(cellsOrRow(record), record);
     },
   };
 }
