@@ -11,11 +11,13 @@ export type RowRef = Record<string, string> | undefined | LazyRow;
 
 export class LazyRow {
   private decoded: Record<string, string> | undefined;
-  constructor(private build: (() => Record<string, string>) | undefined) {}
+  /** Where the cells are: a chunk's row (no closure per row), or a function that builds them. */
+  constructor(private source: RowSource | (() => Record<string, string>) | undefined) {}
   get(): Record<string, string> {
     if (this.decoded === undefined) {
-      this.decoded = this.build!();
-      this.build = undefined; // the builder holds the chunk
+      const source = this.source!;
+      this.decoded = typeof source === 'function' ? source() : decodeRow(source);
+      this.source = undefined; // the source holds the chunk
     }
     return this.decoded;
   }
@@ -27,7 +29,7 @@ export function rowOf(ref: RowRef): Record<string, string> | undefined {
 
 export function lazyRow(reader: ChunkReader): LazyRow | undefined {
   const source = reader.rowSource();
-  return source === undefined ? undefined : new LazyRow(() => decodeRow(source));
+  return source === undefined ? undefined : new LazyRow(source);
 }
 
 export class ChunkRowMeta implements RowMeta {

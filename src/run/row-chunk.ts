@@ -313,6 +313,7 @@ export class ChunkReader {
   readonly ids: (string | undefined)[] = new Array<string | undefined>(ID_SLOTS);
 
   private readonly items: Buffer;
+  private plainText: Buffer | undefined;
   /** The header RAW rows are read under: the main thread's own array when equal, so its mapper reads their cells by index. */
   private readonly names: readonly string[];
 
@@ -330,7 +331,9 @@ export class ChunkReader {
     const c = this.chunk;
     if (this.rowPlainAt >= 0) {
       const n = c.plainLengths[this.index]!;
-      const text = Buffer.from(c.plain.buffer, c.plain.byteOffset, c.plain.byteLength).toString('utf16le', 2 * this.rowPlainAt, 2 * (this.rowPlainAt + n));
+      // one view of the chunk's lines for all its RAW rows, not one per row
+      this.plainText ??= Buffer.from(c.plain.buffer, c.plain.byteOffset, c.plain.byteLength);
+      const text = this.plainText.toString('utf16le', 2 * this.rowPlainAt, 2 * (this.rowPlainAt + n));
       return new CsvRow(c.file, this.line, text.split(c.delimiter), this.names, text);
     }
     return { kind: 'row', file: c.file, line: this.line, row: decodeRow(this.rowSource()!) };
