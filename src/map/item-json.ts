@@ -126,9 +126,10 @@ export function compileItemJson<R>(resource: Resource, method: Method, fields: r
 
   const custom = (key: Keyed, schema: AnySchema): Member<R> | undefined => {
     const element = unwrap(unwrap(schema).inner._zod.def.element as AnySchema).inner;
+    if (element._zod.def.type !== 'object') return void (unsupported = true);
     const names = Object.keys(element._zod.def.shape as object);
     const valueAt = names.indexOf('value');
-    if (element._zod.def.type !== 'object' || valueAt === -1) return void (unsupported = true);
+    if (valueAt === -1) return void (unsupported = true);
     const check = element as unknown as z.ZodType;
     const parts = customs.map((f) => {
       if (f.target.kind !== 'custom') throw new Error('unreachable');

@@ -75,7 +75,10 @@ export function envelopeBody(batchId: string, source: string, items: readonly Pi
  * is too big for Node's buffer pool, so each was a buffer of its own outside the heap, freed only
  * when the GC got to its wrapper, which outlived a few scavenges while its request was in flight:
  * ~30 MB of them waited at the peak of a 1M-row push. A body is handed back only when no request
- * can read it any more; one never handed back is left to the GC as before.
+ * can read it any more: its batch was answered, item by item, which the API does after reading the
+ * whole body. (A server or proxy answering before it read the body, on a connection it keeps, could
+ * see the unread rest of that body overwritten; it has already answered for it.) One never handed
+ * back is left to the GC as before.
  */
 export class BodyBuffers {
   private readonly free: Buffer[] = [];
