@@ -2,6 +2,7 @@
 // for this run. Returns the sender the pipeline uses; the HTTP client (undici) and the sandbox
 // server are loaded only here, by runs that send.
 import { randomBytes } from 'node:crypto';
+import v8 from 'node:v8';
 import { UsageError } from '../errors.js';
 import type { SandboxHandle } from '../sandbox/index.js';
 import { readApiKey } from '../send/api-key.js';
@@ -46,7 +47,11 @@ export async function connect(settings: ResolvedSettings, options: ConnectOption
     if (!baseUrl) throw new UsageError('no base URL: where is the API?', { suggestion: `pass --base-url, set ${BASE_URL_ENV}, put baseUrl in the plan, or try --sandbox` });
     apiKey = readApiKey({ apiKeyFile: options.apiKeyFile }).apiKey;
   }
-  // undici (~11 MB resident) is loaded only by a run that sends
+  // undici (~11 MB resident) is loaded only by a run that sends. It parses HTTP with llhttp compiled
+  // to WebAssembly at the first connection, and V8's optimising compiler took ~35 MB for a moment
+  // there (a push of one row peaked at 115 MB, validate at 69 MB): for a parser that reads a few
+  // thousand short answers a run, the baseline compiler is enough (81 MB). Compile-time only.
+  v8.setFlagsFromString('--liftoff-only');
   const { createApiClient } = await import('../send/api-client.js');
   let client: Awaited<ReturnType<typeof createApiClient>>;
   try {
