@@ -8,8 +8,14 @@ import { BatchSyncError, ConfigError, InputError, UsageError } from '../errors.j
 import type { ReadWorkerData, ReadWorkerMessage, WorkerJob } from './read-worker.js';
 import type { RowChunk } from './row-chunk.js';
 
-/** Below this much input the worker's start (~50 ms) costs more than it saves. */
-const WORKER_MIN_BYTES = 4 * 1024 * 1024;
+/**
+ * Below this much input the worker costs more than it saves: its start (~0.1–0.2 s) and its isolate
+ * (50–65 MB). Measured on the bench's deals: 50k rows (7.8 MB) push 0.75 s, 146–151 MB on one thread
+ * against 0.85 s, 181–183 MB with the worker (validate 0.51 s, 104 MB against 0.70 s, 162–167 MB);
+ * 100k rows (15.7 MB) push even, validate 0.82 s against 0.94 s; 200k rows (31 MB) push 1.5 s with
+ * the worker against 1.9–2.1 s, validate 1.17 s against 1.26 s. It was 4 MiB.
+ */
+const WORKER_MIN_BYTES = 16 * 1024 * 1024;
 
 function workerFile(): string | undefined {
   const here = new URL('./read-worker.js', import.meta.url);
