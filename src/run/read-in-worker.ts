@@ -10,12 +10,14 @@ import type { RowChunk } from './row-chunk.js';
 
 /**
  * Below this much input the worker costs more than it saves: its start (~0.1–0.2 s) and its isolate
- * (50–65 MB). Measured on the bench's deals: 50k rows (7.8 MB) push 0.75 s, 146–151 MB on one thread
- * against 0.85 s, 181–183 MB with the worker (validate 0.51 s, 104 MB against 0.70 s, 162–167 MB);
- * 100k rows (15.7 MB) push even, validate 0.82 s against 0.94 s; 200k rows (31 MB) push 1.5 s with
- * the worker against 1.9–2.1 s, validate 1.17 s against 1.26 s. It was 4 MiB.
+ * (50–65 MB). Measured on the bench's deals, one thread against the worker: push of 50k rows
+ * (7.8 MB) 0.75 s, 146–151 MB against 0.85 s, 181–183 MB; of 100k rows through the Spanish profile
+ * (12.7 MB) 1.29 s, 204 MB against 1.18 s, 195 MB; of 100k canonical rows (15.7 MB) 1.19–1.26 s,
+ * 196–209 MB against 1.15–1.17 s, 181–188 MB. Validate, whose main thread sends nothing, gains
+ * later: 100k rows 0.82 s, 111 MB against 0.94 s, 169 MB; 200k rows (31 MB) 1.26 s against 1.17 s.
+ * It was 4 MiB for both.
  */
-const WORKER_MIN_BYTES = 16 * 1024 * 1024;
+const WORKER_MIN_BYTES = { sends: 10 * 1024 * 1024, checks: 24 * 1024 * 1024 };
 
 function workerFile(): string | undefined {
   const here = new URL('./read-worker.js', import.meta.url);
@@ -25,8 +27,11 @@ function workerFile(): string | undefined {
   return existsSync(fileURLToPath(built)) ? fileURLToPath(built) : undefined;
 }
 
-/** Whether a run over these files reads them in the worker (BATCH_SYNC_READ_WORKER=0/1 decides for tests). */
-export function readsInWorker(files: readonly string[], env: NodeJS.ProcessEnv = process.env): boolean {
+/**
+ * Whether a run over these files reads them in the worker; `sends`: a push (validate and --dry-run
+ * gain from it only on larger inputs). BATCH_SYNC_READ_WORKER=0/1 decides for tests.
+ */
+export function readsInWorker(files: readonly string[], sends: boolean, env: NodeJS.ProcessEnv = process.env): boolean {
   const forced = env.BATCH_SYNC_READ_WORKER;
   if (forced === '0') return false;
   if (workerFile() === undefined) return false;
@@ -39,7 +44,7 @@ export function readsInWorker(files: readonly string[], env: NodeJS.ProcessEnv =
       return false;
     }
   }
-  return total >= WORKER_MIN_BYTES;
+  return total >= (sends ? WORKER_MIN_BYTES.sends : WORKER_MIN_BYTES.checks);
 }
 
 function rebuild(e: { name: string; message: string; code?: string; suggestion?: string }): Error {

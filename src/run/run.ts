@@ -103,7 +103,7 @@ export async function runPipeline(
     return fingerprintSets.get(resource);
   };
   const workerJobs = () => ordered.map((j) => ({ ...j.job, resource: j.resource, fingerprint: fingerprinting ? { context: j.fingerprint, known: fingerprintsOf(j.resource) } : undefined }));
-  const inWorker = ordered.length > 0 && readsInWorker(ordered.map((j) => j.job.file)) ? readInWorker(workerJobs(), settings.method) : undefined;
+  const inWorker = ordered.length > 0 && readsInWorker(ordered.map((j) => j.job.file), settings.mode === 'push') ? readInWorker(workerJobs(), settings.method) : undefined;
   const workerRows = inWorker?.chunks();
   try {
     for (const resource of SEND_ORDER) {

@@ -46,7 +46,7 @@ async function workerChunks(file: string, fingerprint: { context: string; known:
 const sameRows = (chunks: RowChunk[]) => chunks.reduce((n, c) => n + c.itemBytes.filter((b) => b === SAME).length, 0);
 
 test('rows the state knows travel as SAME when the worker reads what the main thread read', async () => {
-  expect(readsInWorker([], { BATCH_SYNC_READ_WORKER: '1' }), 'build first: npx tsc -p tsconfig.build.json').toBe(true);
+  expect(readsInWorker([], true, { BATCH_SYNC_READ_WORKER: '1' }), 'build first: npx tsc -p tsconfig.build.json').toBe(true);
   const dir = tempFiles({ 'deals.csv': [HEADER, ...rows(50)].join('\n') });
   const file = join(dir, 'deals.csv');
   const chunks = await workerChunks(file, await mainView(file));

@@ -62,7 +62,7 @@ async function push(worker: Threads, dir: string, extra: string[]) {
 
 test('the read worker changes nothing observable: report, exit code, errors CSV', async () => {
   // from the sources the worker runs built (dist/): without a build this test would compare one thread with itself
-  expect(readsInWorker([], { BATCH_SYNC_READ_WORKER: '1' }), 'build first: npx tsc -p tsconfig.build.json').toBe(true);
+  expect(readsInWorker([], true, { BATCH_SYNC_READ_WORKER: '1' }), 'build first: npx tsc -p tsconfig.build.json').toBe(true);
   const dir = tempFiles({ 'sales-profiles.csv': SALES_PROFILES_CSV, 'deals.csv': messyDeals(), 'accounts.csv': accounts() });
   const alone = await push('0', dir, []);
   const split = await push('1', dir, []);
