@@ -13,7 +13,7 @@ import type { Profile, SkipCondition } from './profile-schema.js';
 import { schemaPath, targetShape } from './target-fields.js';
 import { fold } from './transforms/text.js';
 import { ZoneClock } from './transforms/time-zone.js';
-import type { MapResult, Mapper } from './types.js';
+import { REF_PATHS, type MapResult, type Mapper } from './types.js';
 
 interface CompiledField {
   set: Setter;
@@ -116,6 +116,12 @@ export function profileMapper({ resource, method, header, file, profile }: Profi
     quiet.problems.length = 0;
     return FAIL;
   };
+  // where each of the ids checked across rows comes from, for `refs`
+  const paths = Object.keys(profile.fields);
+  const refValues = REF_PATHS.map((path) => {
+    const at = paths.indexOf(path);
+    return at < 0 ? undefined : quietly(fields[at]!.value);
+  });
   const itemJson = compileItemJson<RowLike>(resource, m, [
     ...Object.keys(profile.fields).map((path, i) => ({ target: { kind: 'field' as const, path }, value: quietly(fields[i]!.value) })),
     ...customFields.map((cf) => ({ target: { kind: 'custom' as const, key: cf.key, type: cf.type, name: cf.name }, value: quietly(cf.value) })),
@@ -132,6 +138,13 @@ export function profileMapper({ resource, method, header, file, profile }: Profi
         for (const skip of skips) if (skip(row) !== undefined) return undefined;
         return itemJson(row, undefined, refs);
       }),
+    // for a row known to map to a valid item without warnings (an incremental rerun's unchanged row):
+    // its ids as `map` gives them, without the other fields
+    refs(record: SourceRecord): unknown[] {
+      if (record.kind !== 'row') return [];
+      const row = cellsOrRow(record);
+      return refValues.map((value) => value?.(row));
+    },
     map(record: SourceRecord): MapResult {
       if (record.kind === 'unreadable') return unreadable(record);
       if (record.kind === 'item') return mapRow(flattenItem(record.item), record);

@@ -130,3 +130,36 @@ test('--full sends every row and records their fingerprints for the next run', a
   expect(entries).toHaveLength(3);
   for (const e of entries) expect(e).toMatch(/^D-\d\t[0-9a-f]{16}\t[0-9a-f]{16}$/);
 });
+
+test.each(Object.entries(THREADS))('through a profile too: an unchanged row is known by its ids, and held back when its owner failed (%s)', async (_, threads) => {
+  // the profile mapper reads a known row's ids (refs) without mapping the rest: the owner's id comes
+  // out of `slug`, so a wrong or missing one would let D-2 through as unchanged (its agent is fine)
+  const profile = {
+    resource: 'deal',
+    reader: { delimiter: ';' },
+    decimal: ',',
+    fields: {
+      externalId: 'Código',
+      title: 'Oportunidad',
+      ownerExternalId: { column: 'Vendedor', transform: 'slug' },
+      agentExternalId: { column: 'Agente', transform: 'slug' },
+      isWon: { column: 'Etapa', map: { Ganado: true }, otherwise: false },
+      'amount.value': 'Monto',
+      'amount.currency': { const: 'USD' },
+    },
+  };
+  const deals = 'Código;Oportunidad;Vendedor;Agente;Etapa;Monto\nD-1;Uno;Ana;Ana;Ganado;10,50\nD-2;Dos;Bruno;Ana;Perdido;1.234,00\n';
+  const plan = { jobs: [{ file: 'sales-profiles.csv', resource: 'sales-profile' }, { file: 'oportunidades.csv', resource: 'deal', profile: 'deals.profile.json' }] };
+  const dir = tempFiles({ 'sales-profiles.csv': PROFILES, 'oportunidades.csv': deals, 'deals.profile.json': JSON.stringify(profile), 'batch-sync.config.json': JSON.stringify(plan) });
+  const run = async () => {
+    const r = await runCli(['push', '--format', 'json', '--incremental', '--state-dir', join(dir, 'state'), '--config', join(dir, 'batch-sync.config.json')], { ...env, ...threads });
+    expect(r.stdout, r.stderr).not.toBe('');
+    return JSON.parse(r.stdout) as Report;
+  };
+  expect((await run()).counts.deal).toMatchObject({ accepted: 2 });
+  expect(dealIds(await run(), /^UNCHANGED/)).toEqual(['D-1', 'D-2']);
+  writeFileSync(join(dir, 'sales-profiles.csv'), PROFILES.replace('bruno@example.com', 'not-an-email'));
+  const again = await run();
+  expect(dealIds(again, /^HELD_BACK/)).toEqual(['D-2']);
+  expect(dealIds(again, /^UNCHANGED/)).toEqual(['D-1']);
+});
