@@ -53,11 +53,18 @@ export function seenValues(resource: Resource, path: string): readonly string[] 
   return path === 'customFields[].type' ? SEEN_VALUES.customFieldType : SEEN_AT[resource]?.[path];
 }
 
+/** SEEN_AT's paths split once (`source.name` → `source`, `name`), not for every item checked. */
+const SEEN_CHECKS = new Map(
+  Object.entries(SEEN_AT).map(([resource, byPath]) => [
+    resource,
+    Object.entries(byPath).map(([path, list]) => ({ path, list, key: path.split('.')[0]!, sub: path.split('.')[1] })),
+  ]),
+);
+
 /** Warnings for a valid item: values of "values seen" enumerations that the spec never showed. */
 export function contractWarnings(resource: Resource, _method: Method, item: Record<string, unknown>): FieldProblem[] {
   const out: FieldProblem[] = [];
-  for (const [path, list] of Object.entries(SEEN_AT[resource] ?? {})) {
-    const [key, sub] = path.split('.') as [string, string | undefined];
+  for (const { path, list, key, sub } of SEEN_CHECKS.get(resource) ?? []) {
     const value = sub === undefined ? item[key] : (item[key] as Record<string, unknown> | undefined)?.[sub];
     warnUnseen(value, list, path, out);
   }
