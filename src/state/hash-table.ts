@@ -44,7 +44,16 @@ export class HashTable {
   }
 
   set(id: string, h: ItemHash, fp?: ItemHash): void {
-    const found = this.ids.claim(id);
+    this.put(this.ids.claim(id), h, fp);
+  }
+
+  /** set() for an id given as ASCII bytes (IdTable.claimAscii): how the state's files are read. */
+  setAscii(bytes: Uint8Array, start: number, end: number, h: ItemHash, fp?: ItemHash): void {
+    this.put(this.ids.claimAscii(bytes, start, end), h, fp);
+  }
+
+  /** `found`: what claiming the id returned. */
+  private put(found: number, h: ItemHash, fp?: ItemHash): void {
     const slot = found >= 0 ? found : this.ids.size - 1;
     if (WORDS * slot + WORDS > this.words.length) this.grow();
     this.words[WORDS * slot] = h.hi;

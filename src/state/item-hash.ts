@@ -46,16 +46,15 @@ export function hashHex(h: ItemHash): string {
   return wordHex(h.hi) + wordHex(h.lo);
 }
 
-/** Value of each lower-case hex digit by char code, -1 for anything else. */
-const HEX_DIGIT = new Int8Array(128).fill(-1);
+/** Value of each lower-case hex digit by byte, -1 for anything else. */
+const HEX_DIGIT = new Int8Array(256).fill(-1);
 for (let d = 0; d < 16; d++) HEX_DIGIT[d.toString(16).charCodeAt(0)] = d;
 
 /** The 8 hex digits at `at` as a word, or -1. */
-function hexWord(text: string, at: number): number {
+function hexWord(bytes: Uint8Array, at: number): number {
   let v = 0;
   for (let i = at; i < at + 8; i++) {
-    const c = text.charCodeAt(i);
-    const d = c < 128 ? HEX_DIGIT[c]! : -1;
+    const d = HEX_DIGIT[bytes[i]!]!;
     if (d < 0) return -1;
     v = v * 16 + d;
   }
@@ -63,15 +62,16 @@ function hexWord(text: string, at: number): number {
 }
 
 export function parseHashHex(text: string): ItemHash | undefined {
-  return text.length === 16 ? hashHexAt(text, 0) : undefined;
+  const bytes = Buffer.from(text, 'utf8');
+  return bytes.length === 16 ? hashHexIn(bytes, 0) : undefined;
 }
 
 /**
- * The 16 lower-case hex digits at `at` in `text`. Read in place, without a regular expression or
- * slices: opening a state of a million entries reads two per line.
+ * The 16 lower-case hex digits at `at` in `bytes` (the caller knows they are there). Read in place,
+ * without decoding the line: opening a state of a million entries reads two per line.
  */
-export function hashHexAt(text: string, at: number): ItemHash | undefined {
-  const hi = hexWord(text, at);
-  const lo = hi < 0 ? -1 : hexWord(text, at + 8);
+export function hashHexIn(bytes: Uint8Array, at: number): ItemHash | undefined {
+  const hi = hexWord(bytes, at);
+  const lo = hi < 0 ? -1 : hexWord(bytes, at + 8);
   return lo < 0 ? undefined : { hi, lo };
 }

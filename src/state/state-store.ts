@@ -8,11 +8,10 @@ import { join } from 'node:path';
 import { BatchSyncError, EXIT } from '../errors.js';
 import { openAtomic } from '../report/atomic-file.js';
 import { HashMemo } from './hash-memo.js';
-import { ownString } from '../run/own-string.js';
 import { HashTable } from './hash-table.js';
 import { FORGOTTEN, hashItem, type ItemHash, type ItemJson } from './item-hash.js';
 import { FingerprintSet } from './row-fingerprint.js';
-import { entryLine, forEachLine, journalLine, parseEntry, parseJournalLine, sectionLine, SNAPSHOT_HEADER, SNAPSHOT_HEADERS } from './state-format.js';
+import { entryAt, entryLine, forEachLineIn, journalEntryAt, journalLine, sectionLine, SNAPSHOT_HEADER, SNAPSHOT_HEADERS, type EntryAt } from './state-format.js';
 
 export const SNAPSHOT_FILE = 'state.snapshot';
 export const JOURNAL_FILE = 'state.journal';
@@ -94,28 +93,26 @@ export function openStateStore(dir: string, options: StateStoreOptions = {}): St
   const notes: string[] = [];
   const table = (key: string) => {
     let t = tables.get(key);
-    // its own copy: a key cut from the snapshot's text would keep all of it (28 MB for 1M ids) for the whole run
-    if (!t) tables.set(ownString(key), (t = new HashTable()));
+    if (!t) tables.set(key, (t = new HashTable()));
     return t;
   };
 
   const loaded = existsSync(snapshotPath) ? loadSnapshot(snapshotPath, table) : undefined;
-  /** The snapshot's length (in chars, about its bytes): a small journal is left to be replayed rather than rewriting it all at close. */
+  /** The snapshot's length (its bytes, or its chars once this run wrote it: about the same): a small journal is left to be replayed rather than rewriting it all at close. */
   let snapshotSize = loaded?.size ?? 0;
   let journalBytes = 0;
   if (existsSync(journalPath)) {
-    const text = readFileSync(journalPath, 'utf8');
+    const bytes = readFileSync(journalPath);
     let bad = 0;
-    const { torn } = forEachLine(text, (line) => {
-      const e = parseJournalLine(line);
-      if (e) table(tableKey(e.method, e.resource)).set(e.id, e.hash, e.fp);
+    const { torn } = forEachLineIn(bytes, 0, (start, end) => {
+      const e = journalEntryAt(bytes, start, end);
+      if (e) put(table(tableKey(e.method, e.resource)), bytes, e);
       else bad++;
     });
-    journalBytes = Buffer.byteLength(text);
+    journalBytes = bytes.length;
     if (torn) {
       notes.push(`${journalPath}: ignored an incomplete last line (a run was stopped while writing it); that batch will be sent again`);
-      const complete = text.lastIndexOf('\n') + 1;
-      journalBytes = Buffer.byteLength(text.slice(0, complete));
+      journalBytes = bytes.lastIndexOf(10) + 1;
       // the next append must start on a fresh line, not glue onto the torn one
       if (!options.readOnly) truncate(journalPath, journalBytes);
     }
@@ -347,28 +344,32 @@ export function openStateStore(dir: string, options: StateStoreOptions = {}): St
   return store;
 }
 
+/** An entry read from a state file into its table. */
+function put(table: HashTable, bytes: Buffer, e: EntryAt): void {
+  if (e.id === undefined) table.setAscii(bytes, e.idStart, e.idEnd, e.hash, e.fp);
+  else table.set(e.id, e.hash, e.fp);
+}
+
 /** Loads the snapshot into the tables; returns its length and whether it is of this version. */
 function loadSnapshot(path: string, table: (key: string) => HashTable): { size: number; current: boolean } {
-  const text = readFileSync(path, 'utf8');
-  const header = text.slice(0, text.indexOf('\n'));
+  const bytes = readFileSync(path);
+  const firstEnd = bytes.indexOf(10);
+  const header = bytes.toString('utf8', 0, firstEnd < 0 ? bytes.length : firstEnd);
   if (!SNAPSHOT_HEADERS.includes(header)) {
     const newer = /^batch-sync-state \d+$/.test(header);
     throw stateError(path, newer ? `written by a newer batch-sync ("${header}"; this version reads "${SNAPSHOT_HEADER}" and older)` : `not a state snapshot (expected the first line "${SNAPSHOT_HEADER}")`);
   }
   let current: HashTable | undefined;
-  let lineNo = 0;
-  forEachLine(text, (line) => {
-    lineNo++;
-    if (lineNo === 1) return;
-    if (line.charCodeAt(0) === 9) {
-      current = table(line.slice(1));
+  forEachLineIn(bytes, firstEnd + 1, (start, end, lineNo) => {
+    if (bytes[start] === 9) {
+      current = table(bytes.toString('utf8', start + 1, end));
       return;
     }
-    const e = parseEntry(line);
-    if (!e || !current) throw stateError(path, `line ${lineNo} is not an entry`);
-    current.set(e.id, e.hash, e.fp);
+    const e = entryAt(bytes, start, end);
+    if (!e || !current) throw stateError(path, `line ${lineNo + 1} is not an entry`);
+    put(current, bytes, e);
   });
-  return { size: text.length, current: header === SNAPSHOT_HEADER };
+  return { size: bytes.length, current: header === SNAPSHOT_HEADER };
 }
 
 function truncate(path: string, bytes: number): void {

@@ -2,6 +2,7 @@
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { FingerprintSet } from '../../src/state/row-fingerprint.js';
 import { JOURNAL_FILE, openStateStore, SNAPSHOT_FILE } from '../../src/state/state-store.js';
@@ -325,4 +326,38 @@ describe('state store', () => {
       expect(() => openStateStore(d)).toThrow(/written by a newer batch-sync \("batch-sync-state 3"; this version reads "batch-sync-state 2" and older\)/);
     });
   });
+});
+
+test('whatever the ids, a reopened state knows the last item accepted for each: from the journal, the snapshot, or both', () => {
+  const id = fc.oneof(
+    fc.string({ minLength: 1 }),
+    fc.string({ unit: 'binary', minLength: 1 }),
+    fc.constantFrom('D-1', 'D-2', 'ünï', '"q"', 'tab\there', '\ud800', 'X\udc00', '😀', 'back\\slash', ' '),
+  );
+  fc.assert(
+    fc.property(fc.array(fc.tuple(id, fc.nat(3)), { minLength: 1, maxLength: 60 }), fc.nat(60), fc.boolean(), (accepted, closeAfter, closeAtEnd) => {
+      const d = dir();
+      const last = new Map<string, string>();
+      let s = openStateStore(d);
+      accepted.forEach(([externalId, v], i) => {
+        if (i === closeAfter) {
+          s.close(); // the first part goes to the snapshot, the rest stays in the journal
+          s = openStateStore(d);
+        }
+        const json = JSON.stringify({ externalId, v });
+        s.accepted('post', 'deal', externalId, json);
+        last.set(externalId, json);
+      });
+      if (closeAtEnd) s.close();
+      else s.flush();
+      const r = openStateStore(d, { readOnly: true });
+      expect(r.stats().entries).toBe(last.size);
+      for (const [externalId, json] of last) {
+        expect(r.unchanged('post', 'deal', externalId, json)).toBe(true);
+        expect(r.unchanged('post', 'deal', externalId, `${json} `)).toBe(false);
+      }
+      if (!closeAtEnd) s.close();
+    }),
+    { numRuns: 80 },
+  );
 });

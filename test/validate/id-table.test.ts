@@ -41,3 +41,23 @@ test('forEach gives back every id exactly, Latin-1 and UTF-16 alike, in the orde
     { numRuns: 60 },
   );
 });
+
+test('claimAscii is claim for ids given as ASCII bytes, mixed freely with strings', () => {
+  fc.assert(
+    fc.property(fc.array(fc.tuple(fc.oneof(fc.string({ unit: fc.integer({ min: 0, max: 0x7f }).map((c) => String.fromCharCode(c)) }), fc.constantFrom('D-1', 'D-10', 'a', '')), fc.boolean()), { maxLength: 2000 }), (steps) => {
+      const table = new IdTable();
+      const map = new Map<string, number>();
+      for (const [id, asBytes] of steps) {
+        const expected = map.get(id);
+        if (expected === undefined) map.set(id, map.size);
+        const line = Buffer.from(`x\t${id}\ty`, 'latin1');
+        expect(asBytes ? table.claimAscii(line, 2, 2 + id.length) : table.claim(id)).toBe(expected ?? -1);
+      }
+      for (const [id, v] of map) expect(table.indexOf(id)).toBe(v);
+      const back: string[] = [];
+      table.forEach((id) => back.push(id));
+      expect(back).toEqual([...map.keys()]);
+    }),
+    { numRuns: 60 },
+  );
+});
