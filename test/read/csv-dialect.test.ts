@@ -26,6 +26,25 @@ describe('delimiter', () => {
     expect(rows(records)[0]).toEqual({ id: '1', a: '2,5', b: '3,5' });
   });
 
+  // too few rows for any delimiter count to have a majority: where the quotes sit decides
+  it.each([
+    ['a row longer and a row shorter than the header', 'id;name;city\n2;"Diaz, Bia";Lima;x\n3;"Souza, Ana"\n'],
+    ['two rows shorter than the header', 'id;name;city;amount\n2;"Diaz, Bia"\n3;"Souza, Ana";Lima\n'],
+    ['quoted fields at the line ends', 'id;name;city\n2;"Diaz, Bia";"Lima, PE";x\n3;"Souza, Ana"\n'],
+  ])('reads a short semicolon file with quoted commas and ragged rows: %s', async (_, content) => {
+    const { detected, header, records } = await readAll(file(`ragged${content.length}.csv`, content));
+    expect(detected.delimiter).toBe(';');
+    expect(header?.[0]).toBe('id');
+    // a row of another width than the header's is unreadable (the readers issue), its cells still read right
+    expect(records[0]).toMatchObject({ line: 2, row: { id: '2', name: 'Diaz, Bia' } });
+  });
+
+  it('still takes the comma when quoted fields hold semicolons', async () => {
+    const { detected, records } = await readAll(file('qsemi.csv', 'id,note\n1,"a;"\n2,"b; c";x\n'));
+    expect(detected.delimiter).toBe(',');
+    expect(rows(records)[0]).toEqual({ id: '1', note: 'a;' });
+  });
+
   it('takes the option over detection', async () => {
     const { records, header } = await readAll(file('opt.csv', 'a;b,c\n1;2,3\n'), { delimiter: ',' });
     expect(header).toEqual(['a;b', 'c']);

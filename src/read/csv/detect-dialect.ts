@@ -48,20 +48,46 @@ export function sepLine(text: Buffer): string | undefined {
   return match?.[1];
 }
 
-export function chooseDelimiter(text: Buffer, dialect: Omit<CsvDialect, 'delimiter'>, whole: boolean): string {
-  let best: { delimiter: string; freq: number; mode: number } | undefined;
-  for (const delimiter of CANDIDATES) {
-    const { records } = prefixRecords(text, { ...dialect, delimiter }, whole);
-    // the delimiter count most records agree on; title rows and notes are the minority
-    const freq = new Map<number, number>();
-    for (const r of records.slice(0, SAMPLE_RECORDS)) {
-      const count = r.cells.length - 1;
-      if (count > 0) freq.set(count, (freq.get(count) ?? 0) + 1);
-    }
-    for (const [mode, n] of freq) {
-      if (!best || n > best.freq || (n === best.freq && mode > best.mode)) best = { delimiter, freq: n, mode };
-    }
+/** The delimiter count (cells - 1) most sample records agree on, and how many do; title rows and notes are the minority. */
+function agreement(records: PrefixRecord[]): { freq: number; mode: number } {
+  const counts = new Map<number, number>();
+  for (const r of records.slice(0, SAMPLE_RECORDS)) {
+    const count = r.cells.length - 1;
+    if (count > 0) counts.set(count, (counts.get(count) ?? 0) + 1);
   }
+  let best = { freq: 0, mode: 0 };
+  for (const [mode, n] of counts) if (n > best.freq || (n === best.freq && mode > best.mode)) best = { freq: n, mode };
+  return best;
+}
+
+/**
+ * How many quote characters sit where this delimiter would put a quoted field's quotes: after the
+ * delimiter or a line start, or before the delimiter or a line end. Under a wrong delimiter they sit
+ * inside a field. On a short export with ragged rows this is the evidence left when no delimiter
+ * count has a majority: a 3-line semicolon file with quoted commas was read as comma-separated.
+ */
+function alignedQuotes(text: Buffer, delimiter: string, quote: string): number {
+  if (quote.length !== 1 || quote.charCodeAt(0) > 0x7f) return 0;
+  const q = quote.charCodeAt(0);
+  const d = delimiter.charCodeAt(0);
+  const edge = (b: number | undefined) => b === undefined || b === d || b === 0x0a || b === 0x0d;
+  let n = 0;
+  for (let i = text.indexOf(q); i >= 0; i = text.indexOf(q, i + 1)) {
+    if (edge(i === 0 ? undefined : text[i - 1]) || edge(text[i + 1])) n++;
+  }
+  return n;
+}
+
+export function chooseDelimiter(text: Buffer, dialect: Omit<CsvDialect, 'delimiter'>, whole: boolean): string {
+  const splitting = CANDIDATES.map((delimiter) => ({ delimiter, ...agreement(prefixRecords(text, { ...dialect, delimiter }, whole).records) })).filter((c) => c.freq > 0);
+  // quotes decide first when they disagree; without quoted fields every candidate scores alike
+  const aligned = splitting.map((c) => alignedQuotes(text, c.delimiter, dialect.quote));
+  const most = Math.max(0, ...aligned);
+  let best: (typeof splitting)[number] | undefined;
+  splitting.forEach((c, i) => {
+    if (aligned[i]! < most) return;
+    if (!best || c.freq > best.freq || (c.freq === best.freq && c.mode > best.mode)) best = c;
+  });
   return best?.delimiter ?? ',';
 }
 
