@@ -39,6 +39,20 @@ describe('delimiter', () => {
     expect(records[0]).toMatchObject({ line: 2, row: { id: '2', name: 'Diaz, Bia' } });
   });
 
+  // a literal quote (an inch mark, quoted speech, JSON in a cell) must not outvote the majority
+  const rowsOf = (n: number, row: (i: number) => string) => Array.from({ length: n }, (_, i) => row(i)).join('\n');
+  it.each([
+    [';', 'JSON in one cell', `id;name;meta\n${rowsOf(28, (i) => `${i};n${i};-`)}\n29;z;{"a":1,"b":2}\n`],
+    ['\t', 'an inch mark before a comma', `sku\tdesc\tqty\n${rowsOf(20, (i) => `${i}\tWidget ${i}\t${i}`)}\n21\tPipe 3/4", brass\t2\n`],
+    [';', 'a quoted word in a title row', `Sales "EU", 2024\nid;name;amount\n${rowsOf(5, (i) => `${i};n${i};5,5`)}\n`],
+    [';', 'quoted speech in every row', `id;text;amount\n${rowsOf(5, (i) => `${i};Er sagte "ja", dann;5,5`)}\n`],
+    ['|', 'a pipe file', `id|text|n\n${rowsOf(5, (i) => `${i}|the "best", really|2`)}\n`],
+    [',', 'quoted JSON holding semicolons', `id,json\n${rowsOf(5, (i) => `${i},"{""a"":"";x"";""b"":"";y""}"`)}\n`],
+  ])('takes %j when %s', async (delimiter, _, content) => {
+    const { detected } = await readAll(file(`lit${content.length}.csv`, content));
+    expect(detected.delimiter).toBe(delimiter);
+  });
+
   it('still takes the comma when quoted fields hold semicolons', async () => {
     const { detected, records } = await readAll(file('qsemi.csv', 'id,note\n1,"a;"\n2,"b; c";x\n'));
     expect(detected.delimiter).toBe(',');

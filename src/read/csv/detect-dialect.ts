@@ -48,10 +48,10 @@ export function sepLine(text: Buffer): string | undefined {
   return match?.[1];
 }
 
-/** The delimiter count (cells - 1) most sample records agree on, and how many do; title rows and notes are the minority. */
-function agreement(records: PrefixRecord[]): { freq: number; mode: number } {
+/** The delimiter count (cells - 1) most records agree on, and how many do; title rows and notes are the minority. */
+function agreement(records: readonly PrefixRecord[]): { freq: number; mode: number } {
   const counts = new Map<number, number>();
-  for (const r of records.slice(0, SAMPLE_RECORDS)) {
+  for (const r of records) {
     const count = r.cells.length - 1;
     if (count > 0) counts.set(count, (counts.get(count) ?? 0) + 1);
   }
@@ -61,34 +61,70 @@ function agreement(records: PrefixRecord[]): { freq: number; mode: number } {
 }
 
 /**
- * How many quote characters sit where this delimiter would put a quoted field's quotes: after the
- * delimiter or a line start, or before the delimiter or a line end. Under a wrong delimiter they sit
- * inside a field. On a short export with ragged rows this is the evidence left when no delimiter
- * count has a majority: a 3-line semicolon file with quoted commas was read as comma-separated.
+ * Whether the record's text, split on this delimiter, has a quote where CSV puts none: inside a
+ * field that does not start with one, or text after a field's closing quote. Under a wrong delimiter
+ * a quoted field's quotes land inside fields; under the right one only a literal quote does (an inch
+ * mark, quoted speech in a note).
  */
-function alignedQuotes(text: Buffer, delimiter: string, quote: string): number {
-  if (quote.length !== 1 || quote.charCodeAt(0) > 0x7f) return 0;
-  const q = quote.charCodeAt(0);
-  const d = delimiter.charCodeAt(0);
-  const edge = (b: number | undefined) => b === undefined || b === d || b === 0x0a || b === 0x0d;
-  let n = 0;
-  for (let i = text.indexOf(q); i >= 0; i = text.indexOf(q, i + 1)) {
-    if (edge(i === 0 ? undefined : text[i - 1]) || edge(text[i + 1])) n++;
+function strayQuote(text: Buffer, start: number, end: number, d: number, q: number): boolean {
+  let i = start;
+  while (i < end) {
+    // at the start of a field
+    if (text[i] === q) {
+      i++;
+      for (;;) {
+        if (i >= end) return false; // still open: the sample ends inside it
+        if (text[i] === q) {
+          if (text[i + 1] === q) i += 2;
+          else break;
+        } else i++;
+      }
+      i++; // past the closing quote
+      const c = text[i];
+      if (i < end && c !== d && c !== 0x0a && c !== 0x0d) return true;
+    } else {
+      while (i < end && text[i] !== d && text[i] !== 0x0a && text[i] !== 0x0d) {
+        if (text[i] === q) return true;
+        i++;
+      }
+    }
+    i++; // past the delimiter or line end
   }
-  return n;
+  return false;
 }
 
+/**
+ * The delimiter most sample records agree on. Records with a stray quote under a candidate (see
+ * strayQuote) do not vote for it: a 3-line semicolon export with quoted commas and rows of uneven
+ * width was read as comma-separated, the comma splitting both data rows alike. Without quotes every
+ * record votes, as before.
+ */
 export function chooseDelimiter(text: Buffer, dialect: Omit<CsvDialect, 'delimiter'>, whole: boolean): string {
-  const splitting = CANDIDATES.map((delimiter) => ({ delimiter, ...agreement(prefixRecords(text, { ...dialect, delimiter }, whole).records) })).filter((c) => c.freq > 0);
-  // quotes decide first when they disagree; without quoted fields every candidate scores alike
-  const aligned = splitting.map((c) => alignedQuotes(text, c.delimiter, dialect.quote));
-  const most = Math.max(0, ...aligned);
-  let best: (typeof splitting)[number] | undefined;
-  splitting.forEach((c, i) => {
-    if (aligned[i]! < most) return;
-    if (!best || c.freq > best.freq || (c.freq === best.freq && c.mode > best.mode)) best = c;
-  });
+  const q = dialect.quote.length === 1 && dialect.quote.charCodeAt(0) < 0x80 ? dialect.quote.charCodeAt(0) : -1;
+  const starts = lineStarts(text, SAMPLE_RECORDS * 4);
+  const startOf = (line: number) => starts[line - 1] ?? text.length;
+  let best: { delimiter: string; clean: { freq: number; mode: number }; all: { freq: number; mode: number } } | undefined;
+  for (const delimiter of CANDIDATES) {
+    const records = prefixRecords(text, { ...dialect, delimiter }, whole).records.slice(0, SAMPLE_RECORDS);
+    const d = delimiter.charCodeAt(0);
+    const clean = q < 0 ? records : records.filter((r, i) => !strayQuote(text, startOf(r.line), startOf(records[i + 1]?.line ?? r.line + 1), d, q));
+    const c = { delimiter, clean: agreement(clean), all: agreement(records) };
+    if (c.all.freq === 0) continue;
+    const better = !best || c.clean.freq > best.clean.freq || (c.clean.freq === best.clean.freq && (c.clean.mode > best.clean.mode || (c.clean.mode === best.clean.mode && (c.all.freq > best.all.freq || (c.all.freq === best.all.freq && c.all.mode > best.all.mode)))));
+    if (better) best = c;
+  }
   return best?.delimiter ?? ',';
+}
+
+/** Byte offsets where the first `max` lines start (\r\n, \n and \r all end a line). */
+function lineStarts(text: Buffer, max: number): number[] {
+  const starts = [0];
+  for (let i = 0; i < text.length && starts.length < max; i++) {
+    const b = text[i];
+    if (b === 0x0d && text[i + 1] === 0x0a) i++;
+    if (b === 0x0a || b === 0x0d) starts.push(i + 1);
+  }
+  return starts;
 }
 
 export function nonEmptyCells(cells: string[]): number {
