@@ -88,11 +88,18 @@ export function journalLine(method: string, resource: string, id: string, h: Ite
   return `${method}\t${resource}\t${entryLine(id, h, fp)}\n`;
 }
 
+function tabIn(bytes: Buffer, from: number, end: number): number {
+  for (let i = from; i < end; i++) if (bytes[i] === TAB) return i;
+  return -1;
+}
+
 /** `<method>\t<resource>\t<entry>` in `bytes[start..end)`. */
 export function journalEntryAt(bytes: Buffer, start: number, end: number): ({ method: string; resource: string } & EntryAt) | undefined {
-  const a = bytes.indexOf(TAB, start);
-  const b = a < 0 || a >= end ? -1 : bytes.indexOf(TAB, a + 1);
-  if (a <= start || b <= a + 1 || b >= end) return undefined;
+  // searched within the line only: a search running on into the next lines made replaying a
+  // journal of tab-less garbage quadratic (80k such lines: 9 ms -> 610 ms)
+  const a = tabIn(bytes, start, end);
+  const b = a < 0 ? -1 : tabIn(bytes, a + 1, end);
+  if (a <= start || b <= a + 1) return undefined;
   const entry = entryAt(bytes, b + 1, end);
   return entry && { method: bytes.toString('utf8', start, a), resource: bytes.toString('utf8', a + 1, b), ...entry };
 }
