@@ -61,3 +61,20 @@ test('claimAscii is claim for ids given as ASCII bytes, mixed freely with string
     { numRuns: 60 },
   );
 });
+
+test('claimAscii grows the table past its first sizes like claim does', () => {
+  const table = new IdTable();
+  const line = Buffer.from(Array.from({ length: 30_000 }, (_, i) => `deal-${i}-${'x'.repeat(i % 40)}`).join('\n'), 'latin1');
+  let start = 0;
+  let n = 0;
+  for (let end = line.indexOf(10); start < line.length; end = line.indexOf(10, start)) {
+    const stop = end < 0 ? line.length : end;
+    expect(table.claimAscii(line, start, stop)).toBe(-1);
+    start = stop + 1;
+    n++;
+  }
+  expect(table.size).toBe(30_000);
+  expect(table.indexOf(`deal-29999-${'x'.repeat(29_999 % 40)}`)).toBe(29_999);
+  expect(table.claim(`deal-123-${'x'.repeat(123 % 40)}`)).toBe(123);
+  expect(n).toBe(30_000);
+});
