@@ -103,17 +103,25 @@ export function chooseDelimiter(text: Buffer, dialect: Omit<CsvDialect, 'delimit
   const q = dialect.quote.length === 1 && dialect.quote.charCodeAt(0) < 0x80 ? dialect.quote.charCodeAt(0) : -1;
   const starts = lineStarts(text, SAMPLE_RECORDS * 4);
   const startOf = (line: number) => starts[line - 1] ?? text.length;
-  let best: { delimiter: string; clean: { freq: number; mode: number }; all: { freq: number; mode: number } } | undefined;
+  let best: { delimiter: string; rank: number[] } | undefined;
   for (const delimiter of CANDIDATES) {
     const records = prefixRecords(text, { ...dialect, delimiter }, whole).records.slice(0, SAMPLE_RECORDS);
     const d = delimiter.charCodeAt(0);
     const clean = q < 0 ? records : records.filter((r, i) => !strayQuote(text, startOf(r.line), startOf(records[i + 1]?.line ?? r.line + 1), d, q));
-    const c = { delimiter, clean: agreement(clean), all: agreement(records) };
-    if (c.all.freq === 0) continue;
-    const better = !best || c.clean.freq > best.clean.freq || (c.clean.freq === best.clean.freq && (c.clean.mode > best.clean.mode || (c.clean.mode === best.clean.mode && (c.all.freq > best.all.freq || (c.all.freq === best.all.freq && c.all.mode > best.all.mode)))));
-    if (better) best = c;
+    const all = agreement(records);
+    if (all.freq === 0) continue;
+    const { freq, mode } = agreement(clean);
+    // the clean records' vote first, then every record's; a tie keeps the earlier candidate
+    const rank = [freq, mode, all.freq, all.mode];
+    if (!best || ahead(rank, best.rank)) best = { delimiter, rank };
   }
   return best?.delimiter ?? ',';
+}
+
+/** Whether `a` comes after `b` in lexicographic order. */
+function ahead(a: readonly number[], b: readonly number[]): boolean {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! > b[i]!;
+  return false;
 }
 
 /** Byte offsets where the first `max` lines start (\r\n, \n and \r all end a line). */
@@ -157,17 +165,7 @@ export function chooseHeader(
   return header;
 }
 
-/** Byte offset where 1-based `line` starts in `text` (\r\n, \n and \r all end a line). */
+/** Byte offset where 1-based `line` starts in `text` (\r\n, \n and \r all end a line); the end when it has fewer lines. */
 export function lineOffset(text: Buffer, line: number): number {
-  let current = 1;
-  for (let i = 0; i < text.length && current < line; i++) {
-    const b = text[i];
-    if (b === 0x0a) current++;
-    else if (b === 0x0d) {
-      if (text[i + 1] === 0x0a) i++;
-      current++;
-    }
-    if (current === line) return i + 1;
-  }
-  return current >= line ? 0 : text.length;
+  return lineStarts(text, line)[line - 1] ?? text.length;
 }
