@@ -1,10 +1,11 @@
 // The state store on a real directory: what it remembers, across reopen, torn journals and compaction.
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { FingerprintSet } from '../../src/state/row-fingerprint.js';
+import { SNAPSHOT_HEADER } from '../../src/state/state-format.js';
 import { JOURNAL_FILE, openStateStore, SNAPSHOT_FILE } from '../../src/state/state-store.js';
 
 const dir = () => mkdtempSync(join(tmpdir(), 'batch-sync-state-'));
@@ -165,6 +166,24 @@ describe('state store', () => {
     s.close();
   });
 
+  test('a torn last line holding half a UTF-8 character is cut off at its exact byte', async () => {
+    const d = dir();
+    const s = openStateStore(d);
+    s.accepted('post', 'deal', 'Dé-1', '{"v":1}');
+    await tick();
+    await s.durable();
+    const journal = join(d, JOURNAL_FILE);
+    const whole = readFileSync(journal);
+    // the write was cut inside "é" (0xc3 0xa9): the file ends in a byte that is not UTF-8 on its own
+    appendFileSync(journal, Buffer.concat([Buffer.from('post\tdeal\tDé-2\t'), Buffer.from([0xc3])]));
+    const r = openStateStore(d);
+    expect(r.notes.join()).toMatch(/incomplete last line/);
+    expect(readFileSync(journal)).toEqual(whole);
+    expect(r.unchanged('post', 'deal', 'Dé-1', '{"v":1}')).toBe(true);
+    r.close();
+    s.close();
+  });
+
   test('the journal is compacted mid-run once it grows past the limit', async () => {
     const d = dir();
     const s = openStateStore(d, { compactBytes: 2000 });
@@ -183,6 +202,26 @@ describe('state store', () => {
     const d = dir();
     writeFileSync(join(d, SNAPSHOT_FILE), 'hello\n');
     expect(() => openStateStore(d)).toThrow(/not a state snapshot/);
+  });
+
+  test('a snapshot that is only its header, without a newline, opens empty', () => {
+    const d = dir();
+    writeFileSync(join(d, SNAPSHOT_FILE), SNAPSHOT_HEADER);
+    const r = openStateStore(d, { readOnly: true });
+    expect(r.stats().entries).toBe(0);
+    expect(r.notes).toEqual([]);
+  });
+
+  test('a broken snapshot line is named by its line in the file, blank lines counted', async () => {
+    const d = dir();
+    const s = openStateStore(d);
+    s.accepted('post', 'deal', 'D-1', '{"v":1}');
+    s.close();
+    const path = join(d, SNAPSHOT_FILE);
+    const lines = readFileSync(path, 'utf8').split('\n'); // header, section, D-1, ''
+    expect(lines.slice(0, 3)).toEqual([SNAPSHOT_HEADER, '\tpost\tdeal', expect.stringMatching(/^D-1\t/)]);
+    writeFileSync(path, [lines[0], '', lines[1], lines[2], '', 'not an entry', ''].join('\n'));
+    expect(() => openStateStore(d, { readOnly: true })).toThrow(/line 6 is not an entry/);
   });
   test.each([
     ['journal only (killed before close)', false],
