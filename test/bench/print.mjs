@@ -15,7 +15,8 @@ export function printTable(results) {
     if (s.deals) console.log(`  deals: ${s.deals.accepted} accepted, ${s.deals.invalid} invalid, ${s.deals.skipped} skipped${s.sinkItems !== undefined ? `; the sink received ${s.sinkItems} items` : ''}`);
     else if (s.sinkItems !== undefined) console.log(`  the sink received ${s.sinkItems} items`);
     if (s.sandboxItemsPerSec) {
-      console.log(`  sandbox: ${s.sandboxItemsPerSec.toLocaleString('en')} deal items/s end to end, ${s.sandboxItemsPerCpuSec.toLocaleString('en')} items per sandbox CPU-second, sandbox peak ${mb(s.sandboxPeakRssKb)}`);
+      const runs = s.itemsPerSecOfRuns?.length > 1 ? ` (runs: ${s.itemsPerSecOfRuns.map((n) => n.toLocaleString('en')).join(', ')})` : '';
+      console.log(`  sandbox: ${s.sandboxItemsPerSec.toLocaleString('en')} deal items/s end to end${runs}, ${s.sandboxItemsPerCpuSec.toLocaleString('en')} items per sandbox CPU-second, sandbox peak ${mb(s.sandboxPeakRssKb)}`);
     }
   }
   console.log('');
