@@ -1,5 +1,5 @@
 // The state store on a real directory: what it remembers, across reopen, torn journals and compaction.
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -212,7 +212,7 @@ describe('state store', () => {
     expect(r.notes).toEqual([]);
   });
 
-  test('a broken snapshot line is named by its line in the file, blank lines counted', async () => {
+  test('a broken snapshot line is named by its line in the file, blank lines counted', () => {
     const d = dir();
     const s = openStateStore(d);
     s.accepted('post', 'deal', 'D-1', '{"v":1}');
