@@ -8,6 +8,7 @@ import { canonical, createErrorsCsv, type ErrorsCsvWriter } from '../report/erro
 import type { Output } from '../report/output.js';
 import { startProgress } from '../report/progress.js';
 import { REPORTERS } from '../report/reporters.js';
+import type { PlannedBatchInfo } from '../report/run-report.js';
 import { summaryLine } from '../report/summary-line.js';
 import { DEFAULT_PLAN_FILE } from '../run/sync-plan.js';
 import { sync, type SyncEnvironment, type SyncOutcome, type SyncRequest } from '../run/sync.js';
@@ -52,6 +53,10 @@ export async function runSyncCommand(request: SyncRequest, flags: CommonFlags, o
   // and before anything is sent, so neither can ever be written over an input
   let errors: ErrorsCsvWriter | undefined;
   let emitted: WriteStream | undefined;
+  // `--emit -`: stdout is the envelopes, one per line and nothing else; the report goes to stderr
+  const toStdout = flags.emit === '-';
+  const emitFile = toStdout ? undefined : flags.emit;
+  const batches: PlannedBatchInfo[] | undefined = request.mode === 'dry-run' ? [] : undefined;
   let outcome: SyncOutcome;
   try {
     outcome = await sync(request, {
@@ -59,19 +64,20 @@ export async function runSyncCommand(request: SyncRequest, flags: CommonFlags, o
       onEvent: (text, level) => progress.event(text, level),
       onPrepared: (jobs) => {
         const inputs = jobs.map((j) => j.job.file);
-        if (flags.emit) {
+        if (emitFile) {
           // every file the run reads, however named (a symlink, ../x): data, profiles and the plan
           const plan = request.config ?? join(request.cwd ?? process.cwd(), DEFAULT_PLAN_FILE);
           const read = new Set([...inputs, ...jobs.flatMap((j) => (j.job.profile ? [j.job.profile] : [])), plan].map(canonical));
-          if (read.has(canonical(flags.emit))) throw new UsageError(`refusing to write --emit over an input of this run (data, profile or plan file): ${flags.emit}`);
+          if (read.has(canonical(emitFile))) throw new UsageError(`refusing to write --emit over an input of this run (data, profile or plan file): ${emitFile}`);
         }
         if (flags.errors) errors = errorsWriter(flags.errors, inputs);
         for (const { job, source } of jobs) errors?.declareSource(job.file, { header: source.header, delimiter: source.detected.delimiter });
-        if (flags.emit) emitted = createWriteStream(flags.emit);
+        if (emitFile) emitted = createWriteStream(emitFile);
       },
       onProgress: (c) => progress.update(c),
       sink: flags.errors ? (o) => errors?.write(o) : undefined,
-      emit: flags.emit ? (body) => void emitted?.write(`${body}\n`, 'utf8') : environment.emit,
+      emit: toStdout ? (body) => output.out(body) : emitFile ? (body) => void emitted?.write(`${body}\n`, 'utf8') : environment.emit,
+      onBatch: batches ? (b) => void batches.push(b) : undefined,
       onWarning: flags.verbose ? (d) => progress.event(`warning: ${d.file}:${d.line ?? ''} ${d.field ?? ''} ${d.reason}`, 'debug') : undefined,
       // lock take-overs, the guard tripping, a state that could not be saved: shown even when quiet
       onNotice: (text) => progress.event(text, 'error'),
@@ -89,7 +95,8 @@ export async function runSyncCommand(request: SyncRequest, flags: CommonFlags, o
     const { files } = errors.finish();
     outcome.report.errorFiles = files.map((f) => f.path);
   }
-  REPORTERS[flags.format](outcome.report, output);
+  if (batches) outcome.report.batches = batches;
+  REPORTERS[flags.format](outcome.report, toStdout ? { ...output, out: output.err } : output);
   // always, whatever the format: cron mail and log scrapers read this line on stderr (stdout stays
   // the report, so `--format json` output is still one JSON document)
   output.err(summaryLine(outcome.report, outcome.exitCode));

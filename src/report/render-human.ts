@@ -6,7 +6,7 @@ import { formatDiagnostic } from '../validate/diagnostic.js';
 import type { OutcomeGroup, ResourceCounts, WarningGroup } from './collector.js';
 import type { RowOutcome } from './outcome.js';
 import type { Output } from './output.js';
-import { commandName, durationSeconds, failedRows, isSendingMode, type RunReport } from './run-report.js';
+import { commandName, durationSeconds, failedRows, isSendingMode, type PlannedBatchInfo, type RunReport } from './run-report.js';
 
 /** A server detail can be a whole stack trace; examples are for recognising the problem. */
 const MAX_DETAIL = 300;
@@ -49,6 +49,7 @@ export function humanReport(report: RunReport, c: ChalkInstance): string[] {
     lines.push(`${plural(report.notListed, 'row')} not accepted ${are} counted and grouped above but not listed one by one (the errors CSV has every row).`, '');
   }
   if (report.warningGroups.length > 0) lines.push(...warningSection(report.warningGroups, report.totals.warnings, c), '');
+  if (report.batches) lines.push(...batchSection(report.batches, c), '');
   if (report.errorFiles?.length) {
     lines.push(`Rows not accepted, with their original columns: ${report.errorFiles.join(', ')}`, '');
   }
@@ -64,6 +65,17 @@ export function exampleLine(o: RowOutcome): string {
   }
   const id = o.externalId ? `  externalId=${o.externalId}` : '';
   return `${o.file}:${o.line}${id}  ${o.message}  ${clip(o.detail)}`;
+}
+
+/** Batches listed one by one up to this many; `--emit FILE` has every envelope. */
+const MAX_BATCHES_LISTED = 20;
+
+/** `push --dry-run`: what would have gone, batch by batch (ids, sizes; never the items). */
+function batchSection(batches: readonly PlannedBatchInfo[], c: ChalkInstance): string[] {
+  const lines = [c.bold(`${plural(batches.length, 'batch', 'batches')} would be sent (nothing was sent)${batches.length > 0 ? ':' : '.'}`)];
+  for (const b of batches.slice(0, MAX_BATCHES_LISTED)) lines.push(`  ${b.batchId}  ${b.resource}  ${plural(b.items, 'item')}  ${plural(b.bytes, 'byte')}`);
+  if (batches.length > MAX_BATCHES_LISTED) lines.push(c.dim(`  … and ${batches.length - MAX_BATCHES_LISTED} more (--emit FILE writes every envelope)`));
+  return lines;
 }
 
 function countsTable(report: RunReport): string[] {

@@ -71,6 +71,8 @@ export function reportJson(report: RunReport) {
     warnings: report.warnings.map(warningJson),
     warningsNotListed: report.warningsNotListed,
     errorFiles: report.errorFiles ?? [],
+    /** `push --dry-run` only: the batches that would have been sent. */
+    batches: report.batches ? report.batches.map((b) => ({ batchId: b.batchId, resource: b.resource, items: b.items, bytes: b.bytes })) : null,
   };
 }
 

@@ -7,6 +7,14 @@ import type { RowOutcome } from './outcome.js';
 
 export type RunMode = 'validate' | 'push' | 'dry-run';
 
+/** A batch `push --dry-run` would have sent. */
+export interface PlannedBatchInfo {
+  batchId: string;
+  resource: Resource;
+  items: number;
+  bytes: number;
+}
+
 /** Why the run stopped before every row had been sent (auth refused, API unreachable, retries out). */
 export interface RunAbort {
   code: string;
@@ -32,6 +40,8 @@ export interface RunReport {
   warningsNotListed: number;
   /** Errors CSV files written, so the report can say where the rows went. */
   errorFiles?: string[];
+  /** `push --dry-run`: the batches that would have been sent, in order. */
+  batches?: PlannedBatchInfo[];
 }
 
 export interface RunMeta {

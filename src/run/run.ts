@@ -4,9 +4,10 @@
 import type { Resource } from '../contract/resources.js';
 import { batchId as makeBatchId } from '../plan/batch-id.js';
 import { REF_PATHS } from '../map/types.js';
-import { BodyBuffers, createBatcher, itemBytes, type PlannedBatch, type PlannedItem } from '../plan/batcher.js';
+import { BodyBuffers, createBatcher, envelopeBytes, itemBytes, type PlannedBatch, type PlannedItem } from '../plan/batcher.js';
 import { SEND_ORDER } from '../plan/order.js';
 import type { RowOutcome } from '../report/outcome.js';
+import type { PlannedBatchInfo } from '../report/run-report.js';
 import { createCrossChecks } from '../validate/cross-checks.js';
 import type { Diagnostic } from '../validate/diagnostic.js';
 import { createItemValidator } from '../validate/validate-item.js';
@@ -29,6 +30,8 @@ export interface RunHooks {
   warn(diagnostic: Diagnostic, resource: Resource): void;
   /** Each planned batch body, for `validate --emit` and `--dry-run`. */
   emit?(body: string, resource: Resource): void;
+  /** Each planned batch that is not sent (validate, `--dry-run`), without building its body. */
+  planned?(batch: PlannedBatchInfo): void;
   /** An item the server accepted (the state store listens here). */
   accepted?(resource: Resource, meta: RowMeta, itemJson: ItemJson): void;
   /** Whether an item is unchanged since the server last accepted it (incremental mode). */
@@ -154,6 +157,7 @@ export async function runPipeline(
             lease.drop();
           }
         };
+        if (settings.mode !== 'push') hooks.planned?.({ batchId: batch.batchId, resource, items: batch.items.length, bytes: envelopeBytes(batch.batchId, settings.source, batch.items) });
         if (hooks.emit) {
           hooks.emit(batch.body.toString('utf8'), resource);
           if (settings.mode !== 'push') batch.release();

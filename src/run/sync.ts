@@ -8,7 +8,7 @@ import { BatchSyncError, EXIT } from '../errors.js';
 import { newRunId } from '../plan/batch-id.js';
 import { createCollector, type Collector } from '../report/collector.js';
 import type { RowOutcome } from '../report/outcome.js';
-import { buildRunReport, type RunReport } from '../report/run-report.js';
+import { buildRunReport, type PlannedBatchInfo, type RunReport } from '../report/run-report.js';
 import { createRejectionGuard } from '../state/rejection-guard.js';
 import type { Diagnostic } from '../validate/diagnostic.js';
 import type { BatchSender } from './dispatch.js';
@@ -47,6 +47,8 @@ export interface SyncEnvironment {
   signal?: AbortSignal;
   onProgress?(counts: ProgressCounts): void;
   emit?(body: string, resource: Resource): void;
+  /** Each batch validate or `--dry-run` planned and did not send. */
+  onBatch?(batch: PlannedBatchInfo): void;
   /** Every row not accepted, as it happens (the errors CSV writer). */
   sink?(outcome: RowOutcome): void;
   hooks?: Partial<Pick<RunHooks, StateHooks>>;
@@ -177,6 +179,7 @@ export async function sync(request: SyncRequest, environment: SyncEnvironment = 
             environment.onWarning?.(d);
           },
           emit: environment.emit,
+          planned: environment.onBatch,
           progress: environment.onProgress,
           ...environment.hooks,
           ...session?.hooks,
