@@ -4,6 +4,7 @@ import { Option, type Command } from 'commander';
 import { METHODS, RESOURCES } from '../contract/resources.js';
 import { UsageError } from '../errors.js';
 import type { Output } from '../report/output.js';
+import type { RunReport } from '../report/run-report.js';
 import { connect } from '../run/connect.js';
 import { BASE_URL_ENV } from '../run/settings.js';
 import type { SyncEnvironment } from '../run/sync.js';
@@ -141,8 +142,7 @@ Examples:
         },
       };
       try {
-        const { exitCode } = await runSyncCommand(request, flags, output, environment);
-        if (sandbox) printSandbox(sandbox, output, flags.format === 'json');
+        const { exitCode } = await runSyncCommand(request, flags, output, environment, (outcome) => (sandbox ? sandboxLines(sandbox, outcome.report, files) : []));
         setExit(exitCode);
       } finally {
         signals.dispose();
@@ -151,10 +151,26 @@ Examples:
     });
 }
 
-function printSandbox(sandbox: SandboxHandle, output: Output, toStderr: boolean): void {
+/** What the embedded sandbox holds after the run, and how to fix a run it refused for want of owners. */
+function sandboxLines(sandbox: SandboxHandle, report: RunReport, files: readonly string[]): string[] {
   const plural = (r: string, n: number) => (n === 1 ? r : r === 'activity' ? 'activities' : `${r}s`);
   const held = RESOURCES.map((r) => `${sandbox.records(r).length} ${plural(r, sandbox.records(r).length)}`).join(', ');
-  const line = `The embedded sandbox now holds: ${held} (${sandbox.batches().length} batches received).`;
-  if (toStderr) output.err(line);
-  else output.out(line);
+  const received = sandbox.batches().length;
+  const lines: string[] = [];
+  if (onlyMissingOwners(report)) {
+    const example = files.length > 0 ? `batch-sync push --sandbox sales-profiles.csv ${files.join(' ')}` : 'add the sales-profiles file as a job of the plan';
+    lines.push(
+      'The embedded sandbox starts empty: every rejection is an owner or agent that does not exist there.',
+      `Push the sales profiles in the same run, e.g.: ${example} (they are sent first, whatever the order).`,
+    );
+  }
+  lines.push(`The embedded sandbox now holds: ${held} (${received} ${received === 1 ? 'batch' : 'batches'} received).`);
+  return lines;
+}
+
+/** Every rejection in the run is a deal's owner or agent missing as a sales profile (the sandbox's wording). */
+function onlyMissingOwners(report: RunReport): boolean {
+  const rejected = report.groups.filter((g) => g.outcome === 'rejected');
+  const missing = /\b(?:owner|agent)ExternalId\b.*\bdoes not exist\b/;
+  return rejected.length > 0 && rejected.every((g) => g.label.split(/;\s*/).every((part) => missing.test(part)));
 }

@@ -47,7 +47,17 @@ function errorsWriter(target: string, inputs: string[]): ErrorsCsvWriter {
   return createErrorsCsv({ dir: path, inputs });
 }
 
-export async function runSyncCommand(request: SyncRequest, flags: CommonFlags, output: Output, environment: SyncEnvironment = {}): Promise<{ outcome: SyncOutcome; exitCode: number }> {
+/**
+ * `epilogue`: lines the command adds after the report (what the embedded sandbox holds), printed
+ * where the report goes and before the summary line, which stays the last line on stderr.
+ */
+export async function runSyncCommand(
+  request: SyncRequest,
+  flags: CommonFlags,
+  output: Output,
+  environment: SyncEnvironment = {},
+  epilogue?: (outcome: SyncOutcome) => string[],
+): Promise<{ outcome: SyncOutcome; exitCode: number }> {
   const progress = await startProgress({ output, mode: flags.quiet ? 'quiet' : undefined, verbose: flags.verbose });
   // both output files are opened once the run's inputs are known (files named or the plan's jobs)
   // and before anything is sent, so neither can ever be written over an input
@@ -97,6 +107,9 @@ export async function runSyncCommand(request: SyncRequest, flags: CommonFlags, o
   }
   if (batches) outcome.report.batches = batches;
   REPORTERS[flags.format](outcome.report, toStdout ? { ...output, out: output.err } : output);
+  // a JSON report must stay one document on stdout: anything more goes to stderr then
+  const more = epilogue?.(outcome) ?? [];
+  for (const line of more) (toStdout || flags.format === 'json' ? output.err : output.out)(line);
   // always, whatever the format: cron mail and log scrapers read this line on stderr (stdout stays
   // the report, so `--format json` output is still one JSON document)
   output.err(summaryLine(outcome.report, outcome.exitCode));
