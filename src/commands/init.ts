@@ -27,7 +27,7 @@ export function registerInit(program: Command, output: Output, _setExit: SetExit
     .command('init')
     .description('propose a mapping profile for an export: columns matched to fields, formats guessed from a sample')
     .argument('<file>', 'the CSV export to map')
-    .requiredOption('--resource <kind>', RESOURCE_NAMES_HELP)
+    .requiredOption('--resource <kind>', `(required) what the file holds: ${RESOURCE_NAMES_HELP}`)
     .addOption(new Option('--method <method>', 'operation the items are for').choices(METHODS).default('post'))
     .option('--out <profile.json>', 'where to write the profile (default: <file name>.profile.json beside the file)')
     .option('--force', 'overwrite an existing profile')

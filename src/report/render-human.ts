@@ -61,7 +61,11 @@ export function humanReport(report: RunReport, c: ChalkInstance): string[] {
 export function exampleLine(o: RowOutcome): string {
   if (o.outcome === 'invalid') {
     const reason = o.field && o.detail.startsWith(`${o.field}: `) ? o.detail.slice(o.field.length + 2) : o.detail;
-    return formatDiagnostic({ severity: 'error', file: o.file, line: o.line, column: o.column, field: o.field, reason: clip(reason) });
+    const line = formatDiagnostic({ severity: 'error', file: o.file, line: o.line, column: o.column, field: o.field, reason: clip(reason) });
+    // `deals.csv:43  DEAL-0042  amount.currency: …`: the id is what the user looks up in the source system
+    if (!o.externalId) return line;
+    const where = `${o.file}:${o.line}`;
+    return `${where}  ${o.externalId}${line.slice(where.length)}`;
   }
   const id = o.externalId ? `  externalId=${o.externalId}` : '';
   return `${o.file}:${o.line}${id}  ${o.message}  ${clip(o.detail)}`;

@@ -113,6 +113,7 @@ export async function runPipeline(
       const kindJobs = jobs.filter((j) => j.resource === resource);
       if (kindJobs.length === 0) continue;
       counts.resource = resource;
+      counts.since = { rowsRead: counts.rowsRead, batchesAcked: counts.batchesAcked };
       const readBefore = counts.rowsRead;
       const limiter = createLimiter(settings.concurrency);
       const bodies = new BodyBuffers(settings.concurrency + 2);

@@ -52,8 +52,8 @@ describe('human report', () => {
 
       deal: 2 rows invalid
       2 rows: INVALID amount.value: "…" is not a decimal number
-        deals.csv:22  amount → amount.value: "12,5,0" is not a decimal number
-        deals.csv:40  amount → amount.value: "abc" is not a decimal number
+        deals.csv:22  D-22  amount → amount.value: "12,5,0" is not a decimal number
+        deals.csv:40  D-40  amount → amount.value: "abc" is not a decimal number
 
       deal: 1 row skipped
       1 row: SKIPPED status is "…"
