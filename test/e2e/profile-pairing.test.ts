@@ -77,3 +77,13 @@ test('a file whose own name holds a colon is read as that file', async () => {
   expect(r.code, r.stderr).toBe(0);
   expect(JSON.parse(r.stdout).totals).toMatchObject({ read: 1, accepted: 1 });
 });
+
+test('a sync plan job without a profile takes the one beside its file too, so both paths map a file alike', async () => {
+  const dir = twoExports({ beside: true });
+  writeFileSync(join(dir, 'batch-sync.config.json'), JSON.stringify({ jobs: [{ file: 'hubspot.csv' }, { file: 'salesforce.csv', profile: 'salesforce.profile.json' }] }));
+  const r = await runCli(['validate', '--format', 'json', '--config', join(dir, 'batch-sync.config.json')]);
+  expect(r.code, r.stderr).toBe(0);
+  expect(JSON.parse(r.stdout).totals).toMatchObject({ read: 8, accepted: 8, invalid: 0 });
+  expect(r.stderr).toContain(`profile ${join(dir, 'hubspot.profile.json')} for ${join(dir, 'hubspot.csv')} (found beside it)`);
+  expect(r.stderr).not.toContain('salesforce.profile.json for');
+});
