@@ -288,7 +288,7 @@ export async function runPipeline(
           const first = mapped.problems[0];
           record({
             outcome: 'invalid', resource, ...where,
-            externalId: undefined, field: first?.field, column: first?.column,
+            externalId: mapped.externalId === undefined ? undefined : ownString(mapped.externalId), field: first?.field, column: first?.column,
             // the first problem's column and field travel apart; further ones name their own
             message: 'INVALID', detail: mapped.problems.map((p, i) => problemText(i === 0 ? { ...p, column: undefined } : p)).join('; '),
             row: rowOf(row),
@@ -336,7 +336,7 @@ export async function runPipeline(
               if (verdict) {
                 const row = rowOf(lazyRow(reader));
                 if (verdict.kind === 'skip') record({ outcome: 'skipped', resource, ...where, message: 'SKIPPED', detail: verdict.reason, row });
-                else if (verdict.kind === 'map-invalid') record({ outcome: 'invalid', resource, ...where, externalId: undefined, field: verdict.field, column: verdict.column, message: 'INVALID', detail: verdict.detail, row });
+                else if (verdict.kind === 'map-invalid') record({ outcome: 'invalid', resource, ...where, externalId: verdict.externalId === undefined ? undefined : ownString(verdict.externalId), field: verdict.field, column: verdict.column, message: 'INVALID', detail: verdict.detail, row });
                 else record({ outcome: 'invalid', resource, ...where, externalId: verdict.externalId === undefined ? undefined : ownString(verdict.externalId), field: verdict.field, message: 'INVALID', detail: verdict.detail, row });
                 continue;
               }
