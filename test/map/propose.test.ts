@@ -104,6 +104,67 @@ describe('init proposals', () => {
   });
 });
 
+// issue 15 items 3–5: what init proposes for seller codes and a Spanish id column
+describe('init proposals: codes stay codes, id columns are found', () => {
+  const deals = (owner: string[], agent = owner) => {
+    const rows = owner.map((o, i) => `OP-${i + 1};Venta ${i + 1};${o};${agent[i]};1.234,56;CLP;15/03/2024;Cerrada ganada`).join('\n');
+    const { header, records } = rowsFromCsv(`Código;Título;Vendedor;Agente;Monto;Moneda;Fecha de cierre;Etapa\n${rows}\n`, 'ventas.csv', ';');
+    return proposeProfile({ resource: 'deal', header, rows: records.map((r) => r.row) });
+  };
+
+  test('seller codes (V-001, AB-12) are kept as they are: no slug, and the note says why', () => {
+    const p = deals(['V-001', 'V-002', 'AB-12'], ['V-003', 'V-001', 'V-002']);
+    const f = fieldsOf(p);
+    expect(f.ownerExternalId).toEqual({ column: 'Vendedor' });
+    expect(f.agentExternalId).toEqual({ column: 'Agente' });
+    expect(p.notes).toContain('ownerExternalId: "Vendedor" holds codes (e.g. "V-001"), sent as they are: they must equal the sales profiles\' externalId');
+  });
+
+  test('people\'s names (letters and spaces, several words) are slugged, and the note says why', () => {
+    const p = deals(['José Peña', 'Ana María Souza', 'Bruno Díaz']);
+    expect(fieldsOf(p).ownerExternalId).toEqual({ column: 'Vendedor', transform: 'slug' });
+    expect(p.notes).toContain('ownerExternalId: "Vendedor" holds people\'s names (letters and spaces, several words, e.g. "José Peña"); the id is their slug ("jose-pena"), and the sales profiles\' externalId must be derived the same way');
+  });
+
+  test('single capitalised words or user names are not names: kept as they are', () => {
+    expect(fieldsOf(deals(['JPEREZ', 'Ana', 'mlopez'])).ownerExternalId).toEqual({ column: 'Vendedor' });
+  });
+
+  test.each(['ID Vendedor', 'Vendedor ID', 'Seller ID', 'Código Vendedor', 'Cod. Vendedor', 'Usuario ID', 'ID Usuario', 'Código', 'Code', 'ID do Vendedor'])(
+    'sales profiles: "%s" is the id column, not the e-mail',
+    (idColumn) => {
+      const { header, records } = rowsFromCsv(
+        `${idColumn};Nombre;Apellido;Correo electrónico;Región\nV-001;José;Peña;jose@x.example.com;Norte\nV-002;Ana;Souza;ana@x.example.com;Sur\n`, 'vendedores.csv', ';');
+      const p = proposeProfile({ resource: 'sales-profile', header, rows: records.map((r) => r.row) });
+      expect(fieldsOf(p).externalId).toEqual({ column: idColumn });
+      expect(fieldsOf(p).email).toEqual({ column: 'Correo electrónico' });
+      expect(p.customFields.map((c) => c.column)).toEqual(['Región']);
+    },
+  );
+
+  test('sales profiles: an id column no synonym names is found by its values (unique, code-like), and the note says why', () => {
+    const { header, records } = rowsFromCsv(
+      'Clave;Nombre;Apellido;Correo;Zona\nV-001;José;Peña;jose@x.example.com;Norte\nV-002;Ana;Souza;ana@x.example.com;Norte\nV-003;Luis;Díaz;luis@x.example.com;Sur\n', 'v.csv', ';');
+    const p = proposeProfile({ resource: 'sales-profile', header, rows: records.map((r) => r.row) });
+    expect(fieldsOf(p).externalId).toEqual({ column: 'Clave' });
+    expect(p.notes).toContain('externalId: "Clave" holds unique codes (e.g. "V-001"): it is taken as the id; deals must name owners by it');
+    expect(p.customFields.map((c) => c.column)).toEqual(['Zona']);
+  });
+
+  test('deals: an id column of the seller is the owner, not the deal\'s own id', () => {
+    const { header, records } = rowsFromCsv('Código;Título;ID Vendedor;Monto;Moneda;Fecha de cierre;Etapa\nOP-1;Uno;V-001;10;CLP;15/03/2024;Ganada\n', 'd.csv', ';');
+    const f = fieldsOf(proposeProfile({ resource: 'deal', header, rows: records.map((r) => r.row) }));
+    expect(f.externalId).toEqual({ column: 'Código' });
+    expect(f.ownerExternalId).toEqual({ column: 'ID Vendedor' });
+  });
+
+  test('a column is proposed as a number only when every sample value is a number', () => {
+    const { header, records } = rowsFromCsv('ID;Nombre;Ref;Lote;Cuota\n1;Ana Souza;V-001;7;1.500,5\n2;Bruno Díaz;AB-12;Lote 7;2.000\n3;Carla Ruiz;SKU-0042;8;10\n', 'x.csv', ';');
+    const p = proposeProfile({ resource: 'account', header, rows: records.map((r) => r.row) });
+    expect(p.customFields.map((c) => `${c.column}:${c.type}`)).toEqual(['Ref:string', 'Lote:string', 'Cuota:number']);
+  });
+});
+
 describe('batch-sync init', () => {
   test('writes the profile, prints what it did, refuses to overwrite without --force', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'init-'));
