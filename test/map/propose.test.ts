@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -186,6 +186,56 @@ describe('batch-sync init', () => {
     writeFileSync(out, '{}');
     expect(await main(['node', 'batch-sync', 'init', 'fixtures/es-excel/oportunidades.csv', '--resource', 'deal', '--out', out, '--force'], memoryOutput())).toBe(0);
     expect(readFileSync(out, 'utf8')).toMatch(/"resource": "deal"/);
+  });
+  // issue 15 item 6: several files at once, a plan that ties them, owners checked across files
+  const exportDir = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'init-many-'));
+    for (const f of ['vendedores.csv', 'ventas.csv']) copyFileSync(join('fixtures/es-vendedores', f), join(dir, f));
+    return dir;
+  };
+  test('init a.csv b.csv: one profile per file beside it, a sync plan in dependency order, owners checked, one command to push', async () => {
+    const dir = exportDir();
+    const o = memoryOutput();
+    expect(await main(['node', 'batch-sync', 'init', join(dir, 'ventas.csv'), join(dir, 'vendedores.csv')], o)).toBe(0);
+    const sales = JSON.parse(readFileSync(join(dir, 'vendedores.profile.json'), 'utf8'));
+    const deals = JSON.parse(readFileSync(join(dir, 'ventas.profile.json'), 'utf8'));
+    expect(sales).toMatchObject({ resource: 'sales-profile', fields: { externalId: { column: 'ID Vendedor' }, email: { column: 'Correo electrónico' } } });
+    expect(deals).toMatchObject({ resource: 'deal', decimal: ',', fields: { ownerExternalId: { column: 'Vendedor' }, agentExternalId: { column: 'Agente' } } });
+    const plan = JSON.parse(readFileSync(join(dir, 'batch-sync.config.json'), 'utf8'));
+    expect(plan).toEqual({
+      jobs: [
+        { file: 'vendedores.csv', resource: 'sales-profile', profile: 'vendedores.profile.json' },
+        { file: 'ventas.csv', resource: 'deal', profile: 'ventas.profile.json' },
+      ],
+    });
+    const text = o.stdout.join('\n');
+    expect(text).toContain(`${join(dir, 'vendedores.csv')}: sales-profile (guessed from its header`);
+    expect(text).toContain('owners: all 12 distinct owner/agent ids in the sample of ventas.csv are among the ids proposed for vendedores.csv');
+    expect(text).toContain(`wrote ${join(dir, 'batch-sync.config.json')}: sales-profile ${join(dir, 'vendedores.csv')}, then deal ${join(dir, 'ventas.csv')}`);
+    expect(text).toMatch(/fill in before use[\s\S]*ventas\.profile\.json: fields\.currentStage\.pipelineName\.const/);
+    expect(o.stdout.at(-1)).toBe(`\nnext (after filling in): batch-sync push --config ${join(dir, 'batch-sync.config.json')}   (try it on the embedded sandbox first: add --sandbox)`);
+  });
+  test('init a.csv b.csv: owner values missing from the proposed sales-profile ids are counted, with examples', async () => {
+    const dir = exportDir();
+    const lines = readFileSync(join(dir, 'vendedores.csv'), 'latin1').split('\r\n');
+    writeFileSync(join(dir, 'vendedores.csv'), lines.filter((l) => !/^V-01[12];/.test(l)).join('\r\n'), 'latin1');
+    const o = memoryOutput();
+    expect(await main(['node', 'batch-sync', 'init', join(dir, 'vendedores.csv'), join(dir, 'ventas.csv')], o)).toBe(0);
+    expect(o.stdout.join('\n')).toContain('owners: 2 of 12 distinct owner/agent ids in the sample of ventas.csv are not among the ids proposed for vendedores.csv: "V-012", "V-011"');
+  });
+  test('init of several files: FILE:KIND names a kind init cannot guess; an unguessable file is a usage error naming it', async () => {
+    const dir = exportDir();
+    writeFileSync(join(dir, 'misc.csv'), 'a;b\n1;2\n');
+    const o = memoryOutput();
+    expect(await main(['node', 'batch-sync', 'init', join(dir, 'vendedores.csv'), join(dir, 'misc.csv')], o)).toBe(2);
+    const err = o.stderr.join('\n');
+    expect(err).toContain(`cannot tell which resource ${join(dir, 'misc.csv')} holds`);
+    expect(err).toContain(`${join(dir, 'misc.csv')}:<kind>`);
+    expect(existsSync(join(dir, 'batch-sync.config.json'))).toBe(false);
+    const ok = memoryOutput();
+    expect(await main(['node', 'batch-sync', 'init', join(dir, 'vendedores.csv'), `${join(dir, 'misc.csv')}:account`], ok)).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, 'batch-sync.config.json'), 'utf8')).jobs.map((j: { resource: string }) => j.resource)).toEqual(['sales-profile', 'account']);
+    expect(ok.stdout.join('\n')).toContain('owners: no deal or activity file among them');
   });
   test('a missing file is an input error (exit 2)', async () => {
     const o = memoryOutput();
