@@ -237,6 +237,14 @@ describe('batch-sync init', () => {
     expect(JSON.parse(readFileSync(join(dir, 'batch-sync.config.json'), 'utf8')).jobs.map((j: { resource: string }) => j.resource)).toEqual(['sales-profile', 'account']);
     expect(ok.stdout.join('\n')).toContain('owners: no deal or activity file among them');
   });
+  test('init of one file still needs --resource (exit 2, saying so); --out is refused with several files', async () => {
+    const o = memoryOutput();
+    expect(await main(['node', 'batch-sync', 'init', 'fixtures/es-vendedores/ventas.csv'], o)).toBe(2);
+    expect(o.stderr.join('\n')).toContain('--resource is required when init maps one file');
+    const many = memoryOutput();
+    expect(await main(['node', 'batch-sync', 'init', 'fixtures/es-vendedores/ventas.csv', 'fixtures/es-vendedores/vendedores.csv', '--out', join(tmpdir(), 'x.json')], many)).toBe(2);
+    expect(many.stderr.join('\n')).toContain('--out names one profile');
+  });
   test('a missing file is an input error (exit 2)', async () => {
     const o = memoryOutput();
     expect(await main(['node', 'batch-sync', 'init', 'no/such.csv', '--resource', 'deal', '--out', join(tmpdir(), 'x.json')], o)).toBe(2);
