@@ -6,7 +6,7 @@ import { formatDiagnostic } from '../validate/diagnostic.js';
 import type { OutcomeGroup, ResourceCounts, WarningGroup } from './collector.js';
 import type { RowOutcome } from './outcome.js';
 import type { Output } from './output.js';
-import { commandName, durationSeconds, failedRows, isSendingMode, type RunReport } from './run-report.js';
+import { commandName, durationSeconds, failedRows, isSendingMode, ownersNotInRunLine, type RunReport } from './run-report.js';
 
 /** A server detail can be a whole stack trace; examples are for recognising the problem. */
 const MAX_DETAIL = 300;
@@ -49,6 +49,8 @@ export function humanReport(report: RunReport, c: ChalkInstance): string[] {
     lines.push(`${plural(report.notListed, 'row')} not accepted ${are} counted and grouped above but not listed one by one (the errors CSV has every row).`, '');
   }
   if (report.warningGroups.length > 0) lines.push(...warningSection(report.warningGroups, report.totals.warnings, c), '');
+  const owners = ownersNotInRunLine(report);
+  if (owners) lines.push(owners, '');
   if (report.errorFiles?.length) {
     lines.push(`Rows not accepted, with their original columns: ${report.errorFiles.join(', ')}`, '');
   }

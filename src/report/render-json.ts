@@ -70,6 +70,7 @@ export function reportJson(report: RunReport) {
     })),
     warnings: report.warnings.map(warningJson),
     warningsNotListed: report.warningsNotListed,
+    ownersNotInRun: report.ownersNotInRun,
     errorFiles: report.errorFiles ?? [],
   };
 }

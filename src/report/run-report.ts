@@ -32,6 +32,8 @@ export interface RunReport {
   warningsNotListed: number;
   /** Errors CSV files written, so the report can say where the rows went. */
   errorFiles?: string[];
+  /** Distinct owner/agent ids of deals and activities that no sales profile of this run carries. */
+  ownersNotInRun: number;
 }
 
 export interface RunMeta {
@@ -41,11 +43,13 @@ export interface RunMeta {
   endedAt: Date;
   aborted?: RunAbort;
   errorFiles?: string[];
+  ownersNotInRun?: number;
 }
 
 export function buildRunReport(meta: RunMeta, collector: Collector): RunReport {
   return {
     ...meta,
+    ownersNotInRun: meta.ownersNotInRun ?? 0,
     counts: collector.counts(),
     totals: collector.totals(),
     groups: collector.groups(),
@@ -66,6 +70,12 @@ export function failedRows(report: Pick<RunReport, 'totals'>): number {
 /** Nothing is sent in these modes: "accepted" then means "valid, would be sent". */
 export function isSendingMode(mode: RunMode): boolean {
   return mode === 'push';
+}
+
+/** The one line about owners the run does not carry (issue 15.7); undefined when there are none. */
+export function ownersNotInRunLine(report: Pick<RunReport, 'ownersNotInRun'>): string | undefined {
+  const n = report.ownersNotInRun;
+  return n > 0 ? `owners not in this run: ${n} distinct ${n === 1 ? 'id' : 'ids'}, they must already exist on the server` : undefined;
 }
 
 export function commandName(mode: RunMode): string {

@@ -50,6 +50,8 @@ export interface RunResult {
   interrupted: boolean;
   /** Rows read per resource: each must have exactly one recorded outcome (sync.ts checks). */
   read: Partial<Record<Resource, number>>;
+  /** Distinct owner/agent ids the run's deals and activities name but its sales profiles do not. */
+  ownersNotInRun: number;
 }
 
 type RefsItem = Record<string, unknown> & { associated: Record<string, unknown> };
@@ -379,5 +381,5 @@ export async function runPipeline(
   } finally {
     await inWorker?.close();
   }
-  return { aborted, interrupted: signal?.aborted === true && aborted === undefined, read };
+  return { aborted, interrupted: signal?.aborted === true && aborted === undefined, read, ownersNotInRun: checks.ownersNotInRun() };
 }
