@@ -20,8 +20,10 @@ export function renderHuman(report: RunReport, output: Output): void {
 }
 
 export function humanReport(raw: RunReport, c: ChalkInstance): string[] {
-  // every value from outside (cells, file names, server texts) as one inert line, before colouring
-  const report = visibleStrings(raw);
+  // every value from outside (cells, file names, server texts) as one inert line, before colouring;
+  // only the parts printed here (the 100,000 rows kept for the JSON report are not copied)
+  const { aborted, groups, warningGroups, errorFiles } = raw;
+  const report: RunReport = { ...raw, ...visibleStrings({ aborted, groups, warningGroups, errorFiles }) };
   const lines: string[] = [`batch-sync ${commandName(report.mode)}: run ${report.runId}, ${durationSeconds(report)}`, ''];
   if (report.aborted) {
     lines.push(c.red.bold(`RUN ABORTED (${report.aborted.code}): ${report.aborted.message}`), '');
