@@ -11,24 +11,30 @@
 // character appear raw or in any of its escapes: its size grows with the key's length, not with the
 // number of combinations.
 
-const patterns = new Map<string, RegExp>();
+interface SecretPatterns {
+  /** Every form, anywhere. */
+  whole: RegExp;
+  /** The first 4 or more characters of a form at the very end of a text (cut inside it). */
+  cut: RegExp;
+  /** How far from the end a cut form can start: the longest escape of a character is ~12 characters. */
+  reach: number;
+}
+
+const patterns = new Map<string, SecretPatterns>();
 
 /** Registers a value (the API key, proxy credentials) to be masked wherever it would be printed. */
 export function addSecret(value: string | undefined): void {
-  if (value && value.length >= 4 && !patterns.has(value)) patterns.set(value, secretPattern(value));
+  if (value && value.length >= 4 && !patterns.has(value)) patterns.set(value, secretPatterns(value));
 }
 
 export function redact(text: string): string {
   let out = text;
-  for (const [s, pattern] of patterns) {
-    out = out.replace(pattern, '***');
+  for (const { whole, cut, reach } of patterns.values()) {
+    out = out.replace(whole, '***');
     // a text cut to a length inside a secret (a body read up to a limit) ends with its beginning
-    for (let n = Math.min(s.length - 1, out.length); n >= 4; n--) {
-      if (out.endsWith(s.slice(0, n))) {
-        out = `${out.slice(0, -n)}***`;
-        break;
-      }
-    }
+    const from = Math.max(0, out.length - reach);
+    const m = cut.exec(out.slice(from));
+    if (m) out = `${out.slice(0, from + m.index)}***`;
   }
   // credentials in URLs: scheme://user:pass@host
   return out.replace(/(\b[a-z][a-z0-9+.-]*:\/\/)[^\s/@:]+:[^\s/@]+@/gi, '$1***:***@');
@@ -54,12 +60,20 @@ export function secretForms(value: string): string[] {
   return [...forms];
 }
 
-/** One global regex matching every form of the secret, each character raw or escaped. */
-export function secretPattern(value: string): RegExp {
-  const alternatives = secretForms(value)
-    .sort((a, b) => b.length - a.length)
-    .map((form) => [...form].map(charPattern).join(''));
-  return new RegExp(alternatives.join('|'), 'g');
+/** Regexes matching every form of the secret, each character raw or escaped; whole, or cut at the end. */
+export function secretPatterns(value: string): SecretPatterns {
+  const forms = secretForms(value).sort((a, b) => b.length - a.length);
+  const chars = forms.map((form) => [...form].map(charPattern));
+  const whole = new RegExp(chars.map((c) => c.join('')).join('|'), 'g');
+  // 4 characters, then each further one only if the one before it is there; the cut may also have
+  // left an escape half written (`\u00`, `%2`, `&#4`)
+  // (4 characters of the key itself, 8 of its base64 or hex: 4 are only 2 or 3 of its bytes)
+  const prefixes = chars.map((c, i) => {
+    const least = forms[i] === value ? 4 : 8;
+    return c.slice(0, least).join('') + c.slice(least).reduceRight((rest, one) => `(?:${one}${rest})?`, '');
+  });
+  const cut = new RegExp(`(?:${prefixes.join('|')})[\\\\%&#xXu0-9a-fA-F]{0,8}$`);
+  return { whole, cut, reach: 16 * Math.max(...forms.map((f) => f.length)) };
 }
 
 const REGEX_SPECIAL = /[\\^$.*+?()[\]{}|/-]/;

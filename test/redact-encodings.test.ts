@@ -50,7 +50,8 @@ describe('every form of the key is masked', () => {
 
   test('text that only looks alike is kept', () => {
     addSecret('abcd-1234-efgh');
-    expect(redact('abcd-1234 efgh, %61bc, YWJj, 61626364')).toBe('abcd-1234 efgh, %61bc, YWJj, 61626364');
+    expect(redact('abcd-1234 efgh, %61bc, YWJj, 61626364 end')).toBe('abcd-1234 efgh, %61bc, YWJj, 61626364 end');
+    expect(redact('ends with abc')).toBe('ends with abc');
   });
 });
 
@@ -96,4 +97,15 @@ test('a long text is redacted in linear time (no combinatorial pattern)', () => 
   addSecret('another-secret-0123456789');
   const text = 'abc%2 \\u00 +/=&#1 k3y\\u002'.repeat(200_000);
   expect(redact(text)).toBe(text);
+});
+
+describe('a text cut to a length inside an encoded key (a body read up to a limit)', () => {
+  test.each(FORMS.filter(([name]) => !name.startsWith('hex') && !name.startsWith('HEX')))('%s, cut at 70 percent: the cut end is masked', (_name, form) => {
+    addSecret(KEY);
+    const cut = form.slice(0, Math.ceil(form.length * 0.7));
+    const out = redact(`body: ${cut}`);
+    expect(out.endsWith('***'), out).toBe(true);
+    expect(out.length).toBeLessThan(`body: ${cut}`.length);
+    for (let i = 0; i + 4 <= KEY.length; i++) expect(out).not.toContain(KEY.slice(i, i + 4));
+  });
 });
