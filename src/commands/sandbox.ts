@@ -6,6 +6,7 @@ import { UsageError } from '../errors.js';
 import { BASE_URL_ENV } from '../run/settings.js';
 import { API_KEY_ENV } from '../send/api-key.js';
 import type { Output } from '../report/output.js';
+import { visible } from '../report/terminal-text.js';
 import type { BatchLogEntry } from '../sandbox/batch-history.js';
 import { OPTION_FLAGS, SANDBOX_DEFAULTS, sandboxOptionsSchema } from '../sandbox/options.js';
 import type { SetExit } from './index.js';
@@ -77,7 +78,7 @@ export function registerSandbox(program: Command, output: Output, _setExit: SetE
 
       const sandbox = await (await import('../sandbox/server.js')).startSandbox({
         ...checked.data,
-        onBatch: flags.quiet ? undefined : (entry) => output.err(describeBatch(entry)),
+        onBatch: flags.quiet ? undefined : (entry) => output.err(visible(describeBatch(entry))),
       }).catch((error: unknown) => {
         const code = (error as NodeJS.ErrnoException).code;
         if (code === 'EADDRINUSE') throw new UsageError(`port ${candidate.port} on ${candidate.host} is in use`, { suggestion: 'pick another with --port (0 picks a free one)' });

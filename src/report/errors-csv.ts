@@ -88,8 +88,10 @@ export function createErrorsCsv(options: ErrorsCsvOptions): ErrorsCsvWriter {
   let failed: BatchSyncError | undefined;
   let droppedCells = 0;
 
+  // a lone \r is quoted too (csv-stringify quotes only \n with unix records): unquoted, a reader
+  // would end the record there
   const line = (f: OpenFile, cells: string[]) =>
-    stringify([cells.map(neutraliseCell)], { delimiter: f.delimiter, record_delimiter: 'unix' });
+    stringify([cells.map(neutraliseCell)], { delimiter: f.delimiter, record_delimiter: 'unix', quoted_match: /\r/ });
 
   const flush = (f: OpenFile) => {
     f.file.write(f.buffer);

@@ -18,7 +18,8 @@ export function normaliseReason(text: string): string {
       .replace(/externalId=(?:"[^"]*"|[^\s:,;]+)/g, 'externalId=…')
       // quoted values: "USX" and "ABC" are the same problem
       .replace(/"(?:[^"\\]|\\.)*"/g, '"…"')
-      .replace(/'(?:[^'\\]|\\.)*'/g, "'…'")
+      // single quotes only at word edges: the apostrophe of "API's" or "isn't" opens nothing
+      .replace(/(?<![\p{L}\p{N}])'(?:\\.|[^\\])*?'(?![\p{L}\p{N}])/gu, "'…'")
       .replace(/\s+/g, ' ')
       .trim()
   );

@@ -6,6 +6,7 @@ import { formatDiagnostic } from '../validate/diagnostic.js';
 import type { OutcomeGroup, ResourceCounts, WarningGroup } from './collector.js';
 import type { RowOutcome } from './outcome.js';
 import type { Output } from './output.js';
+import { visibleStrings } from './terminal-text.js';
 import { commandName, durationSeconds, failedRows, isSendingMode, ownersNotInRunLine, type RunReport } from './run-report.js';
 
 /** A server detail can be a whole stack trace; examples are for recognising the problem. */
@@ -18,7 +19,11 @@ export function renderHuman(report: RunReport, output: Output): void {
   for (const line of humanReport(report, output.color)) output.out(line);
 }
 
-export function humanReport(report: RunReport, c: ChalkInstance): string[] {
+export function humanReport(raw: RunReport, c: ChalkInstance): string[] {
+  // every value from outside (cells, file names, server texts) as one inert line, before colouring;
+  // only the parts printed here (the 100,000 rows kept for the JSON report are not copied)
+  const { aborted, groups, warningGroups, errorFiles } = raw;
+  const report: RunReport = { ...raw, ...visibleStrings({ aborted, groups, warningGroups, errorFiles }) };
   const lines: string[] = [`batch-sync ${commandName(report.mode)}: run ${report.runId}, ${durationSeconds(report)}`, ''];
   if (report.aborted) {
     lines.push(c.red.bold(`RUN ABORTED (${report.aborted.code}): ${report.aborted.message}`), '');

@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { METHODS, type Method } from '../contract/resources.js';
 import { UsageError } from '../errors.js';
+import { withoutQuery } from '../send/base-url.js';
 import type { SyncPlan } from './sync-plan.js';
 
 export const DEFAULTS = {
@@ -57,7 +58,8 @@ const intFlag = (flag: string, min: number, max: number) =>
   z.coerce.number({ error: `${flag} takes a whole number` }).int(`${flag} takes a whole number`).min(min, `${flag} must be at least ${min}`).max(max, `${flag} must be at most ${max}`);
 
 const schema = z.object({
-  baseUrl: z.url({ error: (iss) => `--base-url ${JSON.stringify(iss.input)} is not a URL` }).optional(),
+  // the query is not echoed: it may hold a token (?apikey=…)
+  baseUrl: z.url({ error: (iss) => `--base-url ${JSON.stringify(typeof iss.input === 'string' ? withoutQuery(iss.input) : iss.input)} is not a URL` }).optional(),
   source: z.string().min(1, '--source must not be empty'),
   method: z.enum(METHODS, { error: '--method takes post or patch' }),
   batchSize: intFlag('--batch-size', 1, 10_000),

@@ -4,6 +4,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Dispatcher } from 'undici';
 import { BatchSyncError } from '../errors.js';
 import { redact } from '../redact.js';
+import { onAbort as onRunAbort } from './abort-fanout.js';
 import { classifyError } from './classify-error.js';
 import { classifyStatus } from './classify-status.js';
 import { ERROR_BODY_LIMIT, OK_BODY_LIMIT, discard, readBounded } from './read-body.js';
@@ -43,7 +44,8 @@ export type AttemptOutcome =
 export async function attemptOnce(ctx: AttemptContext, attempts: number): Promise<AttemptOutcome> {
   // an attempt deadline on top of undici's timers: bodyTimeout is an idle timer, so a server
   // dripping a byte every few seconds would otherwise hold the batch forever. One controller per
-  // attempt, unlinked in `finally`, so a run-wide signal does not collect a listener per request.
+  // attempt, linked to the run-wide signals through abort-fanout (one listener each, whatever the
+  // concurrency) and unlinked in `finally`.
   const attempt = new AbortController();
   let timedOut = false;
   const timer = setTimeout(() => {
@@ -51,7 +53,7 @@ export async function attemptOnce(ctx: AttemptContext, attempts: number): Promis
     attempt.abort();
   }, ctx.timeouts.attemptMs);
   const onAbort = () => attempt.abort();
-  for (const s of [ctx.signal, ctx.halt]) s?.addEventListener('abort', onAbort, { once: true });
+  const unlink = [ctx.signal, ctx.halt].map((s) => s && onRunAbort(s, onAbort));
   if (ctx.signal?.aborted || ctx.halt.aborted) attempt.abort();
   const signal = attempt.signal;
   const url = `${ctx.origin}${ctx.path}`;
@@ -129,7 +131,7 @@ export async function attemptOnce(ctx: AttemptContext, attempts: number): Promis
     return { kind: disposition.action, failure: disposition.failure, unverified: unverified(disposition.failure) };
   } finally {
     clearTimeout(timer);
-    for (const s of [ctx.signal, ctx.halt]) s?.removeEventListener('abort', onAbort);
+    for (const off of unlink) off?.();
   }
 }
 

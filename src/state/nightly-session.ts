@@ -75,6 +75,7 @@ export function openNightlySession(ctx: SessionContext): RunSession | undefined 
     if (lock.tookOverFrom) notice(`warning: took over the lock of a run that is gone (${describeHolder(lock.tookOverFrom)})`);
     if (settings.recordState) {
       store = openStateStore(stateDir, {
+        heldSince: ctx.startedAt,
         onFailure: (error) => ctx.stop('STATE_NOT_SAVED', `stopped: cannot write the state journal in ${stateDir}: ${message(error)}`),
       });
       for (const note of store.notes) notice(`warning: ${note}`);
