@@ -71,6 +71,8 @@ export function reportJson(report: RunReport) {
     warnings: report.warnings.map(warningJson),
     warningsNotListed: report.warningsNotListed,
     errorFiles: report.errorFiles ?? [],
+    // --isolate-unattributed: the extra requests it sent (null when it was off)
+    isolation: report.isolation ? { requests: report.isolation.requests, budget: report.isolation.budget, overBudget: report.isolation.overBudget } : null,
   };
 }
 

@@ -13,6 +13,14 @@ export interface RunAbort {
   message: string;
 }
 
+/** The extra requests --isolate-unattributed sent to pin errors that named no item. */
+export interface IsolationCount {
+  requests: number;
+  budget: number;
+  /** Batches left UNVERIFIED because the budget was used up. */
+  overBudget: number;
+}
+
 export interface RunReport {
   runId: string;
   mode: RunMode;
@@ -32,6 +40,7 @@ export interface RunReport {
   warningsNotListed: number;
   /** Errors CSV files written, so the report can say where the rows went. */
   errorFiles?: string[];
+  isolation?: IsolationCount;
 }
 
 export interface RunMeta {
@@ -41,6 +50,7 @@ export interface RunMeta {
   endedAt: Date;
   aborted?: RunAbort;
   errorFiles?: string[];
+  isolation?: IsolationCount;
 }
 
 export function buildRunReport(meta: RunMeta, collector: Collector): RunReport {

@@ -28,26 +28,30 @@ const serve = async (...args: Parameters<typeof startServer>) => {
 };
 
 describe('the connection fails', () => {
-  test('a socket closed in the middle of the answer: retried with the same batchId, applied once', async () => {
+  test('a socket closed in the middle of a 200 answer: never resent (it was processed), rows UNVERIFIED, the rerun sends them once', async () => {
     const { applied, ok } = applyingServerLedger();
     const server = await serve([{ respond: (req) => ({ status: 200, body: okBody(req), cutAfterBytes: 12 }) }], ok);
     const { file, stateDir } = accountsFile(3);
     const r = await pushJson(file, server.url, stateDir);
-    expect(r.code).toBe(0);
-    expect(server.requests.map(batchIdOf)).toEqual([batchIdOf(server.requests[0]!), batchIdOf(server.requests[0]!)]);
-    expect(r.report.totals).toMatchObject({ read: 3, accepted: 3 });
+    expect(r.code).toBe(3);
+    expect(server.requests).toHaveLength(1);
+    expect(r.report.totals).toMatchObject({ read: 3, accepted: 0, skipped: 3 });
+    expect(r.report.notAccepted.every((o) => o.message === 'UNVERIFIED' && /broke off/.test(o.detail))).toBe(true);
+    const rerun = await pushJson(file, server.url, stateDir);
+    expect(rerun.code).toBe(0);
+    expect(server.requests).toHaveLength(2);
     expect([...applied.values()]).toEqual([1, 1, 1]);
   });
 
-  test('a body dripped slower than --timeout is cut and retried; the second answer counts', async () => {
+  test('a 200 body dripped slower than --timeout is cut, not resent, its rows UNVERIFIED', async () => {
     const server = await serve([{ status: 200, body: OK_BODY, drip: { bytes: 4, everyMs: 1600 } }], applyingServerLedger().ok);
     const { file, stateDir } = accountsFile(2);
     const started = Date.now();
     const r = await pushJson(file, server.url, stateDir, ['--timeout', '1000']);
-    expect(r.code).toBe(0);
-    expect(server.requests).toHaveLength(2);
+    expect(r.code).toBe(3);
+    expect(server.requests).toHaveLength(1);
     expect(Date.now() - started).toBeLessThan(5000);
-    expect(r.report.totals).toMatchObject({ read: 2, accepted: 2 });
+    expect(r.report.totals).toMatchObject({ read: 2, accepted: 0, skipped: 2 });
   });
 });
 

@@ -75,10 +75,14 @@ export async function sandboxWithProfiles(options: Partial<SandboxOptions> = {})
  * after them, and emptied before each test with `reset`. `ready` receives it and the environment
  * that points push at it.
  */
-export function sandboxPerFile(apiKey: string, ready: (sandbox: SandboxHandle, env: Record<string, string>) => void, options: { reset?: boolean } = {}): void {
+export function sandboxPerFile(
+  apiKey: string,
+  ready: (sandbox: SandboxHandle, env: Record<string, string>) => void,
+  options: { reset?: boolean; answers?: SandboxOptions['answers'] } = {},
+): void {
   let started: SandboxHandle | undefined;
   beforeAll(async () => {
-    started = await startSandbox({ port: 0, apiKey });
+    started = await startSandbox({ port: 0, apiKey, answers: options.answers });
     ready(started, { BATCH_SYNC_API_KEY: apiKey, BATCH_SYNC_BASE_URL: started.url });
   });
   afterAll(() => started?.close());
