@@ -88,3 +88,13 @@ export function sandboxPerFile(
   afterAll(() => started?.close());
   if (options.reset) beforeEach(() => started?.reset());
 }
+
+/**
+ * The two answer styles the end-to-end push tests run against (issue 21.5): the sandbox's own
+ * `named` answers read as such, and the `documented` answers (no item named, success 100) read with
+ * isolation, so that rows the tests expect accepted or rejected are pinned one by one.
+ */
+export const ANSWER_STYLES_UNDER_TEST = [
+  { style: 'named' as const, args: ['--answers', 'named'] },
+  { style: 'documented' as const, args: ['--isolate-unattributed'] },
+];
