@@ -177,11 +177,15 @@ async function isolate(ctx: DispatchContext, batch: Batch, reason: string): Prom
     iso.overBudget++;
     return unverified(`the isolation budget of ${iso.budget} extra requests is used up; a rerun sends them again`);
   }
+  // both requests are taken from the budget before either is sent: batches isolating at the same
+  // time must not overdraw it; a half the run stops before sending is given back
+  iso.sent += 2;
   const [first, second] = halves(ctx, batch);
-  const firstResult = await sendHalf(ctx, first, iso);
+  const firstResult = await sendHalf(ctx, first);
   const a = firstResult ? await settle(ctx, first, firstResult) : false;
-  const secondResult = await sendHalf(ctx, second, iso);
+  const secondResult = await sendHalf(ctx, second);
   const b = secondResult ? await settle(ctx, second, secondResult) : false;
+  iso.sent -= Number(!firstResult) + Number(!secondResult);
   return a && b;
 }
 
@@ -192,7 +196,7 @@ function halves(ctx: DispatchContext, { batchId, items }: Batch): [Batch, Batch]
 }
 
 /** Sends one half of a split batch, or records its rows NOT_SENT when the run has stopped (undefined). */
-async function sendHalf(ctx: DispatchContext, half: Batch, iso?: Isolation): Promise<SendResult | undefined> {
+async function sendHalf(ctx: DispatchContext, half: Batch): Promise<SendResult | undefined> {
   // the first half's acknowledgements may still be on their way to disk
   const syncing = ctx.beforeSend?.();
   if (syncing) await syncing;
@@ -202,7 +206,6 @@ async function sendHalf(ctx: DispatchContext, half: Batch, iso?: Isolation): Pro
     for (const item of half.items) ctx.record(outcome(ctx, item.meta, half.batchId, 'skipped', 'NOT_SENT', `not sent: ${why}`));
     return undefined;
   }
-  if (iso) iso.sent++;
   return sendBatch(ctx, half);
 }
 
@@ -223,8 +226,12 @@ export function errorText(body: string): string {
   return text;
 }
 
-/** Two refusals alike: the same status and the same text once numbers and batch ids are left out. */
+/**
+ * Two refusals alike: the same status and the same text once numbers and batch ids are left out. A
+ * refusal that names an item (`items[3]`, `externalId=`) is about that item, never the whole batch.
+ */
 function sameRefusal(a: SendResult, b: SendResult & { kind: 'bad-request' }): boolean {
   const norm = (body: string) => errorText(body).replace(/[\w.-]*\d[\w.-]*/g, '#');
+  if (/\bitems\[\d+\]|\bexternalId\s*=/.test(b.body)) return false;
   return a.kind === 'bad-request' && a.status === b.status && norm(a.body) === norm(b.body);
 }

@@ -129,3 +129,21 @@ describe('a server that answers 400 to everything (16.10)', () => {
     expect(r.report.notAccepted.map((o) => o.externalId)).toEqual(['A-3']);
   });
 });
+
+describe('a 400 that names its item is never taken for a whole-batch refusal', () => {
+  test('two bad items in different halves, refused with the same words but each named: both pinned, the rest accepted', async () => {
+    server = await startServer([], {
+      respond: (req) => {
+        const items = JSON.parse(req.body.toString()).items as { externalId: string }[];
+        const bad = items.findIndex((i) => i.externalId === 'A-2' || i.externalId === 'A-7');
+        return bad >= 0
+          ? { status: 400, body: { data: { code: 400, success: 0, error: [{ message: 'VALIDATION_ERROR', detail: `items[${bad}] externalId=${items[bad]!.externalId}: name: is required` }] }, status: 'ERROR' } }
+          : { status: 200, body: { data: { code: 200, success: items.length, error: [] }, status: 'SUCCESS' } };
+      },
+    });
+    const { file, stateDir } = accountsFile(8);
+    const r = await pushJson(file, server.url, stateDir);
+    expect(r.report.totals).toMatchObject({ read: 8, accepted: 6, rejected: 2 });
+    expect(r.report.notAccepted.map((o) => o.externalId)).toEqual(['A-2', 'A-7']);
+  });
+});
