@@ -47,7 +47,7 @@ describe('human report', () => {
         deals.csv:16  externalId=D-11  VALIDATION_ERROR  items[5] externalId=D-11: amount.currency: "USX" is not an ISO-4217 currency code
         … and 409 more
 
-      1 row: INTERNAL_ERROR not attributable to an item: whole batch b-7 refused (INTERNAL_ERROR: boom)
+      1 row: INTERNAL_ERROR not attributable to an item: whole batch … refused (INTERNAL_ERROR: boom)
         deals.csv:900  INTERNAL_ERROR  not attributable to an item: whole batch b-7 refused (INTERNAL_ERROR: boom)
 
       deal: 2 rows invalid
