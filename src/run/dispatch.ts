@@ -173,6 +173,8 @@ async function isolate(ctx: DispatchContext, batch: Batch, reason: string): Prom
     const hint = ctx.method === 'post' ? '; --isolate-unattributed resends it split to pin each error (safe when POST replaces by externalId)' : '';
     return unverified(`none counted accepted, a rerun sends them again${hint}`);
   }
+  // one item whose answer still contradicts itself (named, yet counted accepted): resending tells no more
+  if (items.length < 2) return unverified('none counted accepted, a rerun sends it again');
   if (iso.sent + 2 > iso.budget) {
     iso.overBudget++;
     return unverified(`the isolation budget of ${iso.budget} extra requests is used up; a rerun sends them again`);

@@ -147,3 +147,21 @@ describe('a 400 that names its item is never taken for a whole-batch refusal', (
     expect(r.report.notAccepted.map((o) => o.externalId)).toEqual(['A-2', 'A-7']);
   });
 });
+
+describe('an answer that contradicts itself about a one-item batch', () => {
+  test('named and counted accepted at once: UNVERIFIED, not split into nothing', async () => {
+    server = await startServer([], {
+      respond: (req) => {
+        const items = JSON.parse(req.body.toString()).items as { externalId: string }[];
+        const error = items.map((i, n) => ({ message: 'VALIDATION_ERROR', detail: `items[${n}] externalId=${i.externalId}: name: too long` }));
+        return { status: 200, body: { data: { code: 200, success: items.length, error }, status: 'SUCCESS' } };
+      },
+    });
+    const { file, stateDir } = accountsFile(2);
+    const r = await pushJson(file, server.url, stateDir, ['--answers', 'named', '--isolate-unattributed']);
+    expect(r.report.totals).toMatchObject({ read: 2, accepted: 0, skipped: 2 });
+    expect(r.report.notAccepted.every((o) => o.message === 'UNVERIFIED')).toBe(true);
+    // the batch of 2, its two halves, and nothing more
+    expect(server.requests).toHaveLength(3);
+  });
+});
