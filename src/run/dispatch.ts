@@ -103,7 +103,7 @@ async function settle(ctx: DispatchContext, batch: Batch, result: SendResult): P
           break;
       }
       for (const w of reading.warnings) {
-        ctx.warn?.({ severity: 'warning', file: items[0]!.meta.file, reason: `the server's answer to batch ${batchId} (${items.length} ${items.length === 1 ? 'row' : 'rows'}, all counted accepted) also says: ${redact([w.message, w.detail].filter(Boolean).join(' '))}` });
+        ctx.warn?.({ severity: 'warning', file: items[0]!.meta.file, reason: `the server's answer to batch ${batchId} carried a message about no row (no row was refused for it): ${redact([w.message, w.detail].filter(Boolean).join(' '))}` });
       }
       items.forEach((item, index) => {
         const own = reading.perItem.get(index);
