@@ -59,6 +59,7 @@ export function humanReport(raw: RunReport, c: ChalkInstance): string[] {
   if (report.errorFiles?.length) {
     lines.push(`Rows not accepted, with their original columns: ${report.errorFiles.join(', ')}`, '');
   }
+  if (report.isolation) lines.push(isolationLine(report.isolation), '');
   lines.push(verdict(report, c));
   return lines;
 }
@@ -71,6 +72,11 @@ export function exampleLine(o: RowOutcome): string {
   }
   const id = o.externalId ? `  externalId=${o.externalId}` : '';
   return `${o.file}:${o.line}${id}  ${o.message}  ${clip(o.detail)}`;
+}
+
+function isolationLine(i: NonNullable<RunReport['isolation']>): string {
+  const over = i.overBudget > 0 ? `; the budget ran out: ${plural(i.overBudget, 'batch', 'batches')} left unverified` : '';
+  return `Isolation (--isolate-unattributed): ${plural(i.requests, 'extra request')} of a budget of ${i.budget} resent split batches to pin errors that named no row${over}.`;
 }
 
 function countsTable(report: RunReport): string[] {

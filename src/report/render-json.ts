@@ -72,6 +72,8 @@ export function reportJson(report: RunReport) {
     warningsNotListed: report.warningsNotListed,
     ownersNotInRun: report.ownersNotInRun,
     errorFiles: report.errorFiles ?? [],
+    // --isolate-unattributed: the extra requests it sent (null when it was off)
+    isolation: report.isolation ? { requests: report.isolation.requests, budget: report.isolation.budget, overBudget: report.isolation.overBudget } : null,
   };
 }
 

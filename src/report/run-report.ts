@@ -13,6 +13,14 @@ export interface RunAbort {
   message: string;
 }
 
+/** The extra requests --isolate-unattributed sent to pin errors that named no item. */
+export interface IsolationCount {
+  requests: number;
+  budget: number;
+  /** Batches left UNVERIFIED because the budget was used up. */
+  overBudget: number;
+}
+
 export interface RunReport {
   runId: string;
   mode: RunMode;
@@ -34,6 +42,7 @@ export interface RunReport {
   errorFiles?: string[];
   /** Distinct owner/agent ids of deals and activities that no sales profile of this run carries. */
   ownersNotInRun: number;
+  isolation?: IsolationCount;
 }
 
 export interface RunMeta {
@@ -44,6 +53,7 @@ export interface RunMeta {
   aborted?: RunAbort;
   errorFiles?: string[];
   ownersNotInRun?: number;
+  isolation?: IsolationCount;
 }
 
 export function buildRunReport(meta: RunMeta, collector: Collector): RunReport {

@@ -11,7 +11,7 @@ import { createCrossChecks } from '../validate/cross-checks.js';
 import type { Diagnostic } from '../validate/diagnostic.js';
 import { createItemValidator } from '../validate/validate-item.js';
 import { createLimiter } from './concurrency.js';
-import { dispatchBatch, type BatchSender } from './dispatch.js';
+import { dispatchBatch, type BatchSender, type Isolation } from './dispatch.js';
 import { ChunkLease, ChunkRowMeta, EncodedItem, LazyRow, MappedItem, lazyRow, rowOf, type RowRef } from './chunk-items.js';
 import { ownString } from './own-string.js';
 import { problemText } from './problem-text.js';
@@ -52,6 +52,8 @@ export interface RunResult {
   read: Partial<Record<Resource, number>>;
   /** Distinct owner/agent ids the run's deals and activities name but its sales profiles do not. */
   ownersNotInRun: number;
+  /** What --isolate-unattributed cost, when it was on. */
+  isolation?: Isolation;
 }
 
 type RefsItem = Record<string, unknown> & { associated: Record<string, unknown> };
@@ -78,6 +80,8 @@ export async function runPipeline(
   const counts: ProgressCounts = { rowsRead: 0, batchesAcked: 0, itemsAcked: 0, retries: 0 };
   const read: RunResult['read'] = {};
   let aborted: RunResult['aborted'];
+  // one allowance for the whole run, shared by every kind's batches
+  const isolation: Isolation | undefined = settings.isolateUnattributed ? { budget: settings.isolationBudget, sent: 0, overBudget: 0 } : undefined;
 
   const record = (o: RowOutcome) => {
     if (o.resource === 'sales-profile' && o.externalId && (o.outcome === 'invalid' || o.outcome === 'rejected')) failedProfiles.add(o.externalId);
@@ -128,9 +132,11 @@ export async function runPipeline(
         resource,
         method: settings.method,
         source: settings.source,
-        checkSuccessCount: settings.checkSuccessCount,
+        answers: { successIsCount: settings.checkSuccessCount, namesItems: settings.namesItems, successCodes: settings.successCodes },
+        isolation,
         signal,
         record,
+        warn: (d: Diagnostic) => hooks.warn(d, resource),
         accepted: (item: PlannedItem<RowMeta>) => {
           counts.itemsAcked += 1;
           // the read worker's items as their bytes: decoding a million of them to hash them was 1 GB of garbage
@@ -381,5 +387,5 @@ export async function runPipeline(
   } finally {
     await inWorker?.close();
   }
-  return { aborted, interrupted: signal?.aborted === true && aborted === undefined, read, ownersNotInRun: checks.ownersNotInRun() };
+  return { aborted, interrupted: signal?.aborted === true && aborted === undefined, read, ownersNotInRun: checks.ownersNotInRun(), isolation };
 }

@@ -186,7 +186,8 @@ export async function sync(request: SyncRequest, environment: SyncEnvironment = 
     const aborted = result.aborted
       ? { code: result.aborted.code, message: result.aborted.suggestion ? `${result.aborted.message}. ${result.aborted.suggestion}` : result.aborted.message }
       : (stopped ?? (interrupted ? { code: 'INTERRUPTED', message: 'the run was interrupted (SIGINT/SIGTERM): no new batches were taken' } : undefined));
-    const report = buildRunReport({ runId, mode: request.mode, startedAt, endedAt: new Date(), aborted, ownersNotInRun: result.ownersNotInRun }, collector);
+    const isolation = result.isolation && { requests: result.isolation.sent, budget: result.isolation.budget, overBudget: result.isolation.overBudget };
+    const report = buildRunReport({ runId, mode: request.mode, startedAt, endedAt: new Date(), aborted, ownersNotInRun: result.ownersNotInRun, isolation }, collector);
     finished = { report, exitCode: exitCodeOf(report, result.interrupted) };
     return { ...finished, settings, plan, collector, inputs: prepared.map((p) => p.job.file) };
   } finally {

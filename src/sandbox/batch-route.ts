@@ -5,7 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { batchEnvelope } from '../contract/envelope.js';
 import { formatProblem, toFieldProblems } from '../contract/issues.js';
 import type { Method, Resource } from '../contract/resources.js';
-import { applyBatch } from './apply-batch.js';
+import { applyBatch, type AnswerStyle } from './apply-batch.js';
 import type { BatchLogEntry } from './batch-history.js';
 import { isJsonContentType, sendJson, sendRefusal, type RefusalReason } from './http-replies.js';
 import { readBody } from './read-body.js';
@@ -15,6 +15,7 @@ export interface BatchRouteConfig {
   checkKey: (provided: string | string[] | undefined) => boolean;
   maxItems: number;
   maxBodyBytes: number;
+  answers: AnswerStyle;
   onBatch?: (entry: BatchLogEntry) => void;
 }
 
@@ -58,14 +59,14 @@ export async function handleBatch(
   }
 
   const { batchId, source, items } = envelope.data;
-  const log = (status: number, answer?: { code: number; success: number; error: unknown[] }) => {
+  const log = (status: number, answer?: { code: number; error: unknown[] }, accepted = 0) => {
     const entry = state.history.add({
       method: route.method === 'post' ? 'POST' : 'PATCH',
       resource: route.resource,
       batchId,
       source,
       items: items.length,
-      accepted: answer?.success ?? 0,
+      accepted,
       errors: answer?.error.length ?? 0,
       status,
       ...(answer ? { code: answer.code } : {}),
@@ -90,7 +91,7 @@ export async function handleBatch(
     return log(400);
   }
 
-  const answer = applyBatch(state.store, route.resource, route.method, items);
+  const { answer, accepted } = applyBatch(state.store, route.resource, route.method, items, config.answers);
   sendJson(res, 200, answer);
-  return log(200, answer.data);
+  return log(200, answer.data, accepted);
 }

@@ -79,12 +79,8 @@ export async function attemptOnce(ctx: AttemptContext, attempts: number): Promis
       const { text, truncated } = await readBounded(res.body, OK_BODY_LIMIT);
       const verdict = verifyResponse(text, truncated, header(res.headers['content-type']));
       if (verdict.ok) return { kind: 'done', result: { kind: 'ok', status, response: verdict.response, attempts } };
-      const body = redact(text).slice(0, ERROR_BODY_LIMIT);
-      return {
-        kind: 'retry',
-        failure: { code: 'UNVERIFIED', status, message: `the API answered ${label} but ${verdict.reason}` },
-        unverified: { reason: `the API answered ${label} but ${verdict.reason}`, status, body },
-      };
+      // a 2xx means the server processed the batch: it is never sent again within the run (issue 16.4)
+      return unreadable2xx(`the API answered ${label} but ${verdict.reason}`, status, redact(text).slice(0, ERROR_BODY_LIMIT), attempts);
     }
 
     const disposition = classifyStatus({
@@ -120,19 +116,24 @@ export async function attemptOnce(ctx: AttemptContext, attempts: number): Promis
   } catch (err) {
     if (err instanceof BatchSyncError) throw err; // ours, from the status table above
     if (ctx.signal?.aborted || ctx.halt.aborted) return { kind: 'cancelled' };
-    const unverified = (failure: AttemptFailure) =>
-      answered === undefined ? undefined : { reason: `the API answered ${answered} but its body broke off (${failure.message})`, status: Number.parseInt(answered, 10), body: '' };
-    if (timedOut) {
-      const failure = { code: 'ATTEMPT_TIMEOUT', message: `the request to ${url} took longer than ${ctx.timeouts.attemptMs} ms` };
-      return { kind: 'retry', failure, unverified: unverified(failure) };
+    const disposition = timedOut
+      ? ({ action: 'retry', failure: { code: 'ATTEMPT_TIMEOUT', message: `the request to ${url} took longer than ${ctx.timeouts.attemptMs} ms` } } as const)
+      : classifyError(err, ctx.origin);
+    // a 2xx whose body broke off (reset, timeout, slow drip) was processed: never resent (issue 16.4)
+    if (answered !== undefined) {
+      const why = disposition.action === 'abort' ? (err as Error).message : disposition.failure.message;
+      return unreadable2xx(`the API answered ${answered} but its body broke off (${why})`, Number.parseInt(answered, 10), '', attempts);
     }
-    const disposition = classifyError(err, ctx.origin);
     if (disposition.action === 'abort') throw disposition.error;
-    return { kind: disposition.action, failure: disposition.failure, unverified: unverified(disposition.failure) };
+    return { kind: disposition.action, failure: disposition.failure };
   } finally {
     clearTimeout(timer);
     for (const off of unlink) off?.();
   }
+}
+
+function unreadable2xx(reason: string, status: number, body: string, attempts: number): AttemptOutcome {
+  return { kind: 'done', result: { kind: 'unverified', reason: redact(reason), attempts, status, body } };
 }
 
 /** Error bodies are best effort: a socket dying while we read one must not hide the status. */
