@@ -4,7 +4,8 @@
 import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
-import { canonical, createErrorsCsv, type ErrorsCsvWriter } from '../report/errors-csv.js';
+import { createErrorsCsv, type ErrorsCsvWriter } from '../report/errors-csv.js';
+import { inputFiles, sameFileNote } from '../report/same-file.js';
 import type { Output } from '../report/output.js';
 import { startProgress } from '../report/progress.js';
 import { REPORTERS } from '../report/reporters.js';
@@ -62,8 +63,9 @@ export async function runSyncCommand(request: SyncRequest, flags: CommonFlags, o
         if (flags.emit) {
           // every file the run reads, however named (a symlink, ../x): data, profiles and the plan
           const plan = request.config ?? join(request.cwd ?? process.cwd(), DEFAULT_PLAN_FILE);
-          const read = new Set([...inputs, ...jobs.flatMap((j) => (j.job.profile ? [j.job.profile] : [])), plan].map(canonical));
-          if (read.has(canonical(flags.emit))) throw new UsageError(`refusing to write --emit over an input of this run (data, profile or plan file): ${flags.emit}`);
+          // and by device and inode too: a hard link of an input is the input under another name
+          const input = inputFiles([...inputs, ...jobs.flatMap((j) => (j.job.profile ? [j.job.profile] : [])), plan]).find(flags.emit);
+          if (input !== undefined) throw new UsageError(`refusing to write --emit over an input of this run (data, profile or plan file): ${flags.emit}${sameFileNote(flags.emit, input)}`);
         }
         if (flags.errors) errors = errorsWriter(flags.errors, inputs);
         for (const { job, source } of jobs) errors?.declareSource(job.file, { header: source.header, delimiter: source.detected.delimiter });
