@@ -190,14 +190,20 @@ const REASONS: Record<string, string> = {
   ENOENT: 'the directory does not exist',
   ENOTDIR: 'it is not a directory',
   EISDIR: 'a directory has that name',
+  EFBIG: 'the file grew past the size limit (ulimit -f)',
 };
+
+/** Why a file could not be written, in words: `the disk is full (ENOSPC)`. */
+export function writeReason(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const why = (code && REASONS[code]) ?? (error instanceof Error ? error.message : String(error));
+  return `${why}${code ? ` (${code})` : ''}`;
+}
 
 /** A clear one-line error instead of a stack: what could not be written and why. */
 export function writeError(error: unknown, target: string): BatchSyncError {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  const why = (code && REASONS[code]) ?? (error instanceof Error ? error.message : String(error));
-  return new BatchSyncError('ERRORS_CSV', `cannot write the errors CSV ${target}: ${why}${code ? ` (${code})` : ''}`, EXIT.usage, {
-    suggestion: 'Free space or fix permissions, or choose another directory for the errors CSV. The report above still lists the rows.',
+  return new BatchSyncError('ERRORS_CSV', `cannot write the errors CSV ${target}: ${writeReason(error)}`, EXIT.usage, {
+    suggestion: 'Free space or fix permissions, or choose another directory for the errors CSV. The report still lists the rows.',
     cause: error,
   });
 }
