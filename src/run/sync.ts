@@ -19,7 +19,7 @@ import { DEFAULT_PLAN_FILE, loadSyncPlan, type SyncPlan } from './sync-plan.js';
 import type { Job, ProgressCounts, RunMode } from './types.js';
 
 /** The hooks by which the incremental state takes part in a run. */
-export type StateHooks = 'accepted' | 'unchanged' | 'learn' | 'sameRow' | 'fingerprints' | 'durable';
+export type StateHooks = 'accepted' | 'unchanged' | 'learn' | 'sameRow' | 'fingerprints' | 'durable' | 'sending' | 'landed' | 'resent';
 
 export interface SyncRequest {
   mode: RunMode;
@@ -79,6 +79,11 @@ export interface RunSession {
   /** Every row not accepted, as it happens. */
   sink?(outcome: RowOutcome): void;
   prepared?(jobs: readonly PreparedJob[]): void;
+  /**
+   * Before the first batch of the run: resend the batches an interrupted run left in flight, with
+   * their own batchIds and bytes. Their rows then take those answers as their outcomes (`resent`).
+   */
+  resume?(sender: BatchSender, signal: AbortSignal): Promise<void>;
   /** With the outcome when the run finished, without it when it failed; must not throw. */
   close(result?: { report: RunReport; exitCode: number }): void;
 }
@@ -151,6 +156,7 @@ export async function sync(request: SyncRequest, environment: SyncEnvironment = 
     const connection = request.mode === 'push' ? await environment.connect?.(settings, plan, (text, level) => environment.onEvent?.(text, level)) : undefined;
     let result: Awaited<ReturnType<typeof runPipeline>>;
     try {
+      if (connection) await session?.resume?.(connection.sender, signal);
       result = await runPipeline(
         prepared,
         { ...settings, mode: request.mode, runId },
