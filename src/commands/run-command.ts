@@ -148,6 +148,8 @@ export async function runSyncCommand(request: SyncRequest, flags: CommonFlags, o
   const failures: BatchSyncError[] = [];
   const emitFailure = emitted?.failure();
   if (emitFailure) failures.push(emitFailure);
+  // the state and the run's report folder (--report-dir)
+  for (const failure of outcome.outputFailures ?? []) failures.push(new BatchSyncError('OUTPUT', failure, EXIT.aborted));
   if (errors) {
     const failure = errors.failure();
     if (failure) {

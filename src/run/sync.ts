@@ -84,8 +84,11 @@ export interface RunSession {
    * their own batchIds and bytes. Their rows then take those answers as their outcomes (`resent`).
    */
   resume?(sender: BatchSender, signal: AbortSignal): Promise<void>;
-  /** With the outcome when the run finished, without it when it failed; must not throw. */
-  close(result?: { report: RunReport; exitCode: number }): void;
+  /**
+   * With the outcome when the run finished, without it when it failed; must not throw. Returns what
+   * could not be written (the state, the run's report folder), one line each.
+   */
+  close(result?: { report: RunReport; exitCode: number }): string[] | void;
 }
 
 export interface SyncOutcome {
@@ -96,6 +99,8 @@ export interface SyncOutcome {
   collector: Collector;
   /** Input files of the run, so output files are never written over one. */
   inputs: string[];
+  /** Files of the session that could not be written (the state, the run's report folder), one line each. */
+  outputFailures?: string[];
 }
 
 export async function loadPlanFor(request: Pick<SyncRequest, 'config' | 'cwd'>): Promise<SyncPlan | undefined> {
@@ -146,6 +151,7 @@ export async function sync(request: SyncRequest, environment: SyncEnvironment = 
   const notice = (text: string) => environment.onNotice?.(text);
   const session = environment.openSession?.({ runId, target: environment.target ?? settings.baseUrl, startedAt, mode: request.mode, settings, inputs: jobsFor(request, plan).map((j) => j.file), notice, stop });
   let finished: { report: RunReport; exitCode: number } | undefined;
+  let out: SyncOutcome | undefined;
   try {
     const prepared = await prepareJobs(jobsFor(request, plan), settings.method);
     environment.onPrepared?.(prepared);
@@ -194,8 +200,12 @@ export async function sync(request: SyncRequest, environment: SyncEnvironment = 
       : (stopped ?? (interrupted ? { code: 'INTERRUPTED', message: 'the run was interrupted (SIGINT/SIGTERM): no new batches were taken' } : undefined));
     const report = buildRunReport({ runId, mode: request.mode, startedAt, endedAt: new Date(), aborted }, collector);
     finished = { report, exitCode: exitCodeOf(report, result.interrupted) };
-    return { ...finished, settings, plan, collector, inputs: prepared.map((p) => p.job.file) };
+    out = { ...finished, settings, plan, collector, inputs: prepared.map((p) => p.job.file) };
+    return out;
   } finally {
-    session?.close(finished);
+    const failures = session?.close(finished) ?? [];
+    // with the run's outcome they go to the command, which reports them with it; without one, now
+    if (out) out.outputFailures = failures;
+    else for (const failure of failures) notice(`error: ${failure}`);
   }
 }

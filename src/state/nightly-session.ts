@@ -2,7 +2,7 @@
 // the incremental state, and the run's folder of reports. Opened before any input is read, closed
 // after the run however it ended; it never prints, it hands texts to `notice`.
 import type { Method } from '../contract/resources.js';
-import { BatchSyncError, ConfigError } from '../errors.js';
+import { BatchSyncError, ConfigError, EXIT } from '../errors.js';
 import { createErrorsCsv, type ErrorsCsvWriter } from '../report/errors-csv.js';
 import type { RunHooks } from '../run/run.js';
 import type { RunSession, SessionContext } from '../run/sync.js';
@@ -99,7 +99,16 @@ export function openNightlySession(ctx: SessionContext): RunSession | undefined 
       for (const note of notes) notice(`warning: ${note}`);
       // another target's or method's batches wait for a run against it
       leftInFlight = all.filter((r) => r.scope === method).sort((a, b) => SEND_ORDER.indexOf(a.resource) - SEND_ORDER.indexOf(b.resource) || (a.batchId < b.batchId ? -1 : a.batchId > b.batchId ? 1 : 0));
-      const elsewhere = all.length - leftInFlight.length;
+      // an embedded sandbox lived and died with its run: its batches can never be resent
+      const gone = all.filter((r) => r.scope !== method && r.scope.includes('@embedded-sandbox-'));
+      for (const r of gone) {
+        try {
+          unlinkSync(r.path);
+        } catch {
+          // gone already
+        }
+      }
+      const elsewhere = all.length - leftInFlight.length - gone.length;
       if (elsewhere > 0) notice(`warning: ${elsewhere} batch(es) left in flight by an interrupted run against another target or method are kept in ${stateDir} for a run against it`);
       inFlightDir = ensureInFlightDir(stateDir);
     }
@@ -227,13 +236,15 @@ export function openNightlySession(ctx: SessionContext): RunSession | undefined 
       for (const { job, source } of jobs) errors?.declareSource(job.file, { header: source.header, delimiter: source.detected.delimiter });
     },
     close(result) {
+      // what could not be written: handed back to be reported with the run (exit 3 once anything was sent)
+      const failures: string[] = [];
       try {
         try {
           live?.close();
           // every acknowledgement is on disk now: the answered batches' in-flight records can go
           if (!stateFailed) for (const path of [...landing]) removeNow(path);
         } catch (error) {
-          notice(`error: the state in ${stateDir} was not saved: ${message(error)}; the next run sends these rows again`);
+          failures.push(`the state in ${stateDir} was not saved: ${message(error)}; the next run sends these rows again`);
         }
         if (resent.size > 0) {
           const ids = [...resent.values()].map((r) => `${r.outcome.externalId} (${r.outcome.outcome}${r.outcome.message ? ` ${r.outcome.message}` : ''})`);
@@ -241,16 +252,17 @@ export function openNightlySession(ctx: SessionContext): RunSession | undefined 
         }
         if (!result || folder === undefined || settings.reportDir === undefined) {
           errors?.abort();
-          return;
+          return failures;
         }
         try {
           const files = errors?.finish().files ?? [];
-          writeRunReport(folder, { ...result.report, errorFiles: files.map((f) => f.path) }, result.exitCode);
+          writeRunReport(folder, { ...result.report, errorFiles: files.map((f) => f.path) }, failures.length > 0 ? Math.max(result.exitCode, EXIT.aborted) : result.exitCode);
           pruneReports(settings.reportDir, settings.keepReports, ctx.runId);
         } catch (error) {
           errors?.abort();
-          notice(`error: the run's report was not written to ${folder}: ${message(error)}`);
+          failures.push(`the run's report was not written to ${folder}: ${message(error)}`);
         }
+        return failures;
       } finally {
         lock.release();
       }

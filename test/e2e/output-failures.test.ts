@@ -63,12 +63,30 @@ test.runIf(existsSync('/dev/full'))('--errors /dev/full (a file where a director
   expect(sandbox.batches().length - before).toBe(0);
 });
 
-test('an errors CSV that fails while written, after rows were sent: exit 3, the report printed, one line, no errors file left', async () => {
-  // 1,000 rows with a bad currency (invalid, for the errors CSV) between 1,000 good ones (sent)
+/** 1,000 rows with a bad currency (invalid, for the errors CSV) between 1,000 good ones (sent). */
+function halfBadDeals(): string {
   const header = 'externalId,title,ownerExternalId,agentExternalId,isWon,amount.value,amount.currency';
   const lines = [header];
   for (let i = 1; i <= 2000; i++) lines.push(`D-${i},Deal ${i} with a title long enough to fill the errors CSV quickly,ana,ana,false,${i},${i % 2 ? 'USD' : 'USX'}`);
-  const dir = tempFiles({ 'sales-profiles.csv': 'externalId,email,profile.firstName,profile.lastName\nana,ana@example.com,Ana,Souza\n', 'deals.csv': lines.join('\n') });
+  return lines.join('\n');
+}
+
+test("the run's report folder (--report-dir) failing while written, after sending: exit 3, the report printed, one line", async () => {
+  const dir = tempFiles({ 'sales-profiles.csv': 'externalId,email,profile.firstName,profile.lastName\nana,ana@example.com,Ana,Souza\n', 'deals.csv': halfBadDeals() });
+  const reports = join(dir, 'reports');
+  const r = await spawnCli(['push', '--report-dir', reports, '--format', 'json', join(dir, 'sales-profiles.csv'), join(dir, 'deals.csv')], {
+    env,
+    shellPrefix: 'ulimit -f 64; trap "" XFSZ',
+  });
+  expect(r.code).toBe(3);
+  noStack(r.stderr);
+  expect(r.stderr).toMatch(/^error: the run's report was not written to .*reports\/\S+: .*\(EFBIG\)$/m);
+  expect(JSON.parse(r.stdout).totals.accepted).toBe(1001);
+  expect(r.stderr).toMatch(/batch-sync push: run \S+ ABORTED exit=3 /);
+});
+
+test('an errors CSV that fails while written, after rows were sent: exit 3, the report printed, one line, no errors file left', async () => {
+  const dir = tempFiles({ 'sales-profiles.csv': 'externalId,email,profile.firstName,profile.lastName\nana,ana@example.com,Ana,Souza\n', 'deals.csv': halfBadDeals() });
   const errorsDir = join(dir, 'errors');
   mkdirSync(errorsDir);
   // files may not grow past 32 KiB: the errors CSV (about 150 KB) fails part-way, with EFBIG as with ENOSPC
