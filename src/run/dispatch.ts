@@ -28,6 +28,16 @@ export interface Isolation {
   overBudget: number;
 }
 
+/** One allowance for the whole run, shared by every kind's batches and by the batches a killed run left in flight. */
+export function newIsolation(settings: { isolateUnattributed: boolean; isolationBudget: number }): Isolation | undefined {
+  return settings.isolateUnattributed ? { budget: settings.isolationBudget, sent: 0, overBudget: 0 } : undefined;
+}
+
+/** The answers profile the settings resolved to. */
+export function answersOf(settings: { checkSuccessCount: boolean; namesItems: boolean; successCodes: readonly number[] }): DispatchContext['answers'] {
+  return { successIsCount: settings.checkSuccessCount, namesItems: settings.namesItems, successCodes: [...settings.successCodes] };
+}
+
 export interface DispatchContext {
   sender: BatchSender;
   resource: Resource;

@@ -11,7 +11,7 @@ import { createCrossChecks } from '../validate/cross-checks.js';
 import type { Diagnostic } from '../validate/diagnostic.js';
 import { createItemValidator } from '../validate/validate-item.js';
 import { createLimiter } from './concurrency.js';
-import { dispatchBatch, type BatchSender, type Isolation } from './dispatch.js';
+import { answersOf, dispatchBatch, newIsolation, type BatchSender, type Isolation } from './dispatch.js';
 import { ChunkLease, ChunkRowMeta, EncodedItem, LazyRow, MappedItem, lazyRow, rowOf, type RowRef } from './chunk-items.js';
 import { ownString } from './own-string.js';
 import { problemText } from './problem-text.js';
@@ -42,6 +42,20 @@ export interface RunHooks {
   /** Undefined when every acceptance recorded is on disk, else when it will be: a batch is sent only then. */
   durable?(): Promise<void> | undefined;
   progress?(counts: ProgressCounts): void;
+  /**
+   * Before a batch's first request (the state's in-flight record, in-flight.ts): resolves with a
+   * handle once its id, members and bytes are on disk, or with undefined when they could not be
+   * written (the run is then stopped, and the batch is not sent).
+   */
+  sending?(resource: Resource, batch: PlannedBatch<RowMeta>): Promise<string | undefined>;
+  /** The batch of `sending`'s handle was answered, or not sent after all: its record may go once the answer is journaled. */
+  landed?(handle: string): void;
+  /**
+   * The outcome of this row when a batch resent at the start of the run (an interrupted run's, with
+   * its own batchId and bytes) carried this very item: the row then gets that outcome, and is not
+   * sent again. `json` gives the row's item JSON, or undefined for a row the state knows by its fingerprint.
+   */
+  resent?(resource: Resource, externalId: string, json: () => ItemJson | undefined): RowOutcome | undefined;
 }
 
 
@@ -73,6 +87,7 @@ export async function runPipeline(
   hooks: RunHooks,
   sender?: BatchSender,
   signal?: AbortSignal,
+  given?: Isolation,
 ): Promise<RunResult> {
   const checks = createCrossChecks();
   /** externalIds of sales profiles that were invalid or rejected in this run. */
@@ -80,8 +95,7 @@ export async function runPipeline(
   const counts: ProgressCounts = { rowsRead: 0, batchesAcked: 0, itemsAcked: 0, retries: 0 };
   const read: RunResult['read'] = {};
   let aborted: RunResult['aborted'];
-  // one allowance for the whole run, shared by every kind's batches
-  const isolation: Isolation | undefined = settings.isolateUnattributed ? { budget: settings.isolationBudget, sent: 0, overBudget: 0 } : undefined;
+  const isolation = given ?? newIsolation(settings);
 
   const record = (o: RowOutcome) => {
     if (o.resource === 'sales-profile' && o.externalId && (o.outcome === 'invalid' || o.outcome === 'rejected')) failedProfiles.add(o.externalId);
@@ -132,7 +146,7 @@ export async function runPipeline(
         resource,
         method: settings.method,
         source: settings.source,
-        answers: { successIsCount: settings.checkSuccessCount, namesItems: settings.namesItems, successCodes: settings.successCodes },
+        answers: answersOf(settings),
         isolation,
         signal,
         record,
@@ -186,6 +200,13 @@ export async function runPipeline(
             if (syncing) await syncing;
             // the run may have stopped while this batch waited for a place
             if (stop()) return notSent();
+            // its id, members and exact bytes on disk before it leaves: a run killed now resends it
+            // first next time, under the same batchId (an idempotency key for the server)
+            const handle = hooks.sending === undefined ? undefined : await hooks.sending(resource, batch);
+            if (stop()) {
+              if (handle !== undefined) hooks.landed?.(handle);
+              return notSent();
+            }
             let answered: boolean;
             // a split batch's first half may have its outcomes when the second half's request throws
             const decided = new Set<RowMeta>();
@@ -201,6 +222,8 @@ export async function runPipeline(
               throw error;
             }
             if (answered) {
+              // every item has the server's verdict: the record goes once the acknowledgements are journaled
+              if (handle !== undefined) hooks.landed?.(handle);
               counts.batchesAcked += 1;
               // every request of it was answered: none can read its body any more
               batch.release();
@@ -234,6 +257,14 @@ export async function runPipeline(
           return undefined;
         }
         for (const w of checks.references(resource, item, where)) hooks.warn(w, resource);
+        // a batch resent first (an interrupted run's) already carried this item: its answer is this row's outcome
+        if (externalId !== undefined && hooks.resent !== undefined) {
+          const prior = hooks.resent(resource, externalId, () => (same ? undefined : (encoded ?? written ?? JSON.stringify(item))));
+          if (prior) {
+            record({ ...prior, ...where, row: prior.outcome === 'accepted' ? undefined : rowOf(row) });
+            return undefined;
+          }
+        }
         if (settings.holdDependents && resource === 'deal') {
           const missing = [item.ownerExternalId, item.agentExternalId].find((id) => typeof id === 'string' && failedProfiles.has(id));
           if (missing !== undefined) {
