@@ -30,6 +30,8 @@ interface IdempotentServer {
   onHold?: () => void;
   /** externalId → a data.error detail: that item is rejected (by its index) wherever it comes. */
   reject?: Map<string, string>;
+  /** Answer as the API's documentation shows: details that name no item, success a fixed 100. */
+  documented?: boolean;
   close(): Promise<void>;
 }
 
@@ -49,8 +51,8 @@ async function idempotentServer(): Promise<IdempotentServer> {
       if (seen === undefined) {
         // applied on receipt, once per batchId: the idempotency a server can offer when ids are reused
         for (const i of items) state.applied.set(i.externalId, (state.applied.get(i.externalId) ?? 0) + 1);
-        const error = items.flatMap((item, i) => (state.reject?.has(item.externalId) ? [{ message: 'INVALID', detail: `items[${i}]: ${state.reject.get(item.externalId)}` }] : []));
-        answers.set(batchId, JSON.stringify({ data: { code: 200, success: items.length - error.length, error }, status: 'SUCCESS' }));
+        const error = items.flatMap((item, i) => (state.reject?.has(item.externalId) ? [{ message: 'INVALID', detail: state.documented ? state.reject.get(item.externalId)! : `items[${i}]: ${state.reject.get(item.externalId)}` }] : []));
+        answers.set(batchId, JSON.stringify({ data: { code: 200, success: state.documented ? 100 : items.length - error.length, error }, status: 'SUCCESS' }));
         if (req.url?.endsWith('/deals') && dealBatches++ === state.holdDeal) {
           held.push(res);
           state.onHold?.();
@@ -198,4 +200,32 @@ test('an in-flight record cut short by a kill (its batch was never sent) is remo
   expect(r.stderr).toMatch(/warning: 1 batch\(es\) left in flight by an interrupted run against another target or method are kept/);
   expect(readdirSync(inFlight)).toEqual(['other.batch']);
   expect(server.received.map((x) => x.batchId)).not.toContain('o-1');
+});
+
+test('a resent batch whose answer names no item is isolated like any other batch of the run (--isolate-unattributed)', { timeout: 60_000 }, async () => {
+  const dir = tempFiles({ 'sales-profiles.csv': SALES_PROFILES_CSV, 'deals.csv': dealsCsv(30) });
+  const server = await idempotentServer();
+  servers.push(server);
+  server.documented = true;
+  server.reject = new Map([['D-13', 'Invalid currency code (ISO-4217)']]);
+  const args = ['--incremental', '--isolate-unattributed', '--concurrency', '1', '--batch-size', '10', '--base-url', server.url, '--format', 'json', 'sales-profiles.csv', 'deals.csv'];
+  server.holdDeal = 1;
+  const first = spawnPush(args, dir);
+  server.onHold = () => first.child.kill('SIGKILL');
+  expect((await first.done).signal).toBe('SIGKILL');
+  const held = server.received.filter((r) => r.path.endsWith('/deals'))[1]!;
+
+  server.holdDeal = undefined;
+  const sentBefore = server.received.length;
+  const rerun = await spawnPush(args, dir).done;
+  const again = server.received.slice(sentBefore);
+  expect(again[0]!.batchId).toBe(held.batchId);
+  const report = JSON.parse(rerun.stdout);
+  expect(rerun.code).toBe(1);
+  // the resend's answer names no item: its halves are sent until D-13 stands alone; the other nine are accepted
+  expect(report.totals).toMatchObject({ read: 32, accepted: 19, rejected: 1, skipped: 12 });
+  expect(report.notAccepted).toHaveLength(1);
+  expect(report.notAccepted[0]).toMatchObject({ externalId: 'D-13', outcome: 'rejected' });
+  expect(report.notAccepted[0].detail).toMatch(/ISO-4217/);
+  expect(report.isolation.requests).toBeGreaterThan(0);
 });
