@@ -83,6 +83,15 @@ describe('quotes', () => {
     expect(rows(records)).toEqual([{ id: '1', name: 'say "hi"' }]);
   });
 
+  it('keeps a backslash that escapes neither a quote nor a backslash, as written (escape \\)', async () => {
+    const { records } = await readAll(file('bs2.csv', 'id,name\n1,"C:\\temp\\d"\n2,"a\\\\b"\n3,"x\\"y"\n'), { escape: '\\' });
+    expect(rows(records)).toEqual([
+      { id: '1', name: 'C:\\temp\\d' },
+      { id: '2', name: 'a\\b' },
+      { id: '3', name: 'x"y' },
+    ]);
+  });
+
   it('fails an unbalanced quote at the bounded record size, naming the line it started on', async () => {
     const body = 'id,name\n1,ok\n2,"never closed\n' + '3,more\n'.repeat(50_000);
     const path = file('unbalanced.csv', body);
