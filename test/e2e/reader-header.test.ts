@@ -35,3 +35,16 @@ test('text after a closing quote in the header stops the file with its line, as 
   expect(expectOneLineError(r.stderr, `${file}:1: `)).toContain('text after a closing quote');
   expect(r.stderr).not.toContain('"externalId"" ');
 });
+
+test('init proposes nothing for an unnamed last column that is empty in every sampled row, and the column with data otherwise', async () => {
+  const dir = tempFiles({
+    'empty.csv': 'Nombre;Email;\nAna;ana@x.com;\nBea;bea@x.com;\n',
+    'data.csv': 'Nombre;Email;\nAna;ana@x.com;\nBea;bea@x.com;nota\n',
+  });
+  const empty = await runCli(['init', join(dir, 'empty.csv'), '--resource', 'sales-profile', '--out', join(dir, 'empty.profile.json')]);
+  expect(empty.code, empty.stderr).toBe(0);
+  expect(empty.stdout).not.toContain('column_3');
+  const data = await runCli(['init', join(dir, 'data.csv'), '--resource', 'sales-profile', '--out', join(dir, 'data.profile.json')]);
+  expect(data.code, data.stderr).toBe(0);
+  expect(data.stdout).toContain('column_3');
+});
