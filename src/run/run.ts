@@ -17,7 +17,7 @@ import { ownString } from './own-string.js';
 import { problemText } from './problem-text.js';
 import { JOB_END, readInWorker, readsInWorker } from './read-in-worker.js';
 import { ChunkReader, RAW, SAME } from './row-chunk.js';
-import type { SourceRecord } from '../read/types.js';
+import type { SourceRecord, SourceWarning } from '../read/types.js';
 import type { ItemHash, ItemJson } from '../state/item-hash.js';
 import { rowFingerprint } from '../state/row-fingerprint.js';
 import type { PreparedJob } from './prepare.js';
@@ -125,6 +125,11 @@ export async function runPipeline(
   const workerJobs = () => ordered.map((j) => ({ ...j.job, resource: j.resource, fingerprint: fingerprinting ? { context: j.fingerprint, known: fingerprintsOf(j.resource) } : undefined }));
   const inWorker = ordered.length > 0 && readsInWorker(ordered.map((j) => j.job.file), settings.mode === 'push') ? readInWorker(workerJobs(), settings.method) : undefined;
   const workerRows = inWorker?.chunks();
+  // what the reader found about a whole file (encoding guessed, title rows, unnamed columns…): a
+  // warning under the file's resource, naming the file and the line where there is one
+  const fileWarnings = (list: readonly SourceWarning[], resource: Resource) => {
+    for (const w of list) hooks.warn({ severity: 'warning', file: w.file, line: w.line, reason: w.message }, resource);
+  };
   try {
     for (const resource of SEND_ORDER) {
       const kindJobs = jobs.filter((j) => j.resource === resource);
@@ -353,11 +358,15 @@ export async function runPipeline(
         for (let j = 0; j < kindJobs.length; j++) {
           const job = kindJobs[j]!;
           const source = job.source;
+          fileWarnings(source.warnings, resource);
           for (;;) {
             const next = await workerRows.next();
             if (next.done) throw new Error('the read worker ended early');
             const chunk = next.value;
-            if (chunk === JOB_END) break;
+            if (chunk === JOB_END) {
+              fileWarnings(inWorker!.lateWarnings(), resource);
+              break;
+            }
             const reader = new ChunkReader(chunk, source.header);
             const lease = new ChunkLease(chunk, inWorker!.giveBack);
             const file = chunk.file;
@@ -399,6 +408,8 @@ export async function runPipeline(
         }
       } else {
         for (const job of kindJobs) {
+          const opened = job.source.warnings.length;
+          fileWarnings(job.source.warnings, resource);
           for await (const record_ of job.source.records) {
             counts.rowsRead += 1;
             // a CSV row builds its cells into an object only if an outcome needs them
@@ -407,6 +418,7 @@ export async function runPipeline(
             if (done) await send(done);
             if (counts.rowsRead % 2048 === 0) hooks.progress?.(counts);
           }
+          fileWarnings(job.source.warnings.slice(opened), resource);
         }
       }
       const last = batcher.flush();

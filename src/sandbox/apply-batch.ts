@@ -54,7 +54,7 @@ export function applyBatch(store: RecordStore, resource: Resource, method: Metho
     const parsed = schema.safeParse(item);
     if (!parsed.success) {
       const label = named ? `items[${i}] externalId=${idOf(item)}: ` : '';
-      for (const p of toFieldProblems(parsed.error.issues)) error.push({ message: 'VALIDATION_ERROR', detail: `${label}${formatProblem(p)}` });
+      for (const p of toFieldProblems(parsed.error.issues, 'server')) error.push({ message: 'VALIDATION_ERROR', detail: `${label}${formatProblem(p)}` });
       continue;
     }
     const record = parsed.data as StoredRecord;

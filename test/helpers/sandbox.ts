@@ -26,7 +26,7 @@ export async function call(
   const res = await fetch(`${sb.url}${path}`, {
     method,
     headers: { 'content-type': 'application/json', 'x-api-key': KEY, ...headers },
-    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    body: body === undefined ? undefined : typeof body === 'string' || body instanceof Uint8Array ? body : JSON.stringify(body),
   });
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
