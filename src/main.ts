@@ -5,6 +5,7 @@ import { BatchSyncError, EXIT } from './errors.js';
 import { consoleOutput, type Output } from './report/output.js';
 import { registerCommands } from './commands/index.js';
 import { redact } from './redact.js';
+import { visible } from './report/terminal-text.js';
 
 import { VERSION } from './version.js';
 
@@ -44,8 +45,9 @@ function reportError(error: unknown, output: Output): number {
     return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
   }
   if (error instanceof BatchSyncError) {
-    output.err(`${output.color.red('error:')} ${error.message}`);
-    if (error.suggestion) output.err(`  ${error.suggestion}`);
+    // one line each, whatever file name, hostname or server text they quote
+    output.err(`${output.color.red('error:')} ${visible(error.message)}`);
+    if (error.suggestion) output.err(`  ${visible(error.suggestion)}`);
     return error.exitCode;
   }
   const text = error instanceof Error ? (error.stack ?? error.message) : String(error);

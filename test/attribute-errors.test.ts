@@ -1,38 +1,56 @@
 import { describe, expect, test } from 'vitest';
-import { attributeErrors } from '../src/send/attribute-errors.js';
+import { ANSWER_STYLES, DEFAULT_SUCCESS_CODES } from '../src/send/answers.js';
+import { readAnswer, type AnswerReading } from '../src/send/attribute-errors.js';
 
 const ids = ['D-1', 'D-2', 'D-3', 'D-4'];
 const err = (detail: string, message = 'VALIDATION_ERROR') => ({ message, detail });
+const named = { ...ANSWER_STYLES.named, successCodes: DEFAULT_SUCCESS_CODES };
+const documented = { ...ANSWER_STYLES.documented, successCodes: DEFAULT_SUCCESS_CODES };
+const answer = (error: unknown[], success: unknown, code = 200, status = 'SUCCESS') => ({ data: { code, success, error }, status });
+const rejected = (r: AnswerReading) => (r.kind === 'read' ? [...r.perItem.keys()].sort() : r.kind);
 
-describe('attributeErrors', () => {
-  test('by index', () => {
-    const a = attributeErrors([err('items[2] externalId=D-3: amount.currency: "USX" is not an ISO-4217 currency code')], ids, { success: 3 });
-    expect([...a.perItem.keys()]).toEqual([2]);
-    expect(a.batchLevel).toEqual([]);
-    expect(a.unverifiable).toBeUndefined();
+describe('readAnswer', () => {
+  test('by the leading index and label', () => {
+    const r = readAnswer(answer([err('items[2] externalId=D-3: amount.currency: "USX" is not an ISO-4217 currency code')], 3), ids, named);
+    expect(rejected(r)).toEqual([2]);
   });
-  test('by externalId alone, anywhere in message or detail', () => {
-    const a = attributeErrors([err('deal D-4 has no owner'), err('', 'DUPLICATE D-1')], ids, { success: 2 });
-    expect([...a.perItem.keys()].sort()).toEqual([0, 3]);
+  test('by the one leading externalId label; a later label or a bare id is not looked at', () => {
+    expect(rejected(readAnswer(answer([err('externalId=D-4: same name as externalId=D-1')], 3), ids, named))).toEqual([3]);
+    expect(rejected(readAnswer(answer([err('items[0]: same name as D-2')], 3), ids, named))).toEqual([0]);
   });
-  test('the id wins over an index that disagrees with it', () => {
-    const a = attributeErrors([err('items[0] externalId=D-2: title: is required')], ids, { success: 3 });
-    expect([...a.perItem.keys()]).toEqual([1]);
+  test('a bare word naming another item is not an attribution (16.1)', () => {
+    const r = readAnswer(answer([err('same name as D-2')], 3), ids, named);
+    expect(r.kind).toBe('unresolved');
   });
-  test('an element naming no item falls on the whole batch', () => {
-    const a = attributeErrors([err('quota exceeded', 'LIMIT')], ids, { success: 0 });
-    expect(a.perItem.size).toBe(0);
-    expect(a.batchLevel).toHaveLength(1);
+  test('an index and a label that disagree name no item', () => {
+    expect(readAnswer(answer([err('items[0] externalId=D-2: title: is required')], 3), ids, named).kind).toBe('unresolved');
   });
-  test('an index past the batch makes it unverifiable', () => {
-    expect(attributeErrors([err('items[9]: x')], ids).unverifiable).toMatch(/points past the batch/);
+  test('"ACME" is not read out of externalId=ACME 2', () => {
+    expect(rejected(readAnswer(answer([err('externalId=ACME 2: owner missing')], 1), ['ACME', 'ACME 2'], named))).toEqual([1]);
   });
-  test('an element of unexpected shape makes it unverifiable', () => {
-    expect(attributeErrors([{ code: 3 }], ids).unverifiable).toMatch(/unexpected shape/);
-    expect(attributeErrors(['boom'], ids).unverifiable).toMatch(/unexpected shape/);
+  test('status or data.code saying failure: failed (16.2)', () => {
+    expect(readAnswer(answer([], 4, 200, 'ERROR'), ids, named).kind).toBe('failed');
+    expect(readAnswer(answer([], 4, 500), ids, documented).kind).toBe('failed');
+    expect(readAnswer(answer([], 100, 201), ids, documented).kind).toBe('read');
   });
-  test('a success count that disagrees makes it unverifiable, unless told not to check', () => {
-    expect(attributeErrors([], ids, { success: 3 }).unverifiable).toMatch(/data.success is 3 but 4 of 4/);
-    expect(attributeErrors([], ids, { success: 1, checkSuccessCount: false }).unverifiable).toBeUndefined();
+  test('success equal to the batch size plus an element naming no item: a warning (16.3)', () => {
+    const r = readAnswer(answer([err('deprecated field ignored', 'WARNING')], 4), ids, named);
+    expect(r).toMatchObject({ kind: 'read', warnings: [{ message: 'WARNING' }] });
+    expect(rejected(r)).toEqual([]);
+  });
+  test('success read as a count: a count that disagrees is unresolved, one that is no count unverifiable', () => {
+    expect(readAnswer(answer([], 3), ids, named).kind).toBe('unresolved');
+    expect(readAnswer(answer([], '4'), ids, named).kind).toBe('unverifiable');
+    expect(readAnswer(answer([], 2.5), ids, named).kind).toBe('unverifiable');
+  });
+  test('documented answers: success informational; an error naming no item leaves the batch unresolved, unless it has one item', () => {
+    expect(rejected(readAnswer(answer([], 100, 201), ids, documented))).toEqual([]);
+    expect(readAnswer(answer([err('Invalid currency code (ISO-4217)')], 100, 201), ids, documented).kind).toBe('unresolved');
+    expect(rejected(readAnswer(answer([err('Invalid currency code (ISO-4217)')], 100, 201), ['D-1'], documented))).toEqual([0]);
+  });
+  test('an index past the batch, or an element of unexpected shape, is unverifiable', () => {
+    expect(readAnswer(answer([err('items[9]: x')], 3), ids, named)).toMatchObject({ kind: 'unverifiable', reason: expect.stringMatching(/points past the batch/) });
+    expect(readAnswer(answer([{ code: 3 }], 3), ids, named)).toMatchObject({ kind: 'unverifiable', reason: expect.stringMatching(/unexpected shape/) });
+    expect(readAnswer(answer(['boom'], 3), ids, named).kind).toBe('unverifiable');
   });
 });

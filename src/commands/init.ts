@@ -1,20 +1,29 @@
 // `batch-sync init <file> --resource <kind>`: reads the header and a sample, proposes a mapping
 // profile (src/map/propose.ts), writes it, and says what was mapped and what the user must fill in.
+// `batch-sync init a.csv b.csv`: the same for each file (its kind guessed from its header), plus a
+// sync plan that runs them in dependency order, and a check that the deals' owners are among the
+// sales profiles' proposed ids.
+import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { Option, type Command } from 'commander';
-import { METHODS, RESOURCE_NAMES_HELP, parseResource, type Method } from '../contract/resources.js';
+import { METHODS, RESOURCE_NAMES_HELP, parseResource, resourceFromFileName, type Method, type Resource } from '../contract/resources.js';
 import { UsageError } from '../errors.js';
-import { proposeProfile } from '../map/propose.js';
+import { proposeProfile, type Proposal } from '../map/propose.js';
+import { checkOwnersAcrossFiles, type CrossFileCheck } from '../map/propose/cross-files.js';
+import { guessResource } from '../map/propose/guess-resource.js';
+import { SEND_ORDER } from '../plan/order.js';
 import { sampleSource } from '../read/index.js';
+import { DEFAULT_PLAN_FILE } from '../run/sync-plan.js';
 import { readerFlags } from './input-options.js';
 import type { Output } from '../report/output.js';
 import type { SetExit } from './index.js';
 
 interface InitOptions {
-  resource: string;
+  resource?: string;
   method: Method;
   out?: string;
+  plan?: string;
   force?: boolean;
   sample: string;
   delimiter?: string;
@@ -22,68 +31,186 @@ interface InitOptions {
   headerRow?: string;
 }
 
+interface Proposed {
+  file: string;
+  out: string;
+  resource: Resource;
+  /** How the kind was decided, when init decided it. */
+  guessed?: string;
+  proposal: Proposal;
+  rows: Record<string, string>[];
+  complete: boolean;
+}
+
+/** `<file>.profile.json` beside the file: `exports/ventas.csv` → `exports/ventas.profile.json`. */
+export function profilePathFor(file: string): string {
+  return join(dirname(file), `${basename(file).replace(/\.[^.]*$/, '')}.profile.json`);
+}
+
 export function registerInit(program: Command, output: Output, _setExit: SetExit): void {
   program
     .command('init')
-    .description('propose a mapping profile for an export: columns matched to fields, formats guessed from a sample')
-    .argument('<file>', 'the CSV export to map')
-    .requiredOption('--resource <kind>', `(required) what the file holds: ${RESOURCE_NAMES_HELP}`)
+    .description('propose a mapping profile for an export (several exports: a profile each and a sync plan that ties them)')
+    .argument('<file...>', 'the CSV export(s) to map; with several, FILE:KIND names a file\'s kind when its header does not tell')
+    .option('--resource <kind>', `${RESOURCE_NAMES_HELP}; required with one file, guessed from each header with several`)
     .addOption(new Option('--method <method>', 'operation the items are for').choices(METHODS).default('post'))
-    .option('--out <profile.json>', 'where to write the profile (default: <file name>.profile.json beside the file)')
-    .option('--force', 'overwrite an existing profile')
+    .option('--out <profile.json>', 'where to write the profile, with one file (default: <file name>.profile.json beside the file)')
+    .option('--plan <plan.json>', `where to write the sync plan, with several files (default: ${DEFAULT_PLAN_FILE} beside the first)`)
+    .option('--force', 'overwrite an existing profile or plan')
     .option('--sample <rows>', 'rows to read for guessing formats', '200')
     .option('--delimiter <char>', 'CSV delimiter (default: detected among , ; tab |)')
     .option('--encoding <name>', 'file encoding (default: detected)')
     .option('--header-row <n>', 'line of the header row, for exports with title rows above it')
-    .action(async (file: string, opts: InitOptions) => {
-      const resource = parseResource(opts.resource);
-      if (!resource) throw new UsageError(`unknown resource "${opts.resource}"`, { suggestion: `use one of: ${RESOURCE_NAMES_HELP}` });
+    .action(async (args: string[], opts: InitOptions) => {
+      const resource = opts.resource === undefined ? undefined : parseResource(opts.resource);
+      if (opts.resource !== undefined && !resource) throw new UsageError(`unknown resource "${opts.resource}"`, { suggestion: `use one of: ${RESOURCE_NAMES_HELP}` });
       const limit = Number(opts.sample);
       if (!Number.isInteger(limit) || limit < 1) throw new UsageError(`--sample must be a positive whole number, not "${opts.sample}"`);
-      const out = opts.out ?? join(dirname(file), `${basename(file).replace(/\.[^.]*$/, '')}.profile.json`);
 
-      if (resolve(out) === resolve(file)) throw new UsageError(`refusing to write the profile over the export it reads: ${out}`, { suggestion: 'pass another --out' });
-      const sample = await sampleSource(file, limit, readerFlags({ ...opts, format: 'human' })); // InputError (exit 2) when it cannot be read
-      if (!sample.header) {
-        throw new UsageError(`${file} is ${sample.format.toUpperCase()}: items in the API's shape need no profile`, {
-          suggestion: `check them with: batch-sync validate ${file}`,
+      if (args.length === 1) {
+        const file = args[0]!;
+        if (!resource) throw new UsageError('--resource is required when init maps one file', { suggestion: `batch-sync init ${file} --resource <kind> (${RESOURCE_NAMES_HELP})` });
+        if (opts.plan !== undefined) throw new UsageError('--plan is for init of several files');
+        const one = await proposeFor(file, resource, undefined, opts.out ?? profilePathFor(file), limit, opts);
+        await writeProfile(one, opts.force);
+        printProposal(one, output, false);
+        if (!one.proposal.fillIn.length) output.out(`\nnext: batch-sync validate ${file} --profile ${one.out}`);
+        return;
+      }
+
+      if (opts.out !== undefined) throw new UsageError('--out names one profile; with several files each profile is written beside its file', { suggestion: 'drop --out, or run init on each file alone' });
+      const targets = args.map((arg) => splitKind(arg, resource));
+      const seen = new Set<string>();
+      for (const t of targets) {
+        if (seen.has(resolve(t.file))) throw new UsageError(`${t.file} is named twice`);
+        seen.add(resolve(t.file));
+      }
+      const planPath = opts.plan ?? join(dirname(targets[0]!.file), DEFAULT_PLAN_FILE);
+      // everything is read and decided before anything is written: a file init cannot place leaves no half-done set
+      const all: Proposed[] = [];
+      for (const t of targets) all.push(await proposeFor(t.file, t.resource, t.guessed, profilePathFor(t.file), limit, opts));
+      if (!opts.force) {
+        for (const path of [...all.map((p) => p.out), planPath]) {
+          if (existsSync(path)) throw new UsageError(`${path} already exists`, { suggestion: 'use --force to overwrite it' });
+        }
+      }
+      const ordered = SEND_ORDER.flatMap((r) => all.filter((p) => p.resource === r));
+      for (const p of ordered) {
+        await writeProfile(p, opts.force);
+        printProposal(p, output, true);
+        output.out('');
+      }
+      await writePlan(planPath, ordered, opts.force);
+      output.out(`wrote ${planPath}: ${ordered.map((p) => `${p.resource} ${p.file}`).join(', then ')}`);
+      output.out(ownersLine(checkOwnersAcrossFiles(ordered.map((p) => ({ file: basename(p.file), resource: p.resource, profile: p.proposal.profile, rows: p.rows, complete: p.complete })))));
+      const fillIn = ordered.flatMap((p) => p.proposal.fillIn.map((f) => `  ${p.out}: ${f.path}: ${f.reason}`));
+      if (fillIn.length) {
+        output.out(`\n${output.color.yellow('fill in before use')} (the profiles are refused until then):`);
+        for (const line of fillIn) output.out(line);
+      }
+      output.out(`\nnext${fillIn.length ? ' (after filling in)' : ''}: batch-sync push --config ${planPath}   (try it on the embedded sandbox first: add --sandbox)`);
+    });
+
+  async function proposeFor(file: string, kind: Resource | undefined, guessed: string | undefined, out: string, limit: number, opts: InitOptions): Promise<Proposed> {
+    if (resolve(out) === resolve(file)) throw new UsageError(`refusing to write the profile over the export it reads: ${out}`, { suggestion: 'pass another --out' });
+    const sample = await sampleSource(file, limit, readerFlags({ ...opts, format: 'human' })); // InputError (exit 2) when it cannot be read
+    if (!sample.header) {
+      throw new UsageError(`${file} is ${sample.format.toUpperCase()}: items in the API's shape need no profile`, {
+        suggestion: `check them with: batch-sync validate ${file}`,
+      });
+    }
+    let resource = kind;
+    if (!resource) {
+      const g = guessResource(sample.header);
+      if (!g.resource) {
+        const best = g.scores.slice(0, 2).map((s) => `${s.resource} ${Math.round(s.score * 100)}%`).join(', ');
+        throw new UsageError(`cannot tell which resource ${file} holds (its header matches the required fields of: ${best})`, {
+          suggestion: `name it: ${file}:<kind> (${RESOURCE_NAMES_HELP})`,
         });
       }
-      const rows = sample.records.flatMap((r) => (r.kind === 'row' ? [r.row] : []));
-      const proposal = proposeProfile({
-        resource,
-        method: opts.method,
-        header: sample.header,
-        rows,
-        reader: { delimiter: sample.detected.delimiter, encoding: sample.detected.encoding, headerRow: sample.detected.headerRow },
-      });
-
-      try {
-        await writeFile(out, `${JSON.stringify(proposal.profile, null, 2)}\n`, { flag: opts.force ? 'w' : 'wx' });
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
-          throw new UsageError(`${out} already exists`, { suggestion: 'use --force to overwrite it, or --out to write elsewhere' });
-        }
-        throw error;
-      }
-
-      const c = output.color;
-      output.out(`wrote ${out} (${resource}, from ${rows.length} sample row${rows.length === 1 ? '' : 's'} of ${file})`);
-      output.out('\nmapped:');
-      for (const m of proposal.mapped) output.out(`  ${m.field.padEnd(28)} ← ${m.source}`);
-      if (proposal.customFields.length) {
-        output.out('\ncustom fields (columns no API field matched):');
-        for (const f of proposal.customFields) output.out(`  ${f.key.padEnd(28)} ← "${f.column}" (${f.type})`);
-      }
-      if (proposal.notes.length) {
-        output.out('\ncheck:');
-        for (const n of proposal.notes) output.out(`  - ${n}`);
-      }
-      if (proposal.fillIn.length) {
-        output.out(`\n${c.yellow('fill in before use')} (the profile is refused until then):`);
-        for (const f of proposal.fillIn) output.out(`  ${f.path}: ${f.reason}`);
-      } else {
-        output.out(`\nnext: batch-sync validate ${file} --profile ${out}`);
-      }
+      resource = g.resource;
+      guessed = `guessed from its header: ${Math.round(g.scores[0]!.score * 100)}% of a ${resource}'s required fields matched`;
+    }
+    const rows = sample.records.flatMap((r) => (r.kind === 'row' ? [r.row] : []));
+    const proposal = proposeProfile({
+      resource,
+      method: opts.method,
+      header: sample.header,
+      rows,
+      reader: { delimiter: sample.detected.delimiter, encoding: sample.detected.encoding, headerRow: sample.detected.headerRow },
     });
+    return { file, out, resource, guessed, proposal, rows, complete: sample.complete };
+  }
+}
+
+/** `file.csv:deal` → the file and its kind; the kind from --resource, the file name, or (later) its header. */
+function splitKind(arg: string, flag: Resource | undefined): { file: string; resource?: Resource; guessed?: string } {
+  const at = arg.lastIndexOf(':');
+  const named = at > 0 ? parseResource(arg.slice(at + 1)) : undefined;
+  if (named && !existsSync(arg)) return { file: arg.slice(0, at), resource: named };
+  if (flag) return { file: arg, resource: flag };
+  const byName = resourceFromFileName(arg);
+  return byName ? { file: arg, resource: byName, guessed: 'from its file name' } : { file: arg };
+}
+
+async function writeProfile(p: Proposed, force: boolean | undefined): Promise<void> {
+  try {
+    await writeFile(p.out, `${JSON.stringify(p.proposal.profile, null, 2)}\n`, { flag: force ? 'w' : 'wx' });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
+      throw new UsageError(`${p.out} already exists`, { suggestion: 'use --force to overwrite it, or --out to write elsewhere' });
+    }
+    throw error;
+  }
+}
+
+async function writePlan(path: string, jobs: readonly Proposed[], force: boolean | undefined): Promise<void> {
+  const dir = dirname(resolve(path));
+  // paths in a plan are relative to it, with forward slashes so the plan works on every system
+  const rel = (p: string) => relative(dir, resolve(p)).split(sep).join('/');
+  const plan = { jobs: jobs.map((p) => ({ file: rel(p.file), resource: p.resource, profile: rel(p.out) })) };
+  try {
+    await writeFile(path, `${JSON.stringify(plan, null, 2)}\n`, { flag: force ? 'w' : 'wx' });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new UsageError(`${path} already exists`, { suggestion: 'use --force to overwrite it, or --plan to write elsewhere' });
+    throw error;
+  }
+}
+
+function printProposal(p: Proposed, output: Output, many: boolean): void {
+  const c = output.color;
+  const { proposal, rows, file, resource } = p;
+  if (many) output.out(c.bold(`${file}: ${resource}${p.guessed ? ` (${p.guessed})` : ''}`));
+  output.out(`wrote ${p.out} (${resource}, from ${rows.length} sample row${rows.length === 1 ? '' : 's'} of ${file})`);
+  output.out('\nmapped:');
+  for (const m of proposal.mapped) output.out(`  ${m.field.padEnd(28)} ← ${m.source}`);
+  if (proposal.customFields.length) {
+    output.out('\ncustom fields (columns no API field matched):');
+    for (const f of proposal.customFields) output.out(`  ${f.key.padEnd(28)} ← "${f.column}" (${f.type})`);
+  }
+  if (proposal.notes.length) {
+    output.out('\ncheck:');
+    for (const n of proposal.notes) output.out(`  - ${n}`);
+  }
+  if (!many && proposal.fillIn.length) {
+    output.out(`\n${c.yellow('fill in before use')} (the profile is refused until then):`);
+    for (const f of proposal.fillIn) output.out(`  ${f.path}: ${f.reason}`);
+  }
+}
+
+const MAX_EXAMPLES = 5;
+
+function ownersLine(check: CrossFileCheck): string {
+  if (check.kind === 'no-profiles') return 'owners: no sales-profile file among them: the deals\' owners and agents must already exist on the server';
+  if (check.kind === 'cannot') return `owners: not checked: ${check.reason}`;
+  if (!check.checks.length) return 'owners: no deal or activity file among them: nothing refers to sales profiles';
+  return check.checks
+    .map((k) => {
+      const against = k.against.join(', ');
+      if (!k.missing.length) return `owners: all ${k.distinct} distinct owner/agent ids in the sample of ${k.file} are among the ids proposed for ${against}`;
+      const examples = k.missing.slice(0, MAX_EXAMPLES).map((m) => `"${m}"`).join(', ') + (k.missing.length > MAX_EXAMPLES ? ', …' : '');
+      const partial = k.wholeProfiles ? '' : ` (only a sample of ${against} was read: validate --config checks every row)`;
+      return `owners: ${k.missing.length} of ${k.distinct} distinct owner/agent ids in the sample of ${k.file} are not among the ids proposed for ${against}: ${examples}${partial}; check how each profile derives them, or they must already exist on the server`;
+    })
+    .join('\n');
 }

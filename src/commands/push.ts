@@ -6,7 +6,8 @@ import { UsageError } from '../errors.js';
 import type { Output } from '../report/output.js';
 import type { RunReport } from '../report/run-report.js';
 import { connect } from '../run/connect.js';
-import { BASE_URL_ENV } from '../run/settings.js';
+import { BASE_URL_ENV, DEFAULTS } from '../run/settings.js';
+import { ANSWER_STYLE_NAMES } from '../send/answers.js';
 import type { SyncEnvironment } from '../run/sync.js';
 import type { SandboxHandle } from '../sandbox/index.js';
 import { openNightlySession } from '../state/nightly-session.js';
@@ -30,6 +31,9 @@ interface PushFlags extends CommonFlags {
   timeout?: string;
   holdDependents: boolean;
   checkSuccessCount: boolean;
+  answers?: string;
+  isolateUnattributed?: boolean;
+  isolationBudget?: string;
   dryRun?: boolean;
   sandbox?: boolean;
   caFile?: string;
@@ -78,7 +82,12 @@ Examples:
     .option('--max-retry-time <ms>', 'no new attempt of a batch after this long (default 300000)')
     .option('--timeout <ms>', 'wait this long for response headers and between body chunks (default 60000)')
     .option('--no-hold-dependents', 'send deals even when their owner or agent sales profile failed in this run')
-    .option('--no-check-success-count', 'do not require data.success to equal the items without errors')
+    .addOption(
+      new Option('--answers <style>', 'how the API answers: documented (success a value, details may name no row; the default) or named (success counts accepted rows, every detail names its row); with --sandbox, the sandbox answers so too').choices(ANSWER_STYLE_NAMES),
+    )
+    .option('--no-check-success-count', 'data.success is informational, not the count of accepted items (plan: answers.successIsCount false)')
+    .option('--isolate-unattributed', 'when an answer\'s errors name no row, resend that batch split until each error is pinned to one row; it RESENDS rows the server may already have applied: use it only when POST/PATCH replace by externalId')
+    .option('--isolation-budget <n>', `most extra requests --isolate-unattributed sends in a run; past it rows stay UNVERIFIED (default ${DEFAULTS.isolationBudget})`)
     .option('--errors <file.csv|dir>', 'write the rows not accepted, with their original columns, to a CSV to fix and push again')
     .option('--dry-run', 'do everything but send; list the batches that would go (id, items, bytes) in the report')
     .option('--emit <file>', 'with --dry-run: write the batch envelopes here, one per line; "-": to stdout (the report then goes to stderr)')
@@ -113,6 +122,9 @@ Examples:
         timeoutMs: flags.timeout,
         holdDependents: given('holdDependents') ? flags.holdDependents : undefined,
         checkSuccessCount: given('checkSuccessCount') ? flags.checkSuccessCount : undefined,
+        answers: flags.answers,
+        isolateUnattributed: given('isolateUnattributed') ? true : undefined,
+        isolationBudget: flags.isolationBudget,
         incremental: flags.incremental,
         full: flags.full,
         stateDir: flags.stateDir,

@@ -1,10 +1,11 @@
 // What validate and push share once their options are parsed: progress on stderr, the errors
 // CSV, the emitted batches, the report on stdout, and the exit code. Kept here so the two commands
 // stay a list of options.
-import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
+import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
-import { UsageError } from '../errors.js';
-import { canonical, createErrorsCsv, type ErrorsCsvWriter } from '../report/errors-csv.js';
+import { BatchSyncError, EXIT, UsageError } from '../errors.js';
+import { createErrorsCsv, writeError, writeReason, type ErrorsCsvWriter } from '../report/errors-csv.js';
+import { inputFiles, sameFileNote } from '../report/same-file.js';
 import type { Output } from '../report/output.js';
 import { startProgress } from '../report/progress.js';
 import { REPORTERS } from '../report/reporters.js';
@@ -43,8 +44,60 @@ function errorsWriter(target: string, inputs: string[]): ErrorsCsvWriter {
       candidates: (source) => [basename(path), further(source)],
     });
   }
-  mkdirSync(path, { recursive: true });
+  try {
+    mkdirSync(path, { recursive: true });
+  } catch (error) {
+    // a file where the directory should be (`--errors /dev/full`), no permission: one line, exit 2
+    throw writeError(error, path);
+  }
   return createErrorsCsv({ dir: path, inputs });
+}
+
+function emitError(path: string, error: unknown): BatchSyncError {
+  return new BatchSyncError('EMIT', `cannot write --emit ${path}: ${writeReason(error)}`, EXIT.usage, {
+    suggestion: 'Free space or fix permissions, or choose another file for --emit.',
+    cause: error,
+  });
+}
+
+/**
+ * `--emit`'s file, opened once the inputs are proven distinct and before anything is read or sent:
+ * a directory or a missing folder fails here (exit 2). Written synchronously, so a write that fails
+ * (a full disk) is known at once and kept for the end of the run instead of surfacing later as an
+ * unhandled stream error with a stack, after a summary that said OK.
+ */
+function openEmit(path: string): { write(text: string): void; close(): void; failure(): BatchSyncError | undefined } {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, 'w');
+  } catch (error) {
+    throw emitError(path, error);
+  }
+  let failed: BatchSyncError | undefined;
+  const close = () => {
+    if (fd === undefined) return;
+    const f = fd;
+    fd = undefined;
+    try {
+      closeSync(f);
+    } catch (error) {
+      failed ??= emitError(path, error);
+    }
+  };
+  return {
+    write(text) {
+      if (fd === undefined || failed) return;
+      try {
+        const buf = Buffer.from(text, 'utf8');
+        for (let off = 0; off < buf.length; ) off += writeSync(fd, buf, off);
+      } catch (error) {
+        failed = emitError(path, error);
+        close();
+      }
+    },
+    close,
+    failure: () => failed,
+  };
 }
 
 /**
@@ -62,11 +115,13 @@ export async function runSyncCommand(
   // both output files are opened once the run's inputs are known (files named or the plan's jobs)
   // and before anything is sent, so neither can ever be written over an input
   let errors: ErrorsCsvWriter | undefined;
-  let emitted: WriteStream | undefined;
+  let emitted: ReturnType<typeof openEmit> | undefined;
   // `--emit -`: stdout is the envelopes, one per line and nothing else; the report goes to stderr
   const toStdout = flags.emit === '-';
   const emitFile = toStdout ? undefined : flags.emit;
   const batches: PlannedBatchInfo[] | undefined = request.mode === 'dry-run' ? [] : undefined;
+  // whether any request went out: an output file failing after that is exit 3, before it exit 2
+  let sent = false;
   let outcome: SyncOutcome;
   try {
     outcome = await sync(request, {
@@ -77,16 +132,21 @@ export async function runSyncCommand(
         if (emitFile) {
           // every file the run reads, however named (a symlink, ../x): data, profiles and the plan
           const plan = request.config ?? join(request.cwd ?? process.cwd(), DEFAULT_PLAN_FILE);
-          const read = new Set([...inputs, ...jobs.flatMap((j) => (j.job.profile ? [j.job.profile] : [])), plan].map(canonical));
-          if (read.has(canonical(emitFile))) throw new UsageError(`refusing to write --emit over an input of this run (data, profile or plan file): ${emitFile}`);
+          // and by device and inode too: a hard link of an input is the input under another name
+          const input = inputFiles([...inputs, ...jobs.flatMap((j) => (j.job.profile ? [j.job.profile] : [])), plan]).find(emitFile);
+          if (input !== undefined) throw new UsageError(`refusing to write --emit over an input of this run (data, profile or plan file): ${emitFile}${sameFileNote(emitFile, input)}`);
         }
         if (flags.errors) errors = errorsWriter(flags.errors, inputs);
         for (const { job, source } of jobs) errors?.declareSource(job.file, { header: source.header, delimiter: source.detected.delimiter });
-        if (emitFile) emitted = createWriteStream(emitFile);
+        if (emitFile) emitted = openEmit(emitFile);
       },
       onProgress: (c) => progress.update(c),
-      sink: flags.errors ? (o) => errors?.write(o) : undefined,
-      emit: toStdout ? (body) => output.out(body) : emitFile ? (body) => void emitted?.write(`${body}\n`, 'utf8') : environment.emit,
+      sink: (o) => {
+        // a row not accepted with a batch id, other than NOT_SENT, went out in a request (rejected, unverified, not delivered)
+        if (o.batchId !== undefined && o.message !== 'NOT_SENT') sent = true;
+        if (flags.errors) errors?.write(o);
+      },
+      emit: toStdout ? (body) => output.out(body) : emitFile ? (body) => emitted?.write(`${body}\n`) : environment.emit,
       onBatch: batches ? (b) => void batches.push(b) : undefined,
       onWarning: flags.verbose ? (d) => progress.event(`warning: ${d.file}:${d.line ?? ''} ${d.field ?? ''} ${d.reason}`, 'debug') : undefined,
       // lock take-overs, the guard tripping, a state that could not be saved: shown even when quiet
@@ -97,21 +157,43 @@ export async function runSyncCommand(
     throw error;
   } finally {
     progress.stop();
-    if (emitted) await new Promise((done) => emitted!.end(done));
+    emitted?.close();
   }
+  // an output file that failed during the run: the report is still printed (it holds what the
+  // server accepted), then one line per failure; exit 3 once anything was sent, else exit 2
+  const failures: BatchSyncError[] = [];
+  const emitFailure = emitted?.failure();
+  if (emitFailure) failures.push(emitFailure);
+  // the state and the run's report folder (--report-dir)
+  for (const failure of outcome.outputFailures ?? []) failures.push(new BatchSyncError('OUTPUT', failure, EXIT.aborted));
   if (errors) {
     const failure = errors.failure();
-    if (failure) throw failure;
-    const { files } = errors.finish();
-    outcome.report.errorFiles = files.map((f) => f.path);
+    if (failure) {
+      errors.abort();
+      failures.push(failure);
+    } else {
+      try {
+        outcome.report.errorFiles = errors.finish().files.map((f) => f.path);
+      } catch (error) {
+        errors.abort();
+        failures.push(error instanceof BatchSyncError ? error : writeError(error, flags.errors!));
+      }
+    }
   }
+  // a push's accepted row was sent (the sink hears only the rows not accepted)
+  if (request.mode === 'push' && outcome.report.totals.accepted > 0) sent = true;
+  const exitCode = failures.length === 0 ? outcome.exitCode : Math.max(outcome.exitCode, sent ? EXIT.aborted : EXIT.usage);
   if (batches) outcome.report.batches = batches;
   REPORTERS[flags.format](outcome.report, toStdout ? { ...output, out: output.err } : output);
   // a JSON report must stay one document on stdout: anything more goes to stderr then
   const more = epilogue?.(outcome) ?? [];
   for (const line of more) (toStdout || flags.format === 'json' ? output.err : output.out)(line);
+  for (const failure of failures) {
+    output.err(`${output.color.red('error:')} ${failure.message}`);
+    if (failure.suggestion) output.err(`  ${failure.suggestion}`);
+  }
   // always, whatever the format: cron mail and log scrapers read this line on stderr (stdout stays
   // the report, so `--format json` output is still one JSON document)
-  output.err(summaryLine(outcome.report, outcome.exitCode));
-  return { outcome, exitCode: outcome.exitCode };
+  output.err(summaryLine(outcome.report, exitCode));
+  return { outcome, exitCode };
 }

@@ -1,11 +1,12 @@
 // `batch-sync sandbox`: runs the local implementation of the API until Ctrl+C. Thin: check the
 // options, start the core (src/sandbox), print where it listens and each batch it answers.
 import { randomBytes } from 'node:crypto';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { UsageError } from '../errors.js';
 import { BASE_URL_ENV } from '../run/settings.js';
 import { API_KEY_ENV } from '../send/api-key.js';
 import type { Output } from '../report/output.js';
+import { visible } from '../report/terminal-text.js';
 import type { BatchLogEntry } from '../sandbox/batch-history.js';
 import { OPTION_FLAGS, SANDBOX_DEFAULTS, sandboxOptionsSchema } from '../sandbox/options.js';
 import type { SetExit } from './index.js';
@@ -21,6 +22,7 @@ interface SandboxFlags {
   maxItems: string;
   maxBodyBytes: string;
   seed?: string;
+  answers: string;
   quiet?: boolean;
 }
 
@@ -52,6 +54,11 @@ export function registerSandbox(program: Command, output: Output, _setExit: SetE
     .option('--max-items <n>', 'items per batch; above it 400', String(SANDBOX_DEFAULTS.maxItems))
     .option('--max-body-bytes <n>', 'body size; above it 413', String(SANDBOX_DEFAULTS.maxBodyBytes))
     .option('--seed <n>', 'seed for --fail-rate, so the same batches fail on every run')
+    .addOption(
+      new Option('--answers <style>', 'named: every error detail names its item (items[3] externalId=X: …) and data.success counts accepted items; documented: as the real API\'s documentation shows — details that name no item, data.success always 100, data.code 201 when a record was created (the closest local stand-in for the real API)')
+        .choices(['named', 'documented'])
+        .default('named'),
+    )
     .option('--quiet', 'do not print a line per batch')
     .action(async (flags: SandboxFlags) => {
       const envKey = process.env[SANDBOX_KEY_ENV] || undefined;
@@ -67,6 +74,7 @@ export function registerSandbox(program: Command, output: Output, _setExit: SetE
         maxItems: number('--max-items', flags.maxItems),
         maxBodyBytes: number('--max-body-bytes', flags.maxBodyBytes),
         seed: number('--seed', flags.seed),
+        answers: flags.answers,
       };
       const checked = sandboxOptionsSchema.safeParse(candidate);
       if (!checked.success) {
@@ -77,7 +85,7 @@ export function registerSandbox(program: Command, output: Output, _setExit: SetE
 
       const sandbox = await (await import('../sandbox/server.js')).startSandbox({
         ...checked.data,
-        onBatch: flags.quiet ? undefined : (entry) => output.err(describeBatch(entry)),
+        onBatch: flags.quiet ? undefined : (entry) => output.err(visible(describeBatch(entry))),
       }).catch((error: unknown) => {
         const code = (error as NodeJS.ErrnoException).code;
         if (code === 'EADDRINUSE') throw new UsageError(`port ${candidate.port} on ${candidate.host} is in use`, { suggestion: 'pick another with --port (0 picks a free one)' });

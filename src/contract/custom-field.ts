@@ -8,6 +8,14 @@ const base = {
   value: z.union([z.string(), z.number(), z.boolean()]).describe('The value; its JSON type matches `type`.'),
 };
 
+/** valueMatchesType in JSON Schema: for each known `type`, `value` has that JSON type. */
+const VALUE_BY_TYPE = {
+  allOf: SEEN_VALUES.customFieldType.map((type) => ({
+    if: { properties: { type: { const: type } }, required: ['type'] },
+    then: { properties: { value: { type } } },
+  })),
+};
+
 function valueMatchesType(field: { type: string; value: unknown }, ctx: z.core.$RefinementCtx) {
   const known = (SEEN_VALUES.customFieldType as readonly string[]).includes(field.type);
   if (known && typeof field.value !== field.type) {
@@ -23,13 +31,15 @@ function valueMatchesType(field: { type: string; value: unknown }, ctx: z.core.$
 export const namedCustomField = z
   .strictObject({ ...base, name: z.string().describe('Display name.') })
   .superRefine(valueMatchesType)
-  .describe('A custom field (with display name).');
+  .describe('A custom field (with display name).')
+  .meta(VALUE_BY_TYPE);
 
 /** Sales profiles: no `name`. */
 export const profileCustomField = z
   .strictObject(base)
   .superRefine(valueMatchesType)
-  .describe('A custom field of a sales profile (no display name).');
+  .describe('A custom field of a sales profile (no display name).')
+  .meta(VALUE_BY_TYPE);
 
 export const namedCustomFields = z.array(namedCustomField).describe('Custom fields. Can be omitted.');
 export const profileCustomFields = z

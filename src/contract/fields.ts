@@ -4,7 +4,12 @@ import { z } from 'zod';
 
 /** Every record carries the identifier it has in the external system; we require it non-empty. */
 export const nonBlank = (what: string) =>
-  z.string().refine((s) => s.trim().length > 0, 'must not be empty').describe(what);
+  z
+    .string()
+    .refine((s) => s.trim().length > 0, 'must not be empty')
+    .describe(what)
+    // the refine in JSON Schema: `\S` is exactly what String#trim keeps (both use ECMAScript's white space)
+    .meta({ minLength: 1, pattern: '\\S' });
 export const externalId = (what = 'Identifier in the external system.') => nonBlank(what);
 
 const DECIMAL = /^-?\d+(\.\d+)?$/;
@@ -15,14 +20,16 @@ export const decimalString = (what: string) =>
     .describe(what);
 
 /** ISO-4217 codes as this runtime knows them: never a hand-typed list. */
-const CURRENCIES: ReadonlySet<string> = new Set(Intl.supportedValuesOf('currency'));
+const CURRENCY_LIST: readonly string[] = Intl.supportedValuesOf('currency');
+const CURRENCIES: ReadonlySet<string> = new Set(CURRENCY_LIST);
 export function isCurrencyCode(code: string): boolean {
   return CURRENCIES.has(code);
 }
 export const currencyCode = z
   .string()
   .refine(isCurrencyCode, { error: (iss) => `${JSON.stringify(iss.input)} is not an ISO-4217 currency code` })
-  .describe('Currency code (ISO-4217, e.g. USD, BRL, MXN).');
+  .describe('Currency code (ISO-4217, e.g. USD, BRL, MXN).')
+  .meta({ enum: [...CURRENCY_LIST] });
 
 // Dates: zod's ISO checks reject days that do not exist (2024-02-30). Date-times must carry an
 // offset or Z so that no reader has to guess a time zone.
@@ -35,7 +42,10 @@ export const dateOrDateTime = (what: string) =>
 // a missing email keeps zod's own message (undefined → default), which issues.ts reads as "is required"
 export const email = z
   .email({ error: (iss) => (iss.input === undefined ? undefined : `${JSON.stringify(iss.input)} is not a valid e-mail address`) })
-  .describe('E-mail address.');
+  .describe('E-mail address.')
+  // the JSON Schema keeps zod's own pattern and no `format: email`: a validator's idea of an e-mail
+  // differs from zod's (ajv-formats refuses a@b-.com, which zod accepts)
+  .meta({ format: undefined });
 
 /**
  * Enumerations the spec gives only as "values seen". Other values pass validation with a

@@ -18,15 +18,24 @@ export function formatPath(path: readonly PropertyKey[]): string {
   return out;
 }
 
-function reasonOf(issue: z.core.$ZodIssue): string {
+/**
+ * Who speaks: `client` (validate, before sending: an unknown column is not sent) or `server` (the
+ * sandbox, answering a request that had the field: it can only say the field is not one of its own).
+ */
+export type Wording = 'client' | 'server';
+
+function reasonOf(issue: z.core.$ZodIssue, wording: Wording): string {
   if (issue.code === 'invalid_type' && /received undefined$/.test(issue.message)) return 'is required';
-  if (issue.code === 'unrecognized_keys') return `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => JSON.stringify(k)).join(', ')} (not part of the API; not sent)`;
+  if (issue.code === 'unrecognized_keys') {
+    const keys = `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}`;
+    return wording === 'server' ? `${keys}: not ${issue.keys.length > 1 ? 'fields' : 'a field'} of this request` : `${keys} (not part of the API; not sent)`;
+  }
   if (issue.code === 'invalid_type') return issue.message.replace(/^Invalid input: /, '');
   return issue.message;
 }
 
-export function toFieldProblems(issues: readonly z.core.$ZodIssue[]): FieldProblem[] {
-  return issues.map((issue) => ({ field: formatPath(issue.path), reason: reasonOf(issue) }));
+export function toFieldProblems(issues: readonly z.core.$ZodIssue[], wording: Wording = 'client'): FieldProblem[] {
+  return issues.map((issue) => ({ field: formatPath(issue.path), reason: reasonOf(issue, wording) }));
 }
 
 export function formatProblem(p: FieldProblem): string {

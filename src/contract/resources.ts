@@ -36,7 +36,9 @@ const ALIASES: Record<string, Resource> = {
 };
 
 export function parseResource(name: string): Resource | undefined {
-  return ALIASES[name.trim().toLowerCase()];
+  const key = name.trim().toLowerCase();
+  // own keys only: `__proto__` or `constructor` (a sandbox path, a file name) are no resource
+  return Object.hasOwn(ALIASES, key) ? ALIASES[key] : undefined;
 }
 
 /** `deals.csv`, `2024-11-deals.ndjson`, `Sales-Profiles.json` → the resource named in it, if any. */

@@ -44,10 +44,12 @@ function converter(kind: string, nullable: boolean, isId: boolean, problem: (rea
   return nullable ? (t) => (t === 'null' ? null : base(t)) : base;
 }
 
-export function canonicalMapper(opts: { resource: Resource; method?: Method; header: readonly string[]; file: string }): Mapper {
+export function canonicalMapper(opts: { resource: Resource; method?: Method; header: readonly string[]; unnamedAtEnd?: readonly string[]; file: string }): Mapper {
   const { resource, header, file } = opts;
   const shape = targetShape(resource, opts.method ?? 'post');
-  const columns = parseCanonicalHeader(header, shape, resource, file);
+  // a trailing delimiter's columns name no field (the reader warns when one holds data)
+  const ignored = new Set(opts.unnamedAtEnd);
+  const columns = parseCanonicalHeader(ignored.size ? header.filter((h) => !ignored.has(h)) : header, shape, resource, file);
   const missing = missingRequired(shape, columns.flatMap((c) => (c.kind === 'field' ? [c.path] : [])));
   if (missing.length) {
     throw new ConfigError(`${file}: no column for ${missing.map((m) => `"${m}"`).join(', ')}, required in a ${resource} item`, {

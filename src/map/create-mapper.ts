@@ -13,6 +13,8 @@ export interface CreateMapperOptions {
   method?: Method;
   /** The CSV header; undefined for JSON sources. */
   header?: readonly string[];
+  /** Header columns the reader named itself for a trailing delimiter: no field, so a file without a profile ignores them. */
+  unnamedAtEnd?: readonly string[];
   profile?: Profile;
   /** The file's name as messages show it. */
   file: string;

@@ -38,6 +38,20 @@ function placeholders(value: unknown, path: (string | number)[], out: string[]) 
   // keys too: a placeholder column name is a placeholder
 }
 
+/**
+ * JSON.parse makes `__proto__` an ordinary key, but the schema's records drop it without a word: a
+ * field or a map entry of that name would silently vanish. Refused, with its path.
+ */
+function protoKeys(value: unknown, path: (string | number)[], out: string[]) {
+  if (Array.isArray(value)) value.forEach((v, i) => protoKeys(v, [...path, i], out));
+  else if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      if (k === '__proto__') out.push(`${formatPath([...path, k])}: "__proto__" cannot be used as a name here (it would be dropped); rename it`);
+      else protoKeys(v, [...path, k], out);
+    }
+  }
+}
+
 function fail(origin: string, lines: string[], suggestion?: string): never {
   const [first, ...rest] = lines;
   throw new ConfigError(`profile ${origin}: ${first}${rest.map((l) => `\n  profile ${origin}: ${l}`).join('')}`, { suggestion });
@@ -48,6 +62,9 @@ export function parseProfile(json: unknown, origin: string): Profile {
   const left: string[] = [];
   placeholders(json, [], left);
   if (left.length) fail(origin, left, 'edit the profile: give a column, a "const" value or a format in place of each <FILL IN ...>');
+  const proto: string[] = [];
+  protoKeys(json, [], proto);
+  if (proto.length) fail(origin, proto);
   const result = profileSchema.safeParse(json);
   if (!result.success) {
     fail(origin, result.error.issues.map((i) => `${formatPath(i.path) || '(profile)'}: ${i.message.replace(/^Invalid input: /, '')}`));

@@ -5,7 +5,7 @@ import type { Method, Resource } from '../contract/resources.js';
 import { FILL_IN } from './load-profile.js';
 import { matchColumns } from './propose/match-columns.js';
 import { guessDateFormat, guessDecimal, guessType, type CellType } from './propose/guess.js';
-import { FULL_NAME, WON_STAGE, squash } from './propose/synonyms.js';
+import { FULL_NAME, ID_LIKE_HEADER, WON_STAGE, squash } from './propose/synonyms.js';
 import { parseDecimal } from './transforms/numbers.js';
 import { missingRequired, targetShape } from './target-fields.js';
 import { slug } from './transforms/text.js';
@@ -32,7 +32,19 @@ export interface Proposal {
 
 type Spec = Record<string, unknown>;
 
-const looksLikeNames = (values: readonly string[]) => values.some((v) => /\s/.test(v.trim()) || /[A-Z]/.test(v));
+/**
+ * People's names: every value is letters and spaces (with the `'`, `-` and `.` names carry), and
+ * most have several words (`José Peña`). Codes (`V-001`, `AB12`), user names (`jperez`) and single
+ * words are not: they are ids already and stay as they are.
+ */
+const NAME = /^\p{L}[\p{L}\p{M}'’.-]*(?:\s+\p{L}[\p{L}\p{M}'’.-]*)*$/u;
+export function looksLikeNames(values: readonly string[]): boolean {
+  if (!values.length || !values.every((v) => NAME.test(v))) return false;
+  return values.filter((v) => /\s/.test(v)).length * 2 >= values.length;
+}
+/** Ids as exports write them: one token of letters, digits and `-_./#`, with a digit (`V-001`, `SKU_42`, `00417`). */
+const CODE = /^(?=[^\s]*\d)[\p{L}\d][\p{L}\d\-_./#]*$/u;
+export const looksLikeCodes = (values: readonly string[]) => values.length > 0 && values.every((v) => CODE.test(v) && v.length <= 40);
 const CURRENCY_SIGNS: [RegExp, string][] = [[/R\$/, 'BRL'], [/€/, 'EUR'], [/S\/\.?/, 'PEN'], [/£/, 'GBP'], [/US\$|USD/, 'USD']];
 
 export function proposeProfile(input: ProposeInput): Proposal {
@@ -74,17 +86,24 @@ export function proposeProfile(input: ProposeInput): Proposal {
   }
 
   if (resource === 'deal') proposeDealRules(fields, byField, values, notes, placeholder);
-  if (resource === 'sales-profile') proposeProfileRules(fields, header, used, notes, placeholder);
+  if (resource === 'sales-profile') proposeProfileRules(fields, header, used, values, notes, placeholder);
   if (resource === 'account' && shape.fields.has('type') && !fields.type) {
     fields.type = { const: 'COMPANY' };
     notes.push('type: no column found; every account is sent as COMPANY (CONTACT and CLIENT are the other values seen)');
   }
-  // people's names where ids are expected become slugs
+  // people's names where ids are expected become slugs; codes stay as they are
   for (const idField of ['ownerExternalId', 'agentExternalId']) {
-    const col = fields[idField]?.column as string | undefined;
-    if (col && looksLikeNames(values(col))) {
-      fields[idField]!.transform = 'slug';
-      notes.push(`${idField}: "${col}" holds names; the id is their slug (the sales-profile profile must derive ids the same way)`);
+    const spec = fields[idField];
+    const col = spec?.column as string | undefined;
+    if (!spec || !col) continue;
+    const v = values(col);
+    if (looksLikeNames(v)) {
+      spec.transform = 'slug';
+      const example = v.find((x) => /\s/.test(x))!;
+      notes.push(`${idField}: "${col}" holds people's names (letters and spaces, several words, e.g. "${example}"); the id is their slug ("${slug(example)}"), and the sales profiles' externalId must be derived the same way`);
+    } else if (v.length) {
+      const what = looksLikeCodes(v) ? 'codes' : 'ids';
+      notes.push(`${idField}: "${col}" holds ${what} (e.g. "${v[0]}"), sent as they are: they must equal the sales profiles' externalId`);
     }
   }
   for (const path of missingRequired(shape, Object.keys(fields))) {
@@ -175,7 +194,24 @@ function proposeDealRules(fields: Record<string, Spec>, byField: Map<string, str
   }
 }
 
-function proposeProfileRules(fields: Record<string, Spec>, header: readonly string[], used: Set<string>, notes: string[], placeholder: Placeholder) {
+function proposeProfileRules(fields: Record<string, Spec>, header: readonly string[], used: Set<string>, values: (c: string) => string[], notes: string[], placeholder: Placeholder) {
+  // no column is named like an id: one whose values are unique codes is (`Clave`: V-001, V-002…)
+  if (!fields.externalId) {
+    const taken = new Set([...used, ...Object.values(fields).flatMap((s) => (typeof s.column === 'string' ? [s.column] : []))]);
+    const candidates = header.filter((h) => !taken.has(h) && h.trim());
+    const unique = (h: string) => {
+      const v = values(h);
+      return v.length > 0 && new Set(v).size === v.length && !guessDateFormat(v);
+    };
+    const byHeader = candidates.find((h) => ID_LIKE_HEADER.test(squash(h)) && unique(h));
+    const byValues = byHeader ?? candidates.find((h) => unique(h) && looksLikeCodes(values(h)));
+    if (byValues) {
+      fields.externalId = { column: byValues };
+      used.add(byValues);
+      const why = byHeader ? 'is named like an id and its values are unique' : 'holds unique codes';
+      notes.push(`externalId: "${byValues}" ${why} (e.g. "${values(byValues)[0]}"): it is taken as the id; deals must name owners by it`);
+    }
+  }
   const full = findFullName(header, used);
   if (full && !fields['profile.firstName']) {
     fields['profile.firstName'] = { column: full, transform: 'firstName' };

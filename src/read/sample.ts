@@ -22,5 +22,8 @@ export async function sampleSource(file: string, limit = 20, options: ReaderOpti
     }
     records.push(record);
   }
-  return { ...source, records, complete };
+  // a trailing delimiter's column (column_N) that no sampled row fills is nothing to propose a mapping for
+  const unused = new Set(source.unnamedAtEnd?.filter((name) => records.every((r) => r.kind !== 'row' || (r.row[name] ?? '').trim() === '')));
+  if (unused.size === 0 || !source.header) return { ...source, records, complete };
+  return { ...source, header: source.header.filter((name) => !unused.has(name)), records, complete };
 }

@@ -80,6 +80,8 @@ export interface OpenedSource {
   format: SourceFormat;
   /** CSV header after normalisation (trimmed, NBSP → space, unnamed → column_N); undefined for JSON. */
   header?: string[];
+  /** The last header columns that had no name (a trailing delimiter), as `header` calls them (`column_N`). */
+  unnamedAtEnd?: string[];
   /** What was detected or used, for `init` and `--verbose`. */
   detected: { encoding: string; delimiter?: string; headerRow?: number };
   /** File-level warnings found while opening (e.g. encoding guessed). More may be pushed while reading. */

@@ -2,13 +2,16 @@
 // spreadsheet and feed the file back to `push` with the same profile. One errors file per input file
 // (`deals.csv` → `<dir>/deals.errors.csv`): the header, delimiter and resource of each input stay as
 // they were, which is what lets the profile read it back. Our own columns are appended, `_`-prefixed.
-import { accessSync, constants, realpathSync, statSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
+import { accessSync, constants, statSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
 import { BatchSyncError, EXIT, UsageError } from '../errors.js';
 import { openAtomic, type AtomicFile } from './atomic-file.js';
 import { neutraliseCell } from './formula-guard.js';
 import type { RowOutcome } from './outcome.js';
+import { inputFiles, sameFileNote } from './same-file.js';
+
+export { canonical } from './same-file.js';
 
 /** Appended after the original columns; mappers ignore them when the file is fed back. */
 export const ERRORS_CSV_COLUMNS = ['_line', '_outcome', '_field', '_message', '_detail'] as const;
@@ -68,12 +71,13 @@ interface OpenFile {
 
 export function createErrorsCsv(options: ErrorsCsvOptions): ErrorsCsvWriter {
   const name = options.fileName ?? defaultErrorsFileName;
-  const inputs = new Set(options.inputs.map(canonical));
+  const inputs = inputFiles(options.inputs);
   checkDirectory(options.dir);
   const targetFor = (source: string, probe?: boolean) => join(options.dir, name(source, probe));
   const refuseInput = (source: string, target = targetFor(source, true)) => {
-    if (inputs.has(canonical(target))) {
-      throw new UsageError(`refusing to write the errors CSV over an input file: ${target}`, {
+    const input = inputs.find(target);
+    if (input !== undefined) {
+      throw new UsageError(`refusing to write the errors CSV over an input file: ${target}${sameFileNote(target, input)}`, {
         suggestion: 'Choose another errors directory, or rename the input (errors files are named <input>.errors.csv).',
       });
     }
@@ -88,8 +92,10 @@ export function createErrorsCsv(options: ErrorsCsvOptions): ErrorsCsvWriter {
   let failed: BatchSyncError | undefined;
   let droppedCells = 0;
 
+  // a lone \r is quoted too (csv-stringify quotes only \n with unix records): unquoted, a reader
+  // would end the record there
   const line = (f: OpenFile, cells: string[]) =>
-    stringify([cells.map(neutraliseCell)], { delimiter: f.delimiter, record_delimiter: 'unix' });
+    stringify([cells.map(neutraliseCell)], { delimiter: f.delimiter, record_delimiter: 'unix', quoted_match: /\r/ });
 
   const flush = (f: OpenFile) => {
     f.file.write(f.buffer);
@@ -168,20 +174,6 @@ export function createErrorsCsv(options: ErrorsCsvOptions): ErrorsCsvWriter {
   };
 }
 
-/** The same file however it is named: resolved, and through symlinks when it exists. */
-export function canonical(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    // not there yet: the errors file's directory is real (checked), so resolve through it
-    try {
-      return join(realpathSync(resolve(path, '..')), basename(path));
-    } catch {
-      return resolve(path);
-    }
-  }
-}
-
 function checkDirectory(dir: string): void {
   try {
     if (!statSync(dir).isDirectory()) throw Object.assign(new Error('not a directory'), { code: 'ENOTDIR' });
@@ -200,14 +192,20 @@ const REASONS: Record<string, string> = {
   ENOENT: 'the directory does not exist',
   ENOTDIR: 'it is not a directory',
   EISDIR: 'a directory has that name',
+  EFBIG: 'the file grew past the size limit (ulimit -f)',
 };
+
+/** Why a file could not be written, in words: `the disk is full (ENOSPC)`. */
+export function writeReason(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const why = (code && REASONS[code]) ?? (error instanceof Error ? error.message : String(error));
+  return `${why}${code ? ` (${code})` : ''}`;
+}
 
 /** A clear one-line error instead of a stack: what could not be written and why. */
 export function writeError(error: unknown, target: string): BatchSyncError {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  const why = (code && REASONS[code]) ?? (error instanceof Error ? error.message : String(error));
-  return new BatchSyncError('ERRORS_CSV', `cannot write the errors CSV ${target}: ${why}${code ? ` (${code})` : ''}`, EXIT.usage, {
-    suggestion: 'Free space or fix permissions, or choose another directory for the errors CSV. The report above still lists the rows.',
+  return new BatchSyncError('ERRORS_CSV', `cannot write the errors CSV ${target}: ${writeReason(error)}`, EXIT.usage, {
+    suggestion: 'Free space or fix permissions, or choose another directory for the errors CSV. The report still lists the rows.',
     cause: error,
   });
 }

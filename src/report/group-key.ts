@@ -20,9 +20,12 @@ export function normaliseReason(text: string): string {
       // item indexes and ids elsewhere in the text vary per row too
       .replace(/items\[\d+\]/g, 'items[…]')
       .replace(/externalId=(?:"[^"]*"|[^\s:,;]+)/g, 'externalId=…')
+      // so do batch ids (`batch crm-deal-…-00012.1`): 1,000 batches refused alike are one group
+      .replace(/\bbatch [\w.-]*\d[\w.-]*/g, 'batch …')
       // quoted values: "USX" and "ABC" are the same problem
       .replace(/"(?:[^"\\]|\\.)*"/g, '"…"')
-      .replace(/'(?:[^'\\]|\\.)*'/g, "'…'")
+      // single quotes only at word edges: the apostrophe of "API's" or "isn't" opens nothing
+      .replace(/(?<![\p{L}\p{N}])'(?:\\.|[^\\])*?'(?![\p{L}\p{N}])/gu, "'…'")
       .replace(/\s+/g, ' ')
       .trim()
   );

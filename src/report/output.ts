@@ -1,7 +1,9 @@
 // Where the CLI writes: stdout for results, stderr for progress and errors. Every line passes
-// through the redactor so the API key cannot leak, whatever produced the text.
+// through the redactor so the API key cannot leak, whatever produced the text, and through the
+// terminal guard so no control character in it acts on the terminal or the log.
 import { Chalk, type ChalkInstance } from 'chalk';
 import { redact } from '../redact.js';
+import { terminalSafe } from './terminal-text.js';
 
 export interface Output {
   out(text: string): void;
@@ -15,10 +17,12 @@ export interface Output {
 
 export function consoleOutput(): Output {
   const plain = process.env.TERM === 'dumb' && !process.env.FORCE_COLOR;
+  const color = new Chalk(plain ? { level: 0 } : {});
+  const safe = (text: string) => terminalSafe(redact(text.endsWith('\n') ? text : `${text}\n`), color.level > 0);
   return {
-    out: (text) => process.stdout.write(redact(text.endsWith('\n') ? text : `${text}\n`)),
-    err: (text) => process.stderr.write(redact(text.endsWith('\n') ? text : `${text}\n`)),
-    color: new Chalk(plain ? { level: 0 } : {}),
+    out: (text) => process.stdout.write(safe(text)),
+    err: (text) => process.stderr.write(safe(text)),
+    color,
     stderrIsTTY: Boolean(process.stderr.isTTY),
     stderrStream: process.stderr,
   };
@@ -31,8 +35,8 @@ export function memoryOutput(): Output & { stdout: string[]; stderr: string[] } 
   return {
     stdout,
     stderr,
-    out: (t) => void stdout.push(redact(t)),
-    err: (t) => void stderr.push(redact(t)),
+    out: (t) => void stdout.push(terminalSafe(redact(t), false)),
+    err: (t) => void stderr.push(terminalSafe(redact(t), false)),
     color: new Chalk({ level: 0 }),
     stderrIsTTY: false,
   };

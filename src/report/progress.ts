@@ -4,6 +4,7 @@
 // event texts come from our own code (retries, warnings) and must not carry them either.
 import type { Options as OraOptions, Ora } from 'ora';
 import type { Output } from './output.js';
+import { visible } from './terminal-text.js';
 
 export type ProgressMode = 'tty' | 'plain' | 'quiet';
 
@@ -95,7 +96,8 @@ export function createProgress(options: ProgressOptions): Progress {
   let spinner: Ora | undefined;
   let stopped = false;
 
-  const line = (text: string) => output.err(mode === 'plain' ? `${timestamp(now())}  ${text}` : text);
+  // one line each: a retry reason quoting a server text must not start a line of its own
+  const line = (text: string) => output.err(mode === 'plain' ? `${timestamp(now())}  ${visible(text)}` : visible(text));
   const shows = (level: ProgressLevel) => level === 'error' || (mode !== 'quiet' && (level === 'info' || verbose));
 
   return {

@@ -6,7 +6,8 @@ import { formatDiagnostic } from '../validate/diagnostic.js';
 import type { OutcomeGroup, ResourceCounts, WarningGroup } from './collector.js';
 import type { RowOutcome } from './outcome.js';
 import type { Output } from './output.js';
-import { commandName, durationSeconds, failedRows, isSendingMode, type PlannedBatchInfo, type RunReport } from './run-report.js';
+import { visibleStrings } from './terminal-text.js';
+import { commandName, durationSeconds, failedRows, isSendingMode, ownersNotInRunLine, type PlannedBatchInfo, type RunReport } from './run-report.js';
 
 /** A server detail can be a whole stack trace; examples are for recognising the problem. */
 const MAX_DETAIL = 300;
@@ -18,7 +19,11 @@ export function renderHuman(report: RunReport, output: Output): void {
   for (const line of humanReport(report, output.color)) output.out(line);
 }
 
-export function humanReport(report: RunReport, c: ChalkInstance): string[] {
+export function humanReport(raw: RunReport, c: ChalkInstance): string[] {
+  // every value from outside (cells, file names, server texts) as one inert line, before colouring;
+  // only the parts printed here (the 100,000 rows kept for the JSON report are not copied)
+  const { aborted, groups, warningGroups, errorFiles } = raw;
+  const report: RunReport = { ...raw, ...visibleStrings({ aborted, groups, warningGroups, errorFiles }) };
   const lines: string[] = [`batch-sync ${commandName(report.mode)}: run ${report.runId}, ${durationSeconds(report)}`, ''];
   if (report.aborted) {
     lines.push(c.red.bold(`RUN ABORTED (${report.aborted.code}): ${report.aborted.message}`), '');
@@ -50,9 +55,12 @@ export function humanReport(report: RunReport, c: ChalkInstance): string[] {
   }
   if (report.warningGroups.length > 0) lines.push(...warningSection(report.warningGroups, report.totals.warnings, c), '');
   if (report.batches) lines.push(...batchSection(report.batches, c), '');
+  const owners = ownersNotInRunLine(report);
+  if (owners) lines.push(owners, '');
   if (report.errorFiles?.length) {
     lines.push(`Rows not accepted, with their original columns: ${report.errorFiles.join(', ')}`, '');
   }
+  if (report.isolation) lines.push(isolationLine(report.isolation), '');
   lines.push(verdict(report, c));
   return lines;
 }
@@ -80,6 +88,11 @@ function batchSection(batches: readonly PlannedBatchInfo[], c: ChalkInstance): s
   for (const b of batches.slice(0, MAX_BATCHES_LISTED)) lines.push(`  ${b.batchId}  ${b.resource}  ${plural(b.items, 'item')}  ${plural(b.bytes, 'byte')}`);
   if (batches.length > MAX_BATCHES_LISTED) lines.push(c.dim(`  … and ${batches.length - MAX_BATCHES_LISTED} more (--emit FILE writes every envelope)`));
   return lines;
+}
+
+function isolationLine(i: NonNullable<RunReport['isolation']>): string {
+  const over = i.overBudget > 0 ? `; the budget ran out: ${plural(i.overBudget, 'batch', 'batches')} left unverified` : '';
+  return `Isolation (--isolate-unattributed): ${plural(i.requests, 'extra request')} of a budget of ${i.budget} resent split batches to pin errors that named no row${over}.`;
 }
 
 function countsTable(report: RunReport): string[] {

@@ -21,6 +21,14 @@ export interface RunAbort {
   message: string;
 }
 
+/** The extra requests --isolate-unattributed sent to pin errors that named no item. */
+export interface IsolationCount {
+  requests: number;
+  budget: number;
+  /** Batches left UNVERIFIED because the budget was used up. */
+  overBudget: number;
+}
+
 export interface RunReport {
   runId: string;
   mode: RunMode;
@@ -40,6 +48,9 @@ export interface RunReport {
   warningsNotListed: number;
   /** Errors CSV files written, so the report can say where the rows went. */
   errorFiles?: string[];
+  /** Distinct owner/agent ids of deals and activities that no sales profile of this run carries. */
+  ownersNotInRun: number;
+  isolation?: IsolationCount;
   /** `push --dry-run`: the batches that would have been sent, in order. */
   batches?: PlannedBatchInfo[];
 }
@@ -51,11 +62,14 @@ export interface RunMeta {
   endedAt: Date;
   aborted?: RunAbort;
   errorFiles?: string[];
+  ownersNotInRun?: number;
+  isolation?: IsolationCount;
 }
 
 export function buildRunReport(meta: RunMeta, collector: Collector): RunReport {
   return {
     ...meta,
+    ownersNotInRun: meta.ownersNotInRun ?? 0,
     counts: collector.counts(),
     totals: collector.totals(),
     groups: collector.groups(),
@@ -76,6 +90,12 @@ export function failedRows(report: Pick<RunReport, 'totals'>): number {
 /** Nothing is sent in these modes: "accepted" then means "valid, would be sent". */
 export function isSendingMode(mode: RunMode): boolean {
   return mode === 'push';
+}
+
+/** The one line about owners the run does not carry (issue 15.7); undefined when there are none. */
+export function ownersNotInRunLine(report: Pick<RunReport, 'ownersNotInRun'>): string | undefined {
+  const n = report.ownersNotInRun;
+  return n > 0 ? `owners not in this run: ${n} distinct ${n === 1 ? 'id' : 'ids'}, they must already exist on the server` : undefined;
 }
 
 export function commandName(mode: RunMode): string {

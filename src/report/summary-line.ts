@@ -28,6 +28,7 @@ export function summaryLine(report: RunReport, exitCode?: number): string {
     `warnings=${t.warnings}`,
     `duration=${durationSeconds(report)}`,
   ];
+  if (report.isolation) parts.push(`isolation-requests=${report.isolation.requests}`);
   if (report.aborted) parts.push(`aborted=${report.aborted.code}`);
   return parts.join(' ');
 }

@@ -40,7 +40,10 @@ export async function connect(settings: ResolvedSettings, options: ConnectOption
   let sandbox: SandboxHandle | undefined;
   if (options.sandbox) {
     const { startSandbox } = await import('../sandbox/index.js');
-    sandbox = await startSandbox({ port: 0, apiKey: `sbx_${randomBytes(18).toString('base64url')}` });
+    // it answers in the style the run reads answers in (--answers, the plan's answers.style); a run
+    // that counts with data.success needs the named style, whose success is a count
+    const answers = settings.checkSuccessCount ? 'named' : settings.answerStyle;
+    sandbox = await startSandbox({ port: 0, apiKey: `sbx_${randomBytes(18).toString('base64url')}`, answers });
     baseUrl = sandbox.url;
     apiKey = sandbox.apiKey;
   } else {

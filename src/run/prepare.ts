@@ -42,7 +42,7 @@ export async function prepareJobs(jobs: readonly Job[], method: Method): Promise
     }
     const reader = { ...profile?.reader, ...job.reader };
     const source = asOriginalExport(await openJobSource(job.file, reader));
-    const mapper = createMapper({ resource, method, header: source.header, profile, file: job.file });
+    const mapper = createMapper({ resource, method, header: source.header, unnamedAtEnd: source.unnamedAtEnd, profile, file: job.file });
     // only runs that keep a state ask: the context digests the build (~7 ms)
     let context: string | undefined;
     const fingerprint = () => (context ??= fingerprintContext({ method, resource, header: source.header, detected: source.detected, reader, profile }));

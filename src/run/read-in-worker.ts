@@ -4,6 +4,7 @@ import { existsSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Method } from '../contract/resources.js';
+import type { SourceWarning } from '../read/types.js';
 import { BatchSyncError, ConfigError, InputError, UsageError } from '../errors.js';
 import type { ReadWorkerData, ReadWorkerMessage, WorkerJob } from './read-worker.js';
 import type { RowChunk } from './row-chunk.js';
@@ -62,6 +63,8 @@ export const JOB_END = Symbol('job end');
 export interface WorkerRows {
   /** The chunks of every job, in the order given, each job's followed by JOB_END. */
   chunks(): AsyncGenerator<RowChunk | typeof JOB_END>;
+  /** At a JOB_END: the file-level warnings the worker found while reading that job (after opening it). */
+  lateWarnings(): SourceWarning[];
   /** A chunk's buffers, once nothing here reads them: transferred back, so freed without waiting for a full GC here. */
   giveBack(buffers: ArrayBuffer[]): void;
   close(): Promise<void>;
@@ -83,6 +86,7 @@ export function readInWorker(jobs: readonly WorkerJob[], method: Method): Worker
     resourceLimits: { maxYoungGenerationSizeMb: 32 },
   });
   const queue: ReadWorkerMessage[] = [];
+  let jobEndWarnings: SourceWarning[] = [];
   let waiting: (() => void) | undefined;
   let failed: Error | undefined;
   const arrived = () => {
@@ -111,6 +115,7 @@ export function readInWorker(jobs: readonly WorkerJob[], method: Method): Worker
         const m = queue.shift()!;
         if (m.type === 'end') return;
         if (m.type === 'job-end') {
+          jobEndWarnings = m.warnings;
           yield JOB_END;
           continue;
         }
@@ -120,6 +125,7 @@ export function readInWorker(jobs: readonly WorkerJob[], method: Method): Worker
         yield m.chunk;
       }
     },
+    lateWarnings: () => jobEndWarnings,
     giveBack(buffers) {
       worker.postMessage('free', buffers);
     },

@@ -14,6 +14,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { Method, Resource } from '../contract/resources.js';
 import { FingerprintSet, rowFingerprint } from '../state/row-fingerprint.js';
 import { REF_PATHS, refsOf } from '../map/types.js';
+import type { SourceWarning } from '../read/types.js';
 import { createItemValidator } from '../validate/validate-item.js';
 import { prepareJobs } from './prepare.js';
 import { problemText } from './problem-text.js';
@@ -51,7 +52,8 @@ export interface ReadWorkerData {
 
 export type ReadWorkerMessage =
   | { type: 'chunk'; chunk: import('./row-chunk.js').RowChunk }
-  | { type: 'job-end' }
+  /** `warnings`: the file-level warnings found while reading (the ones found opening it the main thread has). */
+  | { type: 'job-end'; warnings: SourceWarning[] }
   | { type: 'end' }
   | { type: 'error'; error: { name: string; message: string; code?: string; suggestion?: string } };
 
@@ -81,6 +83,7 @@ async function main(): Promise<void> {
   for (let j = 0; j < data.jobs.length; j++) {
     const prepared = (await prepareJobs([data.jobs[j]!], data.method))[0]!;
     const { source, mapper, resource } = prepared;
+    const opened = source.warnings.length;
     // the worker opens the file and loads the profile again, later than the main thread: if either
     // changed in between, its rows would be built from another context than the main thread's. A
     // fingerprint must name the context its item was built in, so then this job has none (its
@@ -162,7 +165,7 @@ async function main(): Promise<void> {
       w.item(JSON.stringify(checked.item), refsOf(checked.item));
     }
     if (w.count > 0) await post(w);
-    port.postMessage({ type: 'job-end' } satisfies ReadWorkerMessage);
+    port.postMessage({ type: 'job-end', warnings: source.warnings.slice(opened) } satisfies ReadWorkerMessage);
   }
   port.postMessage({ type: 'end' } satisfies ReadWorkerMessage);
 }

@@ -12,13 +12,13 @@ import { createCrossChecks } from '../validate/cross-checks.js';
 import type { Diagnostic } from '../validate/diagnostic.js';
 import { createItemValidator } from '../validate/validate-item.js';
 import { createLimiter } from './concurrency.js';
-import { dispatchBatch, type BatchSender } from './dispatch.js';
+import { answersOf, dispatchBatch, newIsolation, type BatchSender, type Isolation } from './dispatch.js';
 import { ChunkLease, ChunkRowMeta, EncodedItem, LazyRow, MappedItem, lazyRow, rowOf, type RowRef } from './chunk-items.js';
 import { ownString } from './own-string.js';
 import { problemText } from './problem-text.js';
 import { JOB_END, readInWorker, readsInWorker } from './read-in-worker.js';
 import { ChunkReader, RAW, SAME } from './row-chunk.js';
-import type { SourceRecord } from '../read/types.js';
+import type { SourceRecord, SourceWarning } from '../read/types.js';
 import type { ItemHash, ItemJson } from '../state/item-hash.js';
 import { rowFingerprint } from '../state/row-fingerprint.js';
 import type { PreparedJob } from './prepare.js';
@@ -45,6 +45,20 @@ export interface RunHooks {
   /** Undefined when every acceptance recorded is on disk, else when it will be: a batch is sent only then. */
   durable?(): Promise<void> | undefined;
   progress?(counts: ProgressCounts): void;
+  /**
+   * Before a batch's first request (the state's in-flight record, in-flight.ts): resolves with a
+   * handle once its id, members and bytes are on disk, or with undefined when they could not be
+   * written (the run is then stopped, and the batch is not sent).
+   */
+  sending?(resource: Resource, batch: PlannedBatch<RowMeta>): Promise<string | undefined>;
+  /** The batch of `sending`'s handle was answered, or not sent after all: its record may go once the answer is journaled. */
+  landed?(handle: string): void;
+  /**
+   * The outcome of this row when a batch resent at the start of the run (an interrupted run's, with
+   * its own batchId and bytes) carried this very item: the row then gets that outcome, and is not
+   * sent again. `json` gives the row's item JSON, or undefined for a row the state knows by its fingerprint.
+   */
+  resent?(resource: Resource, externalId: string, json: () => ItemJson | undefined): RowOutcome | undefined;
 }
 
 
@@ -53,6 +67,10 @@ export interface RunResult {
   interrupted: boolean;
   /** Rows read per resource: each must have exactly one recorded outcome (sync.ts checks). */
   read: Partial<Record<Resource, number>>;
+  /** Distinct owner/agent ids the run's deals and activities name but its sales profiles do not. */
+  ownersNotInRun: number;
+  /** What --isolate-unattributed cost, when it was on. */
+  isolation?: Isolation;
 }
 
 type RefsItem = Record<string, unknown> & { associated: Record<string, unknown> };
@@ -72,6 +90,7 @@ export async function runPipeline(
   hooks: RunHooks,
   sender?: BatchSender,
   signal?: AbortSignal,
+  given?: Isolation,
 ): Promise<RunResult> {
   const checks = createCrossChecks();
   /** externalIds of sales profiles that were invalid or rejected in this run. */
@@ -79,6 +98,7 @@ export async function runPipeline(
   const counts: ProgressCounts = { rowsRead: 0, batchesAcked: 0, itemsAcked: 0, retries: 0 };
   const read: RunResult['read'] = {};
   let aborted: RunResult['aborted'];
+  const isolation = given ?? newIsolation(settings);
 
   const record = (o: RowOutcome) => {
     if (o.resource === 'sales-profile' && o.externalId && (o.outcome === 'invalid' || o.outcome === 'rejected')) failedProfiles.add(o.externalId);
@@ -108,6 +128,11 @@ export async function runPipeline(
   const workerJobs = () => ordered.map((j) => ({ ...j.job, resource: j.resource, fingerprint: fingerprinting ? { context: j.fingerprint, known: fingerprintsOf(j.resource) } : undefined }));
   const inWorker = ordered.length > 0 && readsInWorker(ordered.map((j) => j.job.file), settings.mode === 'push') ? readInWorker(workerJobs(), settings.method) : undefined;
   const workerRows = inWorker?.chunks();
+  // what the reader found about a whole file (encoding guessed, title rows, unnamed columns…): a
+  // warning under the file's resource, naming the file and the line where there is one
+  const fileWarnings = (list: readonly SourceWarning[], resource: Resource) => {
+    for (const w of list) hooks.warn({ severity: 'warning', file: w.file, line: w.line, reason: w.message }, resource);
+  };
   try {
     for (const resource of SEND_ORDER) {
       const kindJobs = jobs.filter((j) => j.resource === resource);
@@ -130,9 +155,11 @@ export async function runPipeline(
         resource,
         method: settings.method,
         source: settings.source,
-        checkSuccessCount: settings.checkSuccessCount,
+        answers: answersOf(settings),
+        isolation,
         signal,
         record,
+        warn: (d: Diagnostic) => hooks.warn(d, resource),
         accepted: (item: PlannedItem<RowMeta>) => {
           counts.itemsAcked += 1;
           // the read worker's items as their bytes: decoding a million of them to hash them was 1 GB of garbage
@@ -183,6 +210,13 @@ export async function runPipeline(
             if (syncing) await syncing;
             // the run may have stopped while this batch waited for a place
             if (stop()) return notSent();
+            // its id, members and exact bytes on disk before it leaves: a run killed now resends it
+            // first next time, under the same batchId (an idempotency key for the server)
+            const handle = hooks.sending === undefined ? undefined : await hooks.sending(resource, batch);
+            if (stop()) {
+              if (handle !== undefined) hooks.landed?.(handle);
+              return notSent();
+            }
             let answered: boolean;
             // a split batch's first half may have its outcomes when the second half's request throws
             const decided = new Set<RowMeta>();
@@ -198,6 +232,8 @@ export async function runPipeline(
               throw error;
             }
             if (answered) {
+              // every item has the server's verdict: the record goes once the acknowledgements are journaled
+              if (handle !== undefined) hooks.landed?.(handle);
               counts.batchesAcked += 1;
               // every request of it was answered: none can read its body any more
               batch.release();
@@ -231,6 +267,14 @@ export async function runPipeline(
           return undefined;
         }
         for (const w of checks.references(resource, item, where)) hooks.warn(w, resource);
+        // a batch resent first (an interrupted run's) already carried this item: its answer is this row's outcome
+        if (externalId !== undefined && hooks.resent !== undefined) {
+          const prior = hooks.resent(resource, externalId, () => (same ? undefined : (encoded ?? written ?? JSON.stringify(item))));
+          if (prior) {
+            record({ ...prior, ...where, row: prior.outcome === 'accepted' ? undefined : rowOf(row) });
+            return undefined;
+          }
+        }
         if (settings.holdDependents && resource === 'deal') {
           const missing = [item.ownerExternalId, item.agentExternalId].find((id) => typeof id === 'string' && failedProfiles.has(id));
           if (missing !== undefined) {
@@ -319,11 +363,15 @@ export async function runPipeline(
         for (let j = 0; j < kindJobs.length; j++) {
           const job = kindJobs[j]!;
           const source = job.source;
+          fileWarnings(source.warnings, resource);
           for (;;) {
             const next = await workerRows.next();
             if (next.done) throw new Error('the read worker ended early');
             const chunk = next.value;
-            if (chunk === JOB_END) break;
+            if (chunk === JOB_END) {
+              fileWarnings(inWorker!.lateWarnings(), resource);
+              break;
+            }
             const reader = new ChunkReader(chunk, source.header);
             const lease = new ChunkLease(chunk, inWorker!.giveBack);
             const file = chunk.file;
@@ -365,6 +413,8 @@ export async function runPipeline(
         }
       } else {
         for (const job of kindJobs) {
+          const opened = job.source.warnings.length;
+          fileWarnings(job.source.warnings, resource);
           for await (const record_ of job.source.records) {
             counts.rowsRead += 1;
             // a CSV row builds its cells into an object only if an outcome needs them
@@ -373,6 +423,7 @@ export async function runPipeline(
             if (done) await send(done);
             if (counts.rowsRead % 2048 === 0) hooks.progress?.(counts);
           }
+          fileWarnings(job.source.warnings.slice(opened), resource);
         }
       }
       const last = batcher.flush();
@@ -384,5 +435,5 @@ export async function runPipeline(
   } finally {
     await inWorker?.close();
   }
-  return { aborted, interrupted: signal?.aborted === true && aborted === undefined, read };
+  return { aborted, interrupted: signal?.aborted === true && aborted === undefined, read, ownersNotInRun: checks.ownersNotInRun(), isolation };
 }

@@ -5,6 +5,8 @@ import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { METHODS, type Method } from '../contract/resources.js';
 import { UsageError } from '../errors.js';
+import { withoutQuery } from '../send/base-url.js';
+import { ANSWER_STYLE_NAMES, ANSWER_STYLES, DEFAULT_ANSWER_STYLE, DEFAULT_SUCCESS_CODES, type AnswerStyle } from '../send/answers.js';
 import type { SyncPlan } from './sync-plan.js';
 
 export const DEFAULTS = {
@@ -21,6 +23,8 @@ export const DEFAULTS = {
   maxRetryTimeMs: 5 * 60_000,
   /** Waiting for the response headers, and for each piece of the body. */
   timeoutMs: 60_000,
+  /** Extra requests --isolate-unattributed may send in one run (each error costs about 2·log2(batch size)). */
+  isolationBudget: 5000,
 };
 
 export const BASE_URL_ENV = 'BATCH_SYNC_BASE_URL';
@@ -43,6 +47,10 @@ export interface FlagSettings {
   timeoutMs?: string | number;
   holdDependents?: boolean;
   checkSuccessCount?: boolean;
+  /** How the API answers: a preset of the answers profile (documented, named). */
+  answers?: string;
+  isolateUnattributed?: boolean;
+  isolationBudget?: string | number;
   incremental?: boolean;
   /** One run that sends everything, ignoring incremental mode, and still records what is accepted. */
   full?: boolean;
@@ -57,7 +65,8 @@ const intFlag = (flag: string, min: number, max: number) =>
   z.coerce.number({ error: `${flag} takes a whole number` }).int(`${flag} takes a whole number`).min(min, `${flag} must be at least ${min}`).max(max, `${flag} must be at most ${max}`);
 
 const schema = z.object({
-  baseUrl: z.url({ error: (iss) => `--base-url ${JSON.stringify(iss.input)} is not a URL` }).optional(),
+  // the query is not echoed: it may hold a token (?apikey=…)
+  baseUrl: z.url({ error: (iss) => `--base-url ${JSON.stringify(typeof iss.input === 'string' ? withoutQuery(iss.input) : iss.input)} is not a URL` }).optional(),
   source: z.string().min(1, '--source must not be empty'),
   method: z.enum(METHODS, { error: '--method takes post or patch' }),
   batchSize: intFlag('--batch-size', 1, 10_000),
@@ -69,7 +78,13 @@ const schema = z.object({
   maxRetryTimeMs: intFlag('--max-retry-time', 0, 24 * 3600_000),
   timeoutMs: intFlag('--timeout', 1, 3600_000),
   holdDependents: z.boolean(),
+  /** data.success counts accepted items (answers.successIsCount; --no-check-success-count turns it off). */
   checkSuccessCount: z.boolean(),
+  answerStyle: z.enum(ANSWER_STYLE_NAMES, { error: `--answers takes ${ANSWER_STYLE_NAMES.join(' or ')}` }),
+  namesItems: z.boolean(),
+  successCodes: z.array(z.number().int()).min(1),
+  isolateUnattributed: z.boolean(),
+  isolationBudget: intFlag('--isolation-budget', 0, Number.MAX_SAFE_INTEGER),
   /** Leave out items unchanged since the server last accepted them. */
   incremental: z.boolean(),
   /** Record what the server accepts in the state store (incremental mode, or --full). */
@@ -99,6 +114,24 @@ function unattended(flags: FlagSettings, plan: SyncPlan | undefined, cwd: string
   return { incremental: configured && !full, recordState: configured || full, stateDir, reportDir };
 }
 
+/**
+ * The answers profile: a style given as a flag sets both switches; otherwise each comes from the plan's
+ * `answers`, then (success only) the plan's old `defaults.checkSuccessCount`, then the style's preset.
+ * `--no-check-success-count` always wins for success.
+ */
+function answers(flags: FlagSettings, plan: SyncPlan | undefined) {
+  const planned = plan?.answers;
+  const style = (flags.answers ?? planned?.style ?? DEFAULT_ANSWER_STYLE) as AnswerStyle;
+  const preset = ANSWER_STYLES[style] ?? ANSWER_STYLES[DEFAULT_ANSWER_STYLE];
+  const fromFlag = flags.answers !== undefined;
+  return {
+    answerStyle: style,
+    checkSuccessCount: flags.checkSuccessCount ?? (fromFlag ? preset.successIsCount : undefined) ?? planned?.successIsCount ?? plan?.defaults?.checkSuccessCount ?? preset.successIsCount,
+    namesItems: (fromFlag ? preset.namesItems : undefined) ?? planned?.namesItems ?? preset.namesItems,
+    successCodes: planned?.successCodes ?? [...DEFAULT_SUCCESS_CODES],
+  };
+}
+
 export function resolveSettings(flags: FlagSettings, plan: SyncPlan | undefined, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): ResolvedSettings {
   const d = plan?.defaults ?? {};
   const parsed = schema.safeParse({
@@ -114,7 +147,9 @@ export function resolveSettings(flags: FlagSettings, plan: SyncPlan | undefined,
     maxRetryTimeMs: flags.maxRetryTimeMs ?? d.maxRetryTimeMs ?? DEFAULTS.maxRetryTimeMs,
     timeoutMs: flags.timeoutMs ?? d.timeoutMs ?? DEFAULTS.timeoutMs,
     holdDependents: flags.holdDependents ?? d.holdDependents ?? true,
-    checkSuccessCount: flags.checkSuccessCount ?? d.checkSuccessCount ?? true,
+    ...answers(flags, plan),
+    isolateUnattributed: flags.isolateUnattributed ?? d.isolateUnattributed ?? false,
+    isolationBudget: flags.isolationBudget ?? d.isolationBudget ?? DEFAULTS.isolationBudget,
     ...unattended(flags, plan, cwd),
     keepReports: flags.keepReports ?? DEFAULT_KEEP_REPORTS,
     maxRejections: flags.maxRejections ?? plan?.maxRejections,

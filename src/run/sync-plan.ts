@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { formatPath } from '../contract/issues.js';
 import { METHODS, parseResource, RESOURCE_NAMES_HELP } from '../contract/resources.js';
 import { ConfigError } from '../errors.js';
+import { ANSWER_STYLE_NAMES } from '../send/answers.js';
 import { expandGlob } from './glob.js';
 import { isFileOnDisk, siblingProfile } from './pair-profiles.js';
 import type { Job } from './types.js';
@@ -36,7 +37,17 @@ const settings = {
   timeoutMs: z.number().int().min(1).optional(),
   holdDependents: z.boolean().optional(),
   checkSuccessCount: z.boolean().optional(),
+  isolateUnattributed: z.boolean().optional(),
+  isolationBudget: z.number().int().min(0).optional(),
 };
+
+/** How the API answers (README, "Reading the API's answers"); every field optional. */
+const answersProfile = z.strictObject({
+  style: z.enum(ANSWER_STYLE_NAMES).optional(),
+  successIsCount: z.boolean().optional(),
+  namesItems: z.boolean().optional(),
+  successCodes: z.array(z.number().int().min(100).max(999)).min(1).optional(),
+});
 
 export const syncPlanSchema = z
   .strictObject({
@@ -44,6 +55,7 @@ export const syncPlanSchema = z
     baseUrl: z.url().optional(),
     source: z.string().min(1).optional(),
     defaults: z.strictObject(settings).optional(),
+    answers: answersProfile.optional(),
     incremental: z.boolean().optional(),
     stateDir: z.string().optional(),
     reportDir: z.string().optional(),

@@ -11,7 +11,7 @@ import type { RowOutcome } from '../report/outcome.js';
 import { buildRunReport, type PlannedBatchInfo, type RunReport } from '../report/run-report.js';
 import { createRejectionGuard } from '../state/rejection-guard.js';
 import type { Diagnostic } from '../validate/diagnostic.js';
-import type { BatchSender } from './dispatch.js';
+import { newIsolation, type BatchSender, type Isolation } from './dispatch.js';
 import { pairProfiles } from './pair-profiles.js';
 import { prepareJobs, type PreparedJob } from './prepare.js';
 import { runPipeline, type RunHooks } from './run.js';
@@ -20,7 +20,7 @@ import { DEFAULT_PLAN_FILE, loadSyncPlan, type SyncPlan } from './sync-plan.js';
 import type { Job, ProgressCounts, RunMode } from './types.js';
 
 /** The hooks by which the incremental state takes part in a run. */
-export type StateHooks = 'accepted' | 'unchanged' | 'learn' | 'sameRow' | 'fingerprints' | 'durable';
+export type StateHooks = 'accepted' | 'unchanged' | 'learn' | 'sameRow' | 'fingerprints' | 'durable' | 'sending' | 'landed' | 'resent';
 
 export interface SyncRequest {
   mode: RunMode;
@@ -79,13 +79,27 @@ export interface SessionContext {
   stop(code: string, message: string): void;
 }
 
+/** What the batches resent at the start share with the rest of the run. */
+export interface ResumeContext {
+  isolation?: Isolation;
+  warn(diagnostic: Diagnostic, resource: Resource): void;
+}
+
 export interface RunSession {
   hooks?: Partial<Pick<RunHooks, StateHooks>>;
   /** Every row not accepted, as it happens. */
   sink?(outcome: RowOutcome): void;
   prepared?(jobs: readonly PreparedJob[]): void;
-  /** With the outcome when the run finished, without it when it failed; must not throw. */
-  close(result?: { report: RunReport; exitCode: number }): void;
+  /**
+   * Before the first batch of the run: resend the batches an interrupted run left in flight, with
+   * their own batchIds and bytes. Their rows then take those answers as their outcomes (`resent`).
+   */
+  resume?(sender: BatchSender, signal: AbortSignal, run: ResumeContext): Promise<void>;
+  /**
+   * With the outcome when the run finished, without it when it failed; must not throw. Returns what
+   * could not be written (the state, the run's report folder), one line each.
+   */
+  close(result?: { report: RunReport; exitCode: number }): string[] | void;
 }
 
 export interface SyncOutcome {
@@ -96,6 +110,8 @@ export interface SyncOutcome {
   collector: Collector;
   /** Input files of the run, so output files are never written over one. */
   inputs: string[];
+  /** Files of the session that could not be written (the state, the run's report folder), one line each. */
+  outputFailures?: string[];
 }
 
 export async function loadPlanFor(request: Pick<SyncRequest, 'config' | 'cwd'>): Promise<SyncPlan | undefined> {
@@ -153,6 +169,7 @@ export async function sync(request: SyncRequest, environment: SyncEnvironment = 
   const notice = (text: string) => environment.onNotice?.(text);
   const session = environment.openSession?.({ runId, target: environment.target ?? settings.baseUrl, startedAt, mode: request.mode, settings, inputs: jobsFor(request, plan).map((j) => j.file), notice, stop });
   let finished: { report: RunReport; exitCode: number } | undefined;
+  let out: SyncOutcome | undefined;
   try {
     const prepared = await prepareJobs(jobsFor(request, plan), settings.method);
     // a profile nobody named is said once, so a file is never mapped by a surprise
@@ -165,6 +182,9 @@ export async function sync(request: SyncRequest, environment: SyncEnvironment = 
     const connection = request.mode === 'push' ? await environment.connect?.(settings, plan, (text, level) => environment.onEvent?.(text, level)) : undefined;
     let result: Awaited<ReturnType<typeof runPipeline>>;
     try {
+      // the batches a killed run left in flight draw on the same isolation allowance as this run's
+      const isolation = newIsolation(settings);
+      if (connection) await session?.resume?.(connection.sender, signal, { isolation, warn: (d, resource) => collector.warn(d, resource) });
       result = await runPipeline(
         prepared,
         { ...settings, mode: request.mode, runId },
@@ -186,6 +206,7 @@ export async function sync(request: SyncRequest, environment: SyncEnvironment = 
         },
         connection?.sender,
         signal,
+        isolation,
       );
     } finally {
       await connection?.close();
@@ -201,10 +222,15 @@ export async function sync(request: SyncRequest, environment: SyncEnvironment = 
     const aborted = result.aborted
       ? { code: result.aborted.code, message: result.aborted.suggestion ? `${result.aborted.message}. ${result.aborted.suggestion}` : result.aborted.message }
       : (stopped ?? (interrupted ? { code: 'INTERRUPTED', message: 'the run was interrupted (SIGINT/SIGTERM): no new batches were taken' } : undefined));
-    const report = buildRunReport({ runId, mode: request.mode, startedAt, endedAt: new Date(), aborted }, collector);
+    const isolation = result.isolation && { requests: result.isolation.sent, budget: result.isolation.budget, overBudget: result.isolation.overBudget };
+    const report = buildRunReport({ runId, mode: request.mode, startedAt, endedAt: new Date(), aborted, ownersNotInRun: result.ownersNotInRun, isolation }, collector);
     finished = { report, exitCode: exitCodeOf(report, result.interrupted) };
-    return { ...finished, settings, plan, collector, inputs: prepared.map((p) => p.job.file) };
+    out = { ...finished, settings, plan, collector, inputs: prepared.map((p) => p.job.file) };
+    return out;
   } finally {
-    session?.close(finished);
+    const failures = session?.close(finished) ?? [];
+    // with the run's outcome they go to the command, which reports them with it; without one, now
+    if (out) out.outputFailures = failures;
+    else for (const failure of failures) notice(`error: ${failure}`);
   }
 }

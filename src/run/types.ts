@@ -39,5 +39,9 @@ export interface RunSettings {
   concurrency: number;
   holdDependents: boolean;
   checkSuccessCount: boolean;
+  namesItems: boolean;
+  successCodes: readonly number[];
+  isolateUnattributed: boolean;
+  isolationBudget: number;
   runId: string;
 }

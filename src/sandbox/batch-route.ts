@@ -1,13 +1,15 @@
 // One of the spec's eight operations, from the key check to the answer. The order of checks is the
 // order a real service would afford them: cheap refusals (key, content type, size) before parsing,
 // parsing before faults, so that every fault is logged with the batchId a retry must repeat.
+import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { batchEnvelope } from '../contract/envelope.js';
 import { formatProblem, toFieldProblems } from '../contract/issues.js';
 import type { Method, Resource } from '../contract/resources.js';
-import { applyBatch } from './apply-batch.js';
+import { applyBatch, type AnswerStyle } from './apply-batch.js';
 import type { BatchLogEntry } from './batch-history.js';
 import { isJsonContentType, sendJson, sendRefusal, type RefusalReason } from './http-replies.js';
+import { firstInvalidUtf8 } from '../read/utf8.js';
 import { readBody } from './read-body.js';
 import type { SandboxState } from './sandbox-state.js';
 
@@ -15,6 +17,7 @@ export interface BatchRouteConfig {
   checkKey: (provided: string | string[] | undefined) => boolean;
   maxItems: number;
   maxBodyBytes: number;
+  answers: AnswerStyle;
   onBatch?: (entry: BatchLogEntry) => void;
 }
 
@@ -45,6 +48,12 @@ export async function handleBatch(
   }
   if (body.kind === 'too-large') return refuse(413, 'PAYLOAD_TOO_LARGE', `body is larger than ${body.limit} bytes; send fewer items per batch`);
 
+  // JSON text is UTF-8 (RFC 8259): decoding bad bytes to U+FFFD would store what nobody sent
+  if (!isUtf8(body.body)) {
+    const at = firstInvalidUtf8(body.body);
+    const byte = body.body[at]!.toString(16).toUpperCase().padStart(2, '0');
+    return refuse(400, 'MALFORMED_JSON', `body is not valid UTF-8 (byte 0x${byte} at offset ${at}); JSON text must be UTF-8`);
+  }
   let json: unknown;
   try {
     json = JSON.parse(body.body.toString('utf8'));
@@ -53,19 +62,19 @@ export async function handleBatch(
   }
   const envelope = batchEnvelope.safeParse(json);
   if (!envelope.success) {
-    const problems = toFieldProblems(envelope.error.issues).map(formatProblem).join('; ');
+    const problems = toFieldProblems(envelope.error.issues, 'server').map(formatProblem).join('; ');
     return refuse(400, 'INVALID_ENVELOPE', `the batch envelope {batchId, source, items} is broken: ${problems}`);
   }
 
   const { batchId, source, items } = envelope.data;
-  const log = (status: number, answer?: { code: number; success: number; error: unknown[] }) => {
+  const log = (status: number, answer?: { code: number; error: unknown[] }, accepted = 0) => {
     const entry = state.history.add({
       method: route.method === 'post' ? 'POST' : 'PATCH',
       resource: route.resource,
       batchId,
       source,
       items: items.length,
-      accepted: answer?.success ?? 0,
+      accepted,
       errors: answer?.error.length ?? 0,
       status,
       ...(answer ? { code: answer.code } : {}),
@@ -90,7 +99,7 @@ export async function handleBatch(
     return log(400);
   }
 
-  const answer = applyBatch(state.store, route.resource, route.method, items);
+  const { answer, accepted } = applyBatch(state.store, route.resource, route.method, items, config.answers);
   sendJson(res, 200, answer);
-  return log(200, answer.data);
+  return log(200, answer.data, accepted);
 }

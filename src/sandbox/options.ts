@@ -28,6 +28,10 @@ export const sandboxOptionsSchema = z.strictObject({
   maxBodyBytes: positiveInt.default(SANDBOX_DEFAULTS.maxBodyBytes).describe('Body size; above it 413.'),
   seed: z.number().int().optional().describe('Seed of the random numbers behind failRate (deterministic tests).'),
   historyLimit: positiveInt.default(SANDBOX_DEFAULTS.historyLimit),
+  answers: z
+    .enum(['named', 'documented'])
+    .default('named')
+    .describe('named: every detail labelled items[i] externalId=X, success counts accepted items; documented: as the real API\'s documentation shows (no label, success 100).'),
 });
 
 /** What callers pass: everything but the key has a default. */
@@ -52,4 +56,5 @@ export const OPTION_FLAGS: Record<keyof ResolvedSandboxOptions, string> = {
   maxBodyBytes: '--max-body-bytes',
   seed: '--seed',
   historyLimit: '--history-limit',
+  answers: '--answers',
 };

@@ -4,7 +4,7 @@
 // Retries are our own loop around Dispatcher.request rather than undici's RetryAgent: RetryAgent
 // does not retry POST/PATCH unless told to, silently clamps a long Retry-After to its maxTimeout
 // (we must give up instead and say so), has no per-batch time budget, cannot treat a 200 with an
-// unreadable body as "unknown, retry", and reports nothing per retry for our events.
+// unreadable body as "processed: never resend" (attempt.ts), and reports nothing per retry for our events.
 import { RESOURCE_PATHS } from '../contract/resources.js';
 import { BatchSyncError, UsageError } from '../errors.js';
 import { addSecret, redact } from '../redact.js';

@@ -62,11 +62,24 @@ function fromFile(path: string, platform: NodeJS.Platform): string {
   return key;
 }
 
-/** A header value cannot span lines; saying so beats undici's "invalid header" later. */
+/**
+ * The key travels in an HTTP header: printable ASCII only. A control character (NUL, DEL, a tab), a
+ * second line or a non-ASCII character (an emoji, an accented letter) is a copy-paste mistake that
+ * undici would only refuse at the first request; said here, before anything is sent, without the key.
+ */
 function checkShape(key: string, where: string): void {
   if (/[\r\n]/.test(key)) {
     throw new ConfigError(`${where} holds more than one line; the API key is a single line`, {
       suggestion: 'keep only the key in it',
     });
+  }
+  const bad = /[^\x20-\x7e]/u.exec(key);
+  if (bad) {
+    const code = bad[0].codePointAt(0)!;
+    const what = code < 0x20 || (code >= 0x7f && code <= 0x9f) ? 'a control character' : 'a non-ASCII character';
+    throw new ConfigError(
+      `${where} holds ${what} (U+${code.toString(16).toUpperCase().padStart(4, '0')}) at position ${[...key.slice(0, bad.index)].length + 1}; an API key is printable ASCII`,
+      { suggestion: 'copy the key again from where it was issued, without surrounding text' },
+    );
   }
 }

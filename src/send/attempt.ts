@@ -4,6 +4,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Dispatcher } from 'undici';
 import { BatchSyncError } from '../errors.js';
 import { redact } from '../redact.js';
+import { onAbort as onRunAbort } from './abort-fanout.js';
 import { classifyError } from './classify-error.js';
 import { classifyStatus } from './classify-status.js';
 import { ERROR_BODY_LIMIT, OK_BODY_LIMIT, discard, readBounded } from './read-body.js';
@@ -43,7 +44,8 @@ export type AttemptOutcome =
 export async function attemptOnce(ctx: AttemptContext, attempts: number): Promise<AttemptOutcome> {
   // an attempt deadline on top of undici's timers: bodyTimeout is an idle timer, so a server
   // dripping a byte every few seconds would otherwise hold the batch forever. One controller per
-  // attempt, unlinked in `finally`, so a run-wide signal does not collect a listener per request.
+  // attempt, linked to the run-wide signals through abort-fanout (one listener each, whatever the
+  // concurrency) and unlinked in `finally`.
   const attempt = new AbortController();
   let timedOut = false;
   const timer = setTimeout(() => {
@@ -51,7 +53,7 @@ export async function attemptOnce(ctx: AttemptContext, attempts: number): Promis
     attempt.abort();
   }, ctx.timeouts.attemptMs);
   const onAbort = () => attempt.abort();
-  for (const s of [ctx.signal, ctx.halt]) s?.addEventListener('abort', onAbort, { once: true });
+  const unlink = [ctx.signal, ctx.halt].map((s) => s && onRunAbort(s, onAbort));
   if (ctx.signal?.aborted || ctx.halt.aborted) attempt.abort();
   const signal = attempt.signal;
   const url = `${ctx.origin}${ctx.path}`;
@@ -77,12 +79,8 @@ export async function attemptOnce(ctx: AttemptContext, attempts: number): Promis
       const { text, truncated } = await readBounded(res.body, OK_BODY_LIMIT);
       const verdict = verifyResponse(text, truncated, header(res.headers['content-type']));
       if (verdict.ok) return { kind: 'done', result: { kind: 'ok', status, response: verdict.response, attempts } };
-      const body = redact(text).slice(0, ERROR_BODY_LIMIT);
-      return {
-        kind: 'retry',
-        failure: { code: 'UNVERIFIED', status, message: `the API answered ${label} but ${verdict.reason}` },
-        unverified: { reason: `the API answered ${label} but ${verdict.reason}`, status, body },
-      };
+      // a 2xx means the server processed the batch: it is never sent again within the run (issue 16.4)
+      return unreadable2xx(`the API answered ${label} but ${verdict.reason}`, status, redact(text).slice(0, ERROR_BODY_LIMIT), attempts);
     }
 
     const disposition = classifyStatus({
@@ -118,19 +116,24 @@ export async function attemptOnce(ctx: AttemptContext, attempts: number): Promis
   } catch (err) {
     if (err instanceof BatchSyncError) throw err; // ours, from the status table above
     if (ctx.signal?.aborted || ctx.halt.aborted) return { kind: 'cancelled' };
-    const unverified = (failure: AttemptFailure) =>
-      answered === undefined ? undefined : { reason: `the API answered ${answered} but its body broke off (${failure.message})`, status: Number.parseInt(answered, 10), body: '' };
-    if (timedOut) {
-      const failure = { code: 'ATTEMPT_TIMEOUT', message: `the request to ${url} took longer than ${ctx.timeouts.attemptMs} ms` };
-      return { kind: 'retry', failure, unverified: unverified(failure) };
+    const disposition = timedOut
+      ? ({ action: 'retry', failure: { code: 'ATTEMPT_TIMEOUT', message: `the request to ${url} took longer than ${ctx.timeouts.attemptMs} ms` } } as const)
+      : classifyError(err, ctx.origin);
+    // a 2xx whose body broke off (reset, timeout, slow drip) was processed: never resent (issue 16.4)
+    if (answered !== undefined) {
+      const why = disposition.action === 'abort' ? (err as Error).message : disposition.failure.message;
+      return unreadable2xx(`the API answered ${answered} but its body broke off (${why})`, Number.parseInt(answered, 10), '', attempts);
     }
-    const disposition = classifyError(err, ctx.origin);
     if (disposition.action === 'abort') throw disposition.error;
-    return { kind: disposition.action, failure: disposition.failure, unverified: unverified(disposition.failure) };
+    return { kind: disposition.action, failure: disposition.failure };
   } finally {
     clearTimeout(timer);
-    for (const s of [ctx.signal, ctx.halt]) s?.removeEventListener('abort', onAbort);
+    for (const off of unlink) off?.();
   }
+}
+
+function unreadable2xx(reason: string, status: number, body: string, attempts: number): AttemptOutcome {
+  return { kind: 'done', result: { kind: 'unverified', reason: redact(reason), attempts, status, body } };
 }
 
 /** Error bodies are best effort: a socket dying while we read one must not hide the status. */

@@ -1,54 +1,76 @@
-// Which item of a batch each `data.error` element speaks of. The spec does not say how elements
-// relate to items, so we look for an index (`items[3]`) or an externalId in message or detail;
-// what points nowhere goes to the whole batch, and what cannot be trusted makes the batch
-// unverifiable. Pure: no I/O.
+// What a batch's answer proves about each of its items. The spec does not say how `data.error`
+// elements relate to items, nor what `data.code` and `data.success` mean; the answers profile
+// (answers.ts) says what the user's API does. An element is put on an item only when it names it
+// unambiguously (a leading `items[3]`, or the one leading `externalId=X` label); what cannot be
+// placed is never guessed: the batch is then unresolved (UNVERIFIED, or isolated). Pure: no I/O.
 import { redact } from '../redact.js';
+import type { AnswersProfile } from './answers.js';
 
 export interface DataErrorElement {
   message: string;
   detail: string;
 }
 
-export interface Attribution {
-  /** Errors per item, by index in the batch. */
-  perItem: Map<number, DataErrorElement[]>;
-  /** Errors that name no item of the batch: they fall on the whole batch. */
-  batchLevel: DataErrorElement[];
-  /** Set when the response cannot be trusted to say which items were accepted. */
-  unverifiable?: string;
+export type AnswerReading =
+  /** status or data.code says the batch failed: nothing may be counted accepted. */
+  | { kind: 'failed'; reason: string }
+  /** The answer is broken (an element of another shape, an index past the batch, success not a count). */
+  | { kind: 'unverifiable'; reason: string }
+  /** The answer is sound but does not say which items its errors are about. */
+  | { kind: 'unresolved'; reason: string; errors: DataErrorElement[] }
+  /** Every item's verdict: its own errors (rejected) or none (accepted); warnings name no item. */
+  | { kind: 'read'; perItem: Map<number, DataErrorElement[]>; warnings: DataErrorElement[] };
+
+export interface BatchAnswerData {
+  data: { code: number; success: unknown; error: readonly unknown[] };
+  status: string;
 }
 
-const INDEX = /\bitems\[(\d+)\]/;
-const ID_LABEL = /\bexternalId\s*[=:]\s*("?)/g;
-const TOKEN = /[^\s"'`,;:()[\]{}=]+/g;
-const ID_END = /[\s,;:"]/;
+const LEADING_INDEX = /^\s*items\[(\d+)\]\s*/;
+const LEADING_LABEL = /^externalId\s*=\s*/;
+const ID_END = /^(?:$|[\s:,;])/;
+
+type Named = { index: number } | { pastBatch: number } | { ambiguous: true } | undefined;
 
 /**
- * The item whose externalId follows an `externalId=` in the text, compared whole against the batch's
- * ids (the longest that fits, then ends): a pattern that guessed where an id ends read "ACME" out
- * of `externalId=ACME 2:` and put the rejection of "ACME 2" on "ACME", counted accepted.
+ * The item a text names at its start: `items[3]`, `externalId=X`, or both (they must agree). An id
+ * is compared whole against the batch's ids, the longest that fits: "ACME" is not read out of
+ * `externalId=ACME 2:`. Anything later in the text (another label, a bare id) is not looked at: it
+ * is usually the OTHER item a message is about ("same name as ACC-2").
  */
-function namedItem(text: string, externalIds: readonly (string | undefined)[]): number | undefined {
-  for (const m of text.matchAll(ID_LABEL)) {
-    const at = m.index + m[0].length;
-    const quoted = m[1] === '"';
-    let best: number | undefined;
-    for (let i = 0; i < externalIds.length; i++) {
-      const id = externalIds[i];
-      if (!id || (best !== undefined && id.length <= externalIds[best]!.length) || !text.startsWith(id, at)) continue;
-      const next = text.charAt(at + id.length);
-      if (quoted ? next === '"' : next === '' || ID_END.test(next)) best = i;
-    }
-    if (best !== undefined) return best;
+function leadingItem(text: string, ids: readonly (string | undefined)[]): Named {
+  let rest = text;
+  let index: number | undefined;
+  const indexMatch = LEADING_INDEX.exec(rest);
+  if (indexMatch) {
+    index = Number(indexMatch[1]);
+    if (index >= ids.length) return { pastBatch: index };
+    rest = rest.slice(indexMatch[0].length);
   }
-  return undefined;
+  const label = LEADING_LABEL.exec(rest);
+  if (!label) return index === undefined ? undefined : { index };
+  rest = rest.slice(label[0].length);
+  let byId: number | undefined;
+  if (rest.startsWith('"')) {
+    const end = rest.indexOf('"', 1);
+    const id = end > 0 ? rest.slice(1, end) : undefined;
+    const found = id === undefined ? -1 : ids.indexOf(id);
+    if (found >= 0) byId = found;
+  } else {
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i];
+      if (!id || !rest.startsWith(id) || !ID_END.test(rest.slice(id.length))) continue;
+      if (byId === undefined || id.length > ids[byId]!.length) byId = i;
+    }
+  }
+  // `externalId=?` is how an item without an id is labelled: the index alone locates it
+  const unknownId = /^\?(?:$|[\s:,;])/.test(rest);
+  if (index !== undefined) {
+    if (byId === undefined) return unknownId ? { index } : { ambiguous: true };
+    return byId === index || ids[byId] === ids[index] ? { index } : { ambiguous: true };
+  }
+  return byId === undefined ? undefined : { index: byId };
 }
-
-/**
- * A bare word taken for an item's id only when it could hardly be anything else: three characters
- * or more and not only digits. "at most 2 decimal places" once put a rejection on deal "2".
- */
-const likelyId = (token: string) => token.length >= 3 && !/^\d+$/.test(token);
 
 function isElement(value: unknown): value is DataErrorElement {
   return (
@@ -59,66 +81,73 @@ function isElement(value: unknown): value is DataErrorElement {
   );
 }
 
-export interface AttributeOptions {
-  /** data.success as the server sent it. */
-  success?: unknown;
-  /** Check that data.success equals the number of items without errors (default true). */
-  checkSuccessCount?: boolean;
-}
+const show = (text: string) => redact(text).slice(0, 200);
+const describeErrors = (errors: readonly DataErrorElement[]) =>
+  errors.length === 0 ? '' : `: ${show(errors.map((e) => [e.message, e.detail].filter(Boolean).join(' ')).join('; '))}`;
 
-export function attributeErrors(errors: readonly unknown[], externalIds: readonly (string | undefined)[], options: AttributeOptions = {}): Attribution {
-  const perItem = new Map<number, DataErrorElement[]>();
-  const batchLevel: DataErrorElement[] = [];
-  let byId: Map<string, number> | undefined;
-  const indexOfId = (id: string) => {
-    byId ??= new Map(externalIds.map((value, i) => [value ?? '', i] as const).filter(([value]) => value !== '').reverse());
-    return byId.get(id);
-  };
-
-  for (const element of errors) {
-    if (!isElement(element)) {
-      // redacted before it is cut: a key cut in two would no longer be recognised
-      return { perItem, batchLevel, unverifiable: `a data.error element has an unexpected shape: ${redact(JSON.stringify(element) ?? 'undefined').slice(0, 200)}` };
-    }
-    const text = `${element.message} ${element.detail}`;
-    let index: number | undefined;
-    const indexMatch = INDEX.exec(text);
-    if (indexMatch) {
-      index = Number(indexMatch[1]);
-      if (index >= externalIds.length) {
-        return { perItem, batchLevel, unverifiable: `a data.error element points past the batch (items[${index}] of ${externalIds.length}): ${redact(element.detail).slice(0, 200)}` };
-      }
-    }
-    const named = namedItem(text, externalIds);
-    // an index that disagrees with the id it names: trust the id, which the item carries itself
-    if (named !== undefined) index = named;
-    if (index === undefined) {
-      for (const token of text.match(TOKEN) ?? []) {
-        if (!likelyId(token)) continue;
-        const found = indexOfId(token);
-        if (found !== undefined) {
-          index = found;
-          break;
-        }
-      }
-    }
-    if (index === undefined) batchLevel.push(element);
-    else {
-      const list = perItem.get(index);
-      if (list) list.push(element);
-      else perItem.set(index, [element]);
-    }
+/** Reads one answer to a batch of items with these externalIds, as the profile says the API answers. */
+export function readAnswer(answer: BatchAnswerData, externalIds: readonly (string | undefined)[], profile: AnswersProfile): AnswerReading {
+  const { code, success, error } = answer.data;
+  const n = externalIds.length;
+  const elements: DataErrorElement[] = [];
+  for (const element of error) {
+    // redacted before it is cut: a key cut in two would no longer be recognised
+    if (!isElement(element)) return { kind: 'unverifiable', reason: `a data.error element has an unexpected shape: ${show(JSON.stringify(element) ?? 'undefined')}` };
+    elements.push(element);
+  }
+  if (typeof answer.status !== 'string' || answer.status.trim().toUpperCase() !== 'SUCCESS') {
+    return { kind: 'failed', reason: `the server answered status ${show(JSON.stringify(answer.status))} (data.code ${code})${describeErrors(elements)}` };
+  }
+  if (!profile.successCodes.includes(code)) {
+    return { kind: 'failed', reason: `data.code ${code} is not a success code (${profile.successCodes.join(', ')})${describeErrors(elements)}` };
   }
 
-  if (options.checkSuccessCount !== false && batchLevel.length === 0 && options.success !== undefined) {
-    const expected = externalIds.length - perItem.size;
-    if (options.success !== expected) {
+  const perItem = new Map<number, DataErrorElement[]>();
+  const unnamed: DataErrorElement[] = [];
+  const put = (index: number, element: DataErrorElement) => {
+    const list = perItem.get(index);
+    if (list) list.push(element);
+    else perItem.set(index, [element]);
+  };
+  for (const element of elements) {
+    const named = leadingItem(element.detail, externalIds) ?? leadingItem(element.message, externalIds);
+    if (named && 'pastBatch' in named) {
+      return { kind: 'unverifiable', reason: `a data.error element points past the batch (items[${named.pastBatch}] of ${n}): ${show(element.detail)}` };
+    }
+    if (named && 'index' in named) put(named.index, element);
+    else unnamed.push(element);
+  }
+
+  if (profile.successIsCount) {
+    if (typeof success !== 'number' || !Number.isInteger(success) || success < 0 || success > n) {
       return {
-        perItem,
-        batchLevel,
-        unverifiable: `data.success is ${JSON.stringify(options.success)} but ${expected} of ${externalIds.length} items carry no error (use --no-check-success-count if this API reports success differently)`,
+        kind: 'unverifiable',
+        reason: `data.success is ${show(JSON.stringify(success) ?? 'missing')}, not a count of the batch's ${n} items (if this API does not count with it, set answers.successIsCount false or pass --no-check-success-count)`,
       };
     }
+    const clean = n - perItem.size;
+    // the counts say every unnamed element left the items alone: they are warnings
+    if (success === clean) return { kind: 'read', perItem, warnings: unnamed };
+    if (n === 1 && success === 0 && perItem.size === 0) {
+      for (const element of unnamed) put(0, element);
+      return { kind: 'read', perItem, warnings: [] };
+    }
+    const why =
+      unnamed.length > 0
+        ? `${unnamed.length === 1 ? 'an error names' : `${unnamed.length} errors name`} no item and data.success is ${success} of ${n}`
+        : `data.success is ${success} but ${clean} of ${n} items carry no error`;
+    return { kind: 'unresolved', reason: why, errors: [...unnamed, ...[...perItem.values()].flat()] };
   }
-  return { perItem, batchLevel };
+  if (unnamed.length === 0) return { kind: 'read', perItem, warnings: [] };
+  if (profile.namesItems) return { kind: 'read', perItem, warnings: unnamed };
+  // one item: whatever the answer says is about it
+  if (n === 1) {
+    for (const element of unnamed) put(0, element);
+    return { kind: 'read', perItem, warnings: [] };
+  }
+  return {
+    kind: 'unresolved',
+    reason: `${unnamed.length === 1 ? 'an error names' : `${unnamed.length} errors name`} no item of the ${n}${describeErrors(unnamed)}`,
+    errors: unnamed,
+  };
 }

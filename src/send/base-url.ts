@@ -19,7 +19,8 @@ export function parseBaseUrl(baseUrl: string, allowInsecureHttp = false): ApiTar
   try {
     url = new URL(baseUrl.trim());
   } catch {
-    throw new ConfigError(`the base URL "${redact(baseUrl)}" is not a valid URL`, { suggestion: SUGGEST_ROOT });
+    // a query or fragment may hold a token (?apikey=…): never echoed
+    throw new ConfigError(`the base URL "${redact(withoutQuery(baseUrl.trim()))}" is not a valid URL`, { suggestion: SUGGEST_ROOT });
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     throw new ConfigError(`the base URL must start with https:// (got ${url.protocol}//)`, { suggestion: SUGGEST_ROOT });
@@ -31,7 +32,9 @@ export function parseBaseUrl(baseUrl: string, allowInsecureHttp = false): ApiTar
     });
   }
   if (url.search || url.hash) {
-    throw new ConfigError(`the base URL must not have a query or fragment: ${redact(url.href)}`, { suggestion: SUGGEST_ROOT });
+    throw new ConfigError(`the base URL must not have a query or fragment: ${redact(`${url.origin}${url.pathname}`)}${url.search ? '?…' : ''}${url.hash ? '#…' : ''}`, {
+      suggestion: `${SUGGEST_ROOT}; a token in the URL would be sent to every proxy and log on the way: the key goes in BATCH_SYNC_API_KEY or --api-key-file`,
+    });
   }
   const basePath = url.pathname.replace(/\/+$/, '');
   if (/\/v2(\/|$)/.test(basePath)) {
@@ -49,6 +52,12 @@ export function parseBaseUrl(baseUrl: string, allowInsecureHttp = false): ApiTar
     insecure = true;
   }
   return { origin: url.origin, basePath, insecure };
+}
+
+/** The text before any `?` or `#`, with an ellipsis standing for what was cut. */
+export function withoutQuery(text: string): string {
+  const cut = text.search(/[?#]/);
+  return cut < 0 ? text : `${text.slice(0, cut)}${text[cut]}…`;
 }
 
 /** localhost, 127.0.0.0/8 and ::1: traffic that never leaves the machine. */

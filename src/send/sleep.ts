@@ -1,4 +1,5 @@
 // A wait that a cancelled run does not sit through.
+import { onAbort } from './abort-fanout.js';
 
 /** Resolves true after `ms`, or false as soon as any of `signals` aborts. Leaves no listener behind. */
 export function sleep(ms: number, ...signals: (AbortSignal | undefined)[]): Promise<boolean> {
@@ -7,11 +8,11 @@ export function sleep(ms: number, ...signals: (AbortSignal | undefined)[]): Prom
   return new Promise((resolve) => {
     const done = (slept: boolean) => {
       clearTimeout(timer);
-      for (const s of live) s.removeEventListener('abort', onAbort);
+      for (const off of unlink) off();
       resolve(slept);
     };
-    const onAbort = () => done(false);
     const timer = setTimeout(() => done(true), ms);
-    for (const s of live) s.addEventListener('abort', onAbort, { once: true });
+    // through abort-fanout: a hundred batches asleep before their retry add no listener each
+    const unlink = live.map((s) => onAbort(s, () => done(false)));
   });
 }

@@ -6,6 +6,7 @@ import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, rena
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { LockedError } from '../errors.js';
+import { expectRegularFile } from './state-files.js';
 
 export const LOCK_FILE = 'lock';
 
@@ -44,6 +45,9 @@ const heldHere = new Set<string>();
 const UNREADABLE_STALE_MS = 60_000;
 
 function isGone(h: LockHolder): boolean {
+  // no process anywhere has pid 0, -1 or 2.5 (and kill(0) or kill(-1) would signal a whole group,
+  // which always "exists"): such a lock was not written by a run, on this host or another
+  if (!Number.isSafeInteger(h.pid) || h.pid <= 0) return true;
   if (h.hostname !== hostname()) return false;
   // our own pid, but not a run of ours: a pid reused (a container's pid 1 after the last run was killed)
   if (h.pid === process.pid) return !heldHere.has(h.runId);
@@ -95,6 +99,8 @@ export function acquireLock(dir: string, runId: string, now = new Date()): RunLo
   const me: LockHolder = { pid: process.pid, hostname: hostname(), startedAt: now.toISOString(), runId };
   let tookOverFrom: LockHolder | undefined;
   while (!tryCreate(path, me)) {
+    // a directory would be renamed aside and left there; a FIFO would block the read for ever
+    expectRegularFile(path, 'lock file');
     let holder = readHolder(path);
     const unreadable = holder === undefined;
     if (!holder) {

@@ -11,6 +11,7 @@ import { HashMemo } from './hash-memo.js';
 import { HashTable } from './hash-table.js';
 import { FORGOTTEN, hashItem, type ItemHash, type ItemJson } from './item-hash.js';
 import { FingerprintSet } from './row-fingerprint.js';
+import { expectRegularFile, removeOrphanSnapshots } from './state-files.js';
 import { entryAt, entryLine, forEachLineIn, journalEntryAt, journalLine, sectionLine, SNAPSHOT_HEADER, SNAPSHOT_HEADERS, type EntryAt } from './state-format.js';
 
 export const SNAPSHOT_FILE = 'state.snapshot';
@@ -27,6 +28,11 @@ export interface StateStoreOptions {
    * acknowledgements could not be kept, so the next run would send them again.
    */
   onFailure?(error: Error): void;
+  /**
+   * When the run lock was taken (writing stores only): snapshot temps older than it, or whose writer
+   * is gone, are orphans of a run killed mid-compaction and are removed.
+   */
+  heldSince?: Date;
 }
 
 export interface StateStats {
@@ -97,6 +103,13 @@ export function openStateStore(dir: string, options: StateStoreOptions = {}): St
     return t;
   };
 
+  // a FIFO would block the read (or the journal's open) for ever: refused before opening
+  expectRegularFile(snapshotPath, 'state snapshot');
+  expectRegularFile(journalPath, 'state journal');
+  if (!options.readOnly) {
+    const orphans = removeOrphanSnapshots(dir, options.heldSince ?? new Date());
+    if (orphans.length) notes.push(`${dir}: removed ${orphans.length} unfinished snapshot file(s) of a run stopped while writing one (${orphans.join(', ')})`);
+  }
   const loaded = existsSync(snapshotPath) ? loadSnapshot(snapshotPath, table) : undefined;
   /** The snapshot's length (its bytes, or its chars once this run wrote it: about the same): a small journal is left to be replayed rather than rewriting it all at close. */
   let snapshotSize = loaded?.size ?? 0;

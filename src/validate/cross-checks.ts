@@ -20,6 +20,12 @@ export interface CrossChecks {
   claim(resource: Resource, externalId: string, where: Where): Diagnostic | undefined;
   /** Warnings for references to records absent from the run (they may exist on the server). */
   references(resource: Resource, item: Record<string, unknown>, where: Where): readonly Diagnostic[];
+  /**
+   * Distinct owner/agent ids of deals and activities that are not among this run's sales profiles
+   * (all of them when the run carries none): said once in the report, since they must already exist
+   * on the server.
+   */
+  ownersNotInRun(): number;
 }
 
 /**
@@ -71,6 +77,10 @@ export function createCrossChecks(): CrossChecks {
     return ids;
   };
   const present = (resource: Resource) => seen.get(resource)?.ids;
+  const absentOwners = new IdTable();
+  const owner = (id: unknown) => {
+    if (typeof id === 'string' && present('sales-profile')?.has(id) !== true) absentOwners.claim(id);
+  };
 
   function missing(resource: Resource, id: unknown, field: string, where: Where, what: string): Diagnostic | undefined {
     const ids = present(resource);
@@ -101,12 +111,15 @@ export function createCrossChecks(): CrossChecks {
       // most items reference what the run carries: no array is built for them (one per row before)
       let out: Diagnostic[] | undefined;
       if (resource === 'deal') {
+        owner(item.ownerExternalId);
+        owner(item.agentExternalId);
         out = more(out, missing('sales-profile', item.ownerExternalId, 'ownerExternalId', where, 'owner'));
         if (item.agentExternalId !== item.ownerExternalId) {
           out = more(out, missing('sales-profile', item.agentExternalId, 'agentExternalId', where, 'agent'));
         }
       }
       if (resource === 'activity') {
+        owner(item.ownerExternalId);
         out = more(out, missing('sales-profile', item.ownerExternalId, 'ownerExternalId', where, 'owner'));
         const associated = item.associated as { accountExternalId?: unknown; dealExternalId?: unknown } | undefined;
         if (associated) {
@@ -116,5 +129,6 @@ export function createCrossChecks(): CrossChecks {
       }
       return out ?? NONE;
     },
+    ownersNotInRun: () => absentOwners.size,
   };
 }

@@ -15,6 +15,7 @@ export interface Totals {
   rejected: number;
   invalid: number;
   skipped: number;
+  warnings?: number;
 }
 export interface JsonRow {
   line: number;

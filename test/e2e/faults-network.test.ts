@@ -4,9 +4,9 @@
 // followed with the key, and the sandbox's own injected 500s with and without --retry-on-500.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
-import { sandboxPerFile } from '../helpers/sandbox.js';
+import { ANSWER_STYLES_UNDER_TEST, sandboxPerFile } from '../helpers/sandbox.js';
 import { runCli } from '../helpers/cli.js';
 import { OK_BODY, startServer, type MisbehavingServer } from '../helpers/misbehaving-server.js';
 import { KEY, accountsFile, allIds, applyingServerLedger, batchIdOf, expectExactlyOnce, okBody, pushJson } from './faults-helpers.js';
@@ -28,26 +28,30 @@ const serve = async (...args: Parameters<typeof startServer>) => {
 };
 
 describe('the connection fails', () => {
-  test('a socket closed in the middle of the answer: retried with the same batchId, applied once', async () => {
+  test('a socket closed in the middle of a 200 answer: never resent (it was processed), rows UNVERIFIED, the rerun sends them once', async () => {
     const { applied, ok } = applyingServerLedger();
     const server = await serve([{ respond: (req) => ({ status: 200, body: okBody(req), cutAfterBytes: 12 }) }], ok);
     const { file, stateDir } = accountsFile(3);
     const r = await pushJson(file, server.url, stateDir);
-    expect(r.code).toBe(0);
-    expect(server.requests.map(batchIdOf)).toEqual([batchIdOf(server.requests[0]!), batchIdOf(server.requests[0]!)]);
-    expect(r.report.totals).toMatchObject({ read: 3, accepted: 3 });
+    expect(r.code).toBe(3);
+    expect(server.requests).toHaveLength(1);
+    expect(r.report.totals).toMatchObject({ read: 3, accepted: 0, skipped: 3 });
+    expect(r.report.notAccepted.every((o) => o.message === 'UNVERIFIED' && /broke off/.test(o.detail))).toBe(true);
+    const rerun = await pushJson(file, server.url, stateDir);
+    expect(rerun.code).toBe(0);
+    expect(server.requests).toHaveLength(2);
     expect([...applied.values()]).toEqual([1, 1, 1]);
   });
 
-  test('a body dripped slower than --timeout is cut and retried; the second answer counts', async () => {
+  test('a 200 body dripped slower than --timeout is cut, not resent, its rows UNVERIFIED', async () => {
     const server = await serve([{ status: 200, body: OK_BODY, drip: { bytes: 4, everyMs: 1600 } }], applyingServerLedger().ok);
     const { file, stateDir } = accountsFile(2);
     const started = Date.now();
     const r = await pushJson(file, server.url, stateDir, ['--timeout', '1000']);
-    expect(r.code).toBe(0);
-    expect(server.requests).toHaveLength(2);
+    expect(r.code).toBe(3);
+    expect(server.requests).toHaveLength(1);
     expect(Date.now() - started).toBeLessThan(5000);
-    expect(r.report.totals).toMatchObject({ read: 2, accepted: 2 });
+    expect(r.report.totals).toMatchObject({ read: 2, accepted: 0, skipped: 2 });
   });
 });
 
@@ -106,38 +110,44 @@ describe('redirects', () => {
   });
 });
 
-describe('the sandbox answers 500', () => {
+describe.each(ANSWER_STYLES_UNDER_TEST)('the sandbox ($style answers) answers 500', ({ style, args: answerArgs }) => {
+  let sb: SandboxHandle;
+  beforeAll(async () => {
+    sb = await startSandbox({ port: 0, apiKey: KEY, answers: style });
+  });
+  afterAll(() => sb.close());
+
   test('failNext 500: not retried by default (the batch may be half-applied), exit 3; a rerun completes it', async () => {
-    sandbox.reset();
+    sb.reset();
     const { file, stateDir } = accountsFile(4);
-    sandbox.failNext(1, 500);
-    const first = await pushJson(file, sandbox.url, stateDir, ['--batch-size', '2', '--concurrency', '1']);
+    sb.failNext(1, 500);
+    const first = await pushJson(file, sb.url, stateDir, [...answerArgs, '--batch-size', '2', '--concurrency', '1']);
     expect(first.code).toBe(3);
-    expect(sandbox.stats().byStatus['500']).toBe(1);
+    expect(sb.stats().byStatus['500']).toBe(1);
     expect(first.report.aborted?.message).toMatch(/500/);
     expect(first.report.totals).toMatchObject({ read: 4, accepted: 0, skipped: 4 });
 
-    const rerun = await pushJson(file, sandbox.url, stateDir);
+    const rerun = await pushJson(file, sb.url, stateDir, answerArgs);
     expect(rerun.code).toBe(0);
     expect(rerun.report.totals).toMatchObject({ read: 4, accepted: 4 });
   });
 
   test('with --retry-on-500 the same 500 is retried and the run completes', async () => {
-    sandbox.reset();
+    sb.reset();
     const { file, stateDir } = accountsFile(4);
-    sandbox.failNext(2, 500);
-    const r = await pushJson(file, sandbox.url, stateDir, ['--retry-on-500', '--batch-size', '2', '--concurrency', '1']);
+    sb.failNext(2, 500);
+    const r = await pushJson(file, sb.url, stateDir, [...answerArgs, '--retry-on-500', '--batch-size', '2', '--concurrency', '1']);
     expect(r.code).toBe(0);
-    expect(sandbox.stats().byStatus['500']).toBe(2);
+    expect(sb.stats().byStatus['500']).toBe(2);
     expect(r.report.totals).toMatchObject({ read: 4, accepted: 4 });
-    expect(sandbox.records('account')).toHaveLength(4);
+    expect(sb.records('account')).toHaveLength(4);
   });
 
   test('a 30% fail rate with --retry-on-500: every row accepted, and only accepted rows are held', async () => {
-    const flaky = await startSandbox({ port: 0, apiKey: KEY, failRate: 0.3, seed: 7 });
+    const flaky = await startSandbox({ port: 0, apiKey: KEY, failRate: 0.3, seed: 7, answers: style });
     try {
       const { file, stateDir } = accountsFile(200);
-      const r = await pushJson(file, flaky.url, stateDir, ['--retry-on-500', '--retries', '10', '--batch-size', '10']);
+      const r = await pushJson(file, flaky.url, stateDir, [...answerArgs, '--retry-on-500', '--retries', '10', '--batch-size', '10']);
       expect(r.code).toBe(0);
       expect(flaky.stats().byStatus['500']).toBeGreaterThan(0);
       expect(r.report.totals).toMatchObject({ read: 200, accepted: 200 });

@@ -32,3 +32,13 @@ test('a usage error says what is wrong in one line and exits 2', async () => {
   expect(unknown.code).toBe(2);
   expect(unknown.stderr).toMatch(/unknown command 'pusj'/);
 });
+
+test('push --help and sandbox --help say how answers are read, and that isolation resends rows', async () => {
+  const push = await spawnCli(['push', '--help']);
+  const text = push.stdout.replace(/\s+/g, ' ');
+  expect(text).toMatch(/--answers <style> how the API answers: documented .* \(choices: "documented", "named"\)/);
+  expect(text).toMatch(/--isolate-unattributed .*RESENDS rows the server may already have applied: use it only when POST\/PATCH replace by externalId/);
+  expect(text).toMatch(/--isolation-budget <n> .*default 5000/);
+  const sandbox = await spawnCli(['sandbox', '--help']);
+  expect(sandbox.stdout.replace(/\s+/g, ' ')).toMatch(/--answers <style> .*documented: as the real API's documentation shows .*\(choices: "named", "documented", default: "named"\)/);
+});

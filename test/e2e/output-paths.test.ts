@@ -1,5 +1,5 @@
 // Output files (--emit, --errors) must never be written over a file the run reads.
-import { readFileSync, symlinkSync } from 'node:fs';
+import { linkSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
@@ -54,5 +54,30 @@ test("push: --errors failed.csv beside an input failed.deals.csv (yesterday's, f
   expect(r.code).toBe(2);
   expect(r.stderr).toMatch(/refusing to write the errors CSV over an input file: .*failed\.deals\.csv/);
   // exit 2 promises that nothing was sent
+  expect(sandbox.batches().length - before).toBe(0);
+});
+
+test('--emit onto a hard link of an input is refused before anything is written, the input left whole (issue 16 item 6)', async () => {
+  const csv = dealsCsv(3);
+  const dir = tempFiles({ 'in.csv': csv });
+  // another name for the same file: realpath cannot tell, only device and inode can
+  linkSync(join(dir, 'in.csv'), join(dir, 'out.ndjson'));
+  const r = await runCli(['validate', '--resource', 'deal', '--emit', join(dir, 'out.ndjson'), join(dir, 'in.csv')]);
+  expect(readFileSync(join(dir, 'in.csv'), 'utf8')).toBe(csv);
+  expect(r.code).toBe(2);
+  expect(r.stderr).toMatch(/^error: refusing to write --emit over an input of this run \(data, profile or plan file\): .*out\.ndjson \(the same file as .*in\.csv\)$/m);
+  expect(r.stderr).not.toMatch(/\n\s+at /);
+});
+
+test('an errors CSV that is a hard link of an input is refused before anything is sent', async () => {
+  const header = 'externalId,title,ownerExternalId,agentExternalId,isWon,amount.value,amount.currency';
+  const csv = `${header}\nD-1,t,ana,ana,false,1,USX\n`;
+  const dir = tempFiles({ 'deals.csv': csv });
+  linkSync(join(dir, 'deals.csv'), join(dir, 'failed.csv'));
+  const before = sandbox.batches().length;
+  const r = await runCli(['push', '--resource', 'deal', '--errors', join(dir, 'failed.csv'), join(dir, 'deals.csv')], env);
+  expect(r.code).toBe(2);
+  expect(r.stderr).toMatch(/refusing to write the errors CSV over an input file: .*failed\.csv/);
+  expect(readFileSync(join(dir, 'deals.csv'), 'utf8')).toBe(csv);
   expect(sandbox.batches().length - before).toBe(0);
 });

@@ -30,6 +30,16 @@ describe('a key echoed back by the server, across the length cut', () => {
     expect(r.stdout + r.stderr + r.errorsCsv).not.toContain(PREFIX);
   });
 
+  test('400 body holding the key \\u-escaped (.NET), cut inside it at 2048 bytes', async () => {
+    const escaped = [...KEY].map((c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`).join('');
+    // 6 characters of the key fit before the cut (36 bytes of escapes), the rest is past it
+    const r = await push({ status: 400, body: 'x'.repeat(2048 - 36) + escaped });
+    expect(r.code).toBe(1);
+    const out = r.stdout + r.stderr + r.errorsCsv;
+    expect(out).toContain('x***');
+    expect(out).not.toContain(escaped.slice(0, 24));
+  });
+
   test('data.error element of unexpected shape (cut at 200, then redacted)', async () => {
     const element = { msg: 'y'.repeat(200 - 8 - PREFIX.length) + KEY };
     const r = await push({ status: 200, body: { data: { code: 200, success: 0, error: [element] }, status: 'SUCCESS' } });

@@ -26,7 +26,7 @@ export async function call(
   const res = await fetch(`${sb.url}${path}`, {
     method,
     headers: { 'content-type': 'application/json', 'x-api-key': KEY, ...headers },
-    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    body: body === undefined ? undefined : typeof body === 'string' || body instanceof Uint8Array ? body : JSON.stringify(body),
   });
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
@@ -75,12 +75,26 @@ export async function sandboxWithProfiles(options: Partial<SandboxOptions> = {})
  * after them, and emptied before each test with `reset`. `ready` receives it and the environment
  * that points push at it.
  */
-export function sandboxPerFile(apiKey: string, ready: (sandbox: SandboxHandle, env: Record<string, string>) => void, options: { reset?: boolean } = {}): void {
+export function sandboxPerFile(
+  apiKey: string,
+  ready: (sandbox: SandboxHandle, env: Record<string, string>) => void,
+  options: { reset?: boolean; answers?: SandboxOptions['answers'] } = {},
+): void {
   let started: SandboxHandle | undefined;
   beforeAll(async () => {
-    started = await startSandbox({ port: 0, apiKey });
+    started = await startSandbox({ port: 0, apiKey, answers: options.answers });
     ready(started, { BATCH_SYNC_API_KEY: apiKey, BATCH_SYNC_BASE_URL: started.url });
   });
   afterAll(() => started?.close());
   if (options.reset) beforeEach(() => started?.reset());
 }
+
+/**
+ * The two answer styles the end-to-end push tests run against (issue 21.5): the sandbox's own
+ * `named` answers read as such, and the `documented` answers (no item named, success 100) read with
+ * isolation, so that rows the tests expect accepted or rejected are pinned one by one.
+ */
+export const ANSWER_STYLES_UNDER_TEST = [
+  { style: 'named' as const, args: ['--answers', 'named'] },
+  { style: 'documented' as const, args: ['--isolate-unattributed'] },
+];

@@ -83,6 +83,16 @@ describe('a profile maps a row', () => {
     expect(item(mapOne({ Monto: '(1.234,56)' })).amount).toMatchObject({ value: '-1234.56' });
     expect(item(mapOne({ Monto: '133,55-' })).amount).toMatchObject({ value: '-133.55' });
   });
+  // issue 15 item 1: `V-001` in a number custom field became -1 with no warning
+  test('a code in a number custom field is an error naming the cell, never a number', () => {
+    const profile = { customFields: [{ key: 'employees', type: 'number', column: 'Empleados' }] };
+    for (const code of ['V-001', 'AB-12', 'SKU-0042', 'Lote 7']) {
+      const r = mapOne({ Empleados: code }, profile);
+      expect(r.kind).toBe('invalid');
+      expect(reasons(r)).toEqual([expect.stringContaining(`Empleados → customFields.employees: "${code}" is not a number`)]);
+    }
+    expect(item(mapOne({ Empleados: 'USD 1.200' }, profile)).customFields).toEqual([{ key: 'employees', name: 'Empleados', type: 'number', value: 1200 }]);
+  });
   test('skipIf skips with a reason', () => {
     expect(mapOne({ Etapa: ' prospecto ' })).toEqual({ kind: 'skip', reason: 'skipIf: "Etapa" is "prospecto"' });
     const empty = mapOne({ ID: '' }, { skipIf: [{ column: 'ID', empty: true }] });

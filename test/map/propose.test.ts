@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -104,6 +104,67 @@ describe('init proposals', () => {
   });
 });
 
+// issue 15 items 3–5: what init proposes for seller codes and a Spanish id column
+describe('init proposals: codes stay codes, id columns are found', () => {
+  const deals = (owner: string[], agent = owner) => {
+    const rows = owner.map((o, i) => `OP-${i + 1};Venta ${i + 1};${o};${agent[i]};1.234,56;CLP;15/03/2024;Cerrada ganada`).join('\n');
+    const { header, records } = rowsFromCsv(`Código;Título;Vendedor;Agente;Monto;Moneda;Fecha de cierre;Etapa\n${rows}\n`, 'ventas.csv', ';');
+    return proposeProfile({ resource: 'deal', header, rows: records.map((r) => r.row) });
+  };
+
+  test('seller codes (V-001, AB-12) are kept as they are: no slug, and the note says why', () => {
+    const p = deals(['V-001', 'V-002', 'AB-12'], ['V-003', 'V-001', 'V-002']);
+    const f = fieldsOf(p);
+    expect(f.ownerExternalId).toEqual({ column: 'Vendedor' });
+    expect(f.agentExternalId).toEqual({ column: 'Agente' });
+    expect(p.notes).toContain('ownerExternalId: "Vendedor" holds codes (e.g. "V-001"), sent as they are: they must equal the sales profiles\' externalId');
+  });
+
+  test('people\'s names (letters and spaces, several words) are slugged, and the note says why', () => {
+    const p = deals(['José Peña', 'Ana María Souza', 'Bruno Díaz']);
+    expect(fieldsOf(p).ownerExternalId).toEqual({ column: 'Vendedor', transform: 'slug' });
+    expect(p.notes).toContain('ownerExternalId: "Vendedor" holds people\'s names (letters and spaces, several words, e.g. "José Peña"); the id is their slug ("jose-pena"), and the sales profiles\' externalId must be derived the same way');
+  });
+
+  test('single capitalised words or user names are not names: kept as they are', () => {
+    expect(fieldsOf(deals(['JPEREZ', 'Ana', 'mlopez'])).ownerExternalId).toEqual({ column: 'Vendedor' });
+  });
+
+  test.each(['ID Vendedor', 'Vendedor ID', 'Seller ID', 'Código Vendedor', 'Cod. Vendedor', 'Usuario ID', 'ID Usuario', 'Código', 'Code', 'ID do Vendedor'])(
+    'sales profiles: "%s" is the id column, not the e-mail',
+    (idColumn) => {
+      const { header, records } = rowsFromCsv(
+        `${idColumn};Nombre;Apellido;Correo electrónico;Región\nV-001;José;Peña;jose@x.example.com;Norte\nV-002;Ana;Souza;ana@x.example.com;Sur\n`, 'vendedores.csv', ';');
+      const p = proposeProfile({ resource: 'sales-profile', header, rows: records.map((r) => r.row) });
+      expect(fieldsOf(p).externalId).toEqual({ column: idColumn });
+      expect(fieldsOf(p).email).toEqual({ column: 'Correo electrónico' });
+      expect(p.customFields.map((c) => c.column)).toEqual(['Región']);
+    },
+  );
+
+  test('sales profiles: an id column no synonym names is found by its values (unique, code-like), and the note says why', () => {
+    const { header, records } = rowsFromCsv(
+      'Clave;Nombre;Apellido;Correo;Zona\nV-001;José;Peña;jose@x.example.com;Norte\nV-002;Ana;Souza;ana@x.example.com;Norte\nV-003;Luis;Díaz;luis@x.example.com;Sur\n', 'v.csv', ';');
+    const p = proposeProfile({ resource: 'sales-profile', header, rows: records.map((r) => r.row) });
+    expect(fieldsOf(p).externalId).toEqual({ column: 'Clave' });
+    expect(p.notes).toContain('externalId: "Clave" holds unique codes (e.g. "V-001"): it is taken as the id; deals must name owners by it');
+    expect(p.customFields.map((c) => c.column)).toEqual(['Zona']);
+  });
+
+  test('deals: an id column of the seller is the owner, not the deal\'s own id', () => {
+    const { header, records } = rowsFromCsv('Código;Título;ID Vendedor;Monto;Moneda;Fecha de cierre;Etapa\nOP-1;Uno;V-001;10;CLP;15/03/2024;Ganada\n', 'd.csv', ';');
+    const f = fieldsOf(proposeProfile({ resource: 'deal', header, rows: records.map((r) => r.row) }));
+    expect(f.externalId).toEqual({ column: 'Código' });
+    expect(f.ownerExternalId).toEqual({ column: 'ID Vendedor' });
+  });
+
+  test('a column is proposed as a number only when every sample value is a number', () => {
+    const { header, records } = rowsFromCsv('ID;Nombre;Ref;Lote;Cuota\n1;Ana Souza;V-001;7;1.500,5\n2;Bruno Díaz;AB-12;Lote 7;2.000\n3;Carla Ruiz;SKU-0042;8;10\n', 'x.csv', ';');
+    const p = proposeProfile({ resource: 'account', header, rows: records.map((r) => r.row) });
+    expect(p.customFields.map((c) => `${c.column}:${c.type}`)).toEqual(['Ref:string', 'Lote:string', 'Cuota:number']);
+  });
+});
+
 describe('batch-sync init', () => {
   test('writes the profile, prints what it did, refuses to overwrite without --force', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'init-'));
@@ -125,6 +186,64 @@ describe('batch-sync init', () => {
     writeFileSync(out, '{}');
     expect(await main(['node', 'batch-sync', 'init', 'fixtures/es-excel/oportunidades.csv', '--resource', 'deal', '--out', out, '--force'], memoryOutput())).toBe(0);
     expect(readFileSync(out, 'utf8')).toMatch(/"resource": "deal"/);
+  });
+  // issue 15 item 6: several files at once, a plan that ties them, owners checked across files
+  const exportDir = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'init-many-'));
+    for (const f of ['vendedores.csv', 'ventas.csv']) copyFileSync(join('fixtures/es-vendedores', f), join(dir, f));
+    return dir;
+  };
+  test('init a.csv b.csv: one profile per file beside it, a sync plan in dependency order, owners checked, one command to push', async () => {
+    const dir = exportDir();
+    const o = memoryOutput();
+    expect(await main(['node', 'batch-sync', 'init', join(dir, 'ventas.csv'), join(dir, 'vendedores.csv')], o)).toBe(0);
+    const sales = JSON.parse(readFileSync(join(dir, 'vendedores.profile.json'), 'utf8'));
+    const deals = JSON.parse(readFileSync(join(dir, 'ventas.profile.json'), 'utf8'));
+    expect(sales).toMatchObject({ resource: 'sales-profile', fields: { externalId: { column: 'ID Vendedor' }, email: { column: 'Correo electrónico' } } });
+    expect(deals).toMatchObject({ resource: 'deal', decimal: ',', fields: { ownerExternalId: { column: 'Vendedor' }, agentExternalId: { column: 'Agente' } } });
+    const plan = JSON.parse(readFileSync(join(dir, 'batch-sync.config.json'), 'utf8'));
+    expect(plan).toEqual({
+      jobs: [
+        { file: 'vendedores.csv', resource: 'sales-profile', profile: 'vendedores.profile.json' },
+        { file: 'ventas.csv', resource: 'deal', profile: 'ventas.profile.json' },
+      ],
+    });
+    const text = o.stdout.join('\n');
+    expect(text).toContain(`${join(dir, 'vendedores.csv')}: sales-profile (guessed from its header`);
+    expect(text).toContain('owners: all 12 distinct owner/agent ids in the sample of ventas.csv are among the ids proposed for vendedores.csv');
+    expect(text).toContain(`wrote ${join(dir, 'batch-sync.config.json')}: sales-profile ${join(dir, 'vendedores.csv')}, then deal ${join(dir, 'ventas.csv')}`);
+    expect(text).toMatch(/fill in before use[\s\S]*ventas\.profile\.json: fields\.currentStage\.pipelineName\.const/);
+    expect(o.stdout.at(-1)).toBe(`\nnext (after filling in): batch-sync push --config ${join(dir, 'batch-sync.config.json')}   (try it on the embedded sandbox first: add --sandbox)`);
+  });
+  test('init a.csv b.csv: owner values missing from the proposed sales-profile ids are counted, with examples', async () => {
+    const dir = exportDir();
+    const lines = readFileSync(join(dir, 'vendedores.csv'), 'latin1').split('\r\n');
+    writeFileSync(join(dir, 'vendedores.csv'), lines.filter((l) => !/^V-01[12];/.test(l)).join('\r\n'), 'latin1');
+    const o = memoryOutput();
+    expect(await main(['node', 'batch-sync', 'init', join(dir, 'vendedores.csv'), join(dir, 'ventas.csv')], o)).toBe(0);
+    expect(o.stdout.join('\n')).toContain('owners: 2 of 12 distinct owner/agent ids in the sample of ventas.csv are not among the ids proposed for vendedores.csv: "V-012", "V-011"');
+  });
+  test('init of several files: FILE:KIND names a kind init cannot guess; an unguessable file is a usage error naming it', async () => {
+    const dir = exportDir();
+    writeFileSync(join(dir, 'misc.csv'), 'a;b\n1;2\n');
+    const o = memoryOutput();
+    expect(await main(['node', 'batch-sync', 'init', join(dir, 'vendedores.csv'), join(dir, 'misc.csv')], o)).toBe(2);
+    const err = o.stderr.join('\n');
+    expect(err).toContain(`cannot tell which resource ${join(dir, 'misc.csv')} holds`);
+    expect(err).toContain(`${join(dir, 'misc.csv')}:<kind>`);
+    expect(existsSync(join(dir, 'batch-sync.config.json'))).toBe(false);
+    const ok = memoryOutput();
+    expect(await main(['node', 'batch-sync', 'init', join(dir, 'vendedores.csv'), `${join(dir, 'misc.csv')}:account`], ok)).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, 'batch-sync.config.json'), 'utf8')).jobs.map((j: { resource: string }) => j.resource)).toEqual(['sales-profile', 'account']);
+    expect(ok.stdout.join('\n')).toContain('owners: no deal or activity file among them');
+  });
+  test('init of one file still needs --resource (exit 2, saying so); --out is refused with several files', async () => {
+    const o = memoryOutput();
+    expect(await main(['node', 'batch-sync', 'init', 'fixtures/es-vendedores/ventas.csv'], o)).toBe(2);
+    expect(o.stderr.join('\n')).toContain('--resource is required when init maps one file');
+    const many = memoryOutput();
+    expect(await main(['node', 'batch-sync', 'init', 'fixtures/es-vendedores/ventas.csv', 'fixtures/es-vendedores/vendedores.csv', '--out', join(tmpdir(), 'x.json')], many)).toBe(2);
+    expect(many.stderr.join('\n')).toContain('--out names one profile');
   });
   test('a missing file is an input error (exit 2)', async () => {
     const o = memoryOutput();

@@ -83,6 +83,15 @@ describe('quotes', () => {
     expect(rows(records)).toEqual([{ id: '1', name: 'say "hi"' }]);
   });
 
+  it('keeps a backslash that escapes neither a quote nor a backslash, as written (escape \\)', async () => {
+    const { records } = await readAll(file('bs2.csv', 'id,name\n1,"C:\\temp\\d"\n2,"a\\\\b"\n3,"x\\"y"\n'), { escape: '\\' });
+    expect(rows(records)).toEqual([
+      { id: '1', name: 'C:\\temp\\d' },
+      { id: '2', name: 'a\\b' },
+      { id: '3', name: 'x"y' },
+    ]);
+  });
+
   it('fails an unbalanced quote at the bounded record size, naming the line it started on', async () => {
     const body = 'id,name\n1,ok\n2,"never closed\n' + '3,more\n'.repeat(50_000);
     const path = file('unbalanced.csv', body);
@@ -138,9 +147,15 @@ describe('header names', () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
-  it('keeps rows without the trailing delimiter when the header has one; flags values in the dropped column', async () => {
-    const { records, header } = await readAll(file('trail.csv', 'a;b;\n1;2;\n3;4\n5;6;7\n'));
-    expect(header).toEqual(['a', 'b']);
-    expect(records.map((r) => r.kind)).toEqual(['row', 'row', 'unreadable']);
+  it('keeps rows without the trailing delimiter when the header has one; reads a value under the unnamed last column as column_N', async () => {
+    const { records, header, warnings } = await readAll(file('trail.csv', 'a;b;\n1;2;\n3;4\n5;6;7\n8;9;10;11\n'));
+    expect(header).toEqual(['a', 'b', 'column_3']);
+    expect(records.map((r) => r.kind)).toEqual(['row', 'row', 'row', 'unreadable']);
+    expect(records.slice(0, 3).map((r) => (r.kind === 'row' ? { ...r.row } : r))).toEqual([
+      { a: '1', b: '2', column_3: '' },
+      { a: '3', b: '4', column_3: '' },
+      { a: '5', b: '6', column_3: '7' },
+    ]);
+    expect(warnings).toContain('column 3 has no name in the header but holds data (first on line 4); read as "column_3"');
   });
 });

@@ -13,6 +13,12 @@ describe('normaliseReason', () => {
       'amount.currency: "…" is not an ISO-4217 currency code',
     );
   });
+  test('leaves batch ids out: one refusal of every batch is one group (16.10)', () => {
+    expect(normaliseReason('the server refused every part of batch crm-deal-20261121T054456Z-3f9a-00012.1 with the same error')).toBe(
+      'the server refused every part of batch … with the same error',
+    );
+    expect(normaliseReason('in a batch of 3 rows')).toBe('in a batch of 3 rows');
+  });
   test('leaves reasons without varying parts alone', () => {
     expect(normaliseReason('not attributable to an item: whole batch refused')).toBe('not attributable to an item: whole batch refused');
   });

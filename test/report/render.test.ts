@@ -47,7 +47,7 @@ describe('human report', () => {
         deals.csv:16  externalId=D-11  VALIDATION_ERROR  items[5] externalId=D-11: amount.currency: "USX" is not an ISO-4217 currency code
         … and 409 more
 
-      1 row: INTERNAL_ERROR not attributable to an item: whole batch b-7 refused (INTERNAL_ERROR: boom)
+      1 row: INTERNAL_ERROR not attributable to an item: whole batch … refused (INTERNAL_ERROR: boom)
         deals.csv:900  INTERNAL_ERROR  not attributable to an item: whole batch b-7 refused (INTERNAL_ERROR: boom)
 
       deal: 2 rows invalid
@@ -106,7 +106,7 @@ describe('json report', () => {
     expect(text).not.toContain('Deal D-9'); // a title cell
     expect(text).not.toContain('HYPERLINK');
     const doc = JSON.parse(text);
-    expect(Object.keys(doc)).toEqual(['version', 'runId', 'mode', 'startedAt', 'endedAt', 'aborted', 'counts', 'totals', 'groups', 'notAccepted', 'notListed', 'warningGroups', 'warnings', 'warningsNotListed', 'errorFiles', 'batches']);
+    expect(Object.keys(doc)).toEqual(['version', 'runId', 'mode', 'startedAt', 'endedAt', 'aborted', 'counts', 'totals', 'groups', 'notAccepted', 'notListed', 'warningGroups', 'warnings', 'warningsNotListed', 'ownersNotInRun', 'errorFiles', 'isolation', 'batches']);
     expect(Object.keys(doc.counts)).toEqual(['sales-profile', 'deal']);
     expect(doc.totals).toEqual({ read: 9356, accepted: 8940, rejected: 413, invalid: 2, skipped: 1, warnings: 2 });
     expect(doc.groups[0]).toMatchObject({ resource: 'deal', outcome: 'rejected', reason: 'VALIDATION_ERROR amount.currency: "…" is not an ISO-4217 currency code', count: 412 });

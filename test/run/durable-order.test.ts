@@ -30,7 +30,7 @@ test('no request, split halves included, leaves while recorded acceptances are n
   let syncing: Promise<void> | undefined;
   await runPipeline(
     jobs,
-    { mode: 'push', method: 'post', source: 'order', batchSize: 2, maxBodyBytes: 1 << 20, concurrency: 1, holdDependents: false, checkSuccessCount: true, runId: 'r' },
+    { mode: 'push', method: 'post', source: 'order', batchSize: 2, maxBodyBytes: 1 << 20, concurrency: 1, holdDependents: false, checkSuccessCount: true, namesItems: true, successCodes: [200, 201], isolateUnattributed: false, isolationBudget: 0, runId: 'r' },
     {
       record: () => undefined,
       warn: () => undefined,

@@ -55,3 +55,28 @@ describe('settings: a flag beats the environment, which beats the plan, which be
     expect(() => resolveSettings({ method: 'put' }, undefined, {})).toThrow(/--method takes post or patch/);
   });
 });
+
+describe('the answers profile (how the API answers)', () => {
+  const resolve = (flags: Record<string, unknown>, plan?: unknown) => {
+    const s = resolveSettings(flags as never, plan as never, {});
+    return { style: s.answerStyle, successIsCount: s.checkSuccessCount, namesItems: s.namesItems, successCodes: s.successCodes, isolate: s.isolateUnattributed, budget: s.isolationBudget };
+  };
+  test('the defaults follow the documentation: success not a count, details may name no item, codes 200 and 201, no isolation', () => {
+    expect(resolve({})).toEqual({ style: 'documented', successIsCount: false, namesItems: false, successCodes: [200, 201], isolate: false, budget: 5000 });
+  });
+  test('--answers named sets both switches; --no-check-success-count still turns success off', () => {
+    expect(resolve({ answers: 'named' })).toMatchObject({ style: 'named', successIsCount: true, namesItems: true });
+    expect(resolve({ answers: 'named', checkSuccessCount: false })).toMatchObject({ successIsCount: false, namesItems: true });
+  });
+  test('the plan sets it once; its old defaults.checkSuccessCount still means successIsCount; flags win', () => {
+    const plan = { answers: { successIsCount: true, successCodes: [200, 201, 207] }, defaults: { isolateUnattributed: true, isolationBudget: 40 } };
+    expect(resolve({}, plan)).toEqual({ style: 'documented', successIsCount: true, namesItems: false, successCodes: [200, 201, 207], isolate: true, budget: 40 });
+    expect(resolve({}, { defaults: { checkSuccessCount: true } })).toMatchObject({ successIsCount: true });
+    expect(resolve({}, { answers: { style: 'named' } })).toMatchObject({ successIsCount: true, namesItems: true });
+    expect(resolve({ answers: 'documented', isolationBudget: '7' }, { answers: { style: 'named' } })).toMatchObject({ successIsCount: false, budget: 7 });
+  });
+  test('a plan answers field of the wrong kind is refused naming it', async () => {
+    const error = (await loadSyncPlan(planIn({ answers: { style: 'loud' }, jobs: [{ file: 'a.csv' }] }, { 'a.csv': 'x' }).path).catch((e: Error) => e)) as Error;
+    expect(error.message).toMatch(/batch-sync\.config\.json: answers\.style: /);
+  });
+});

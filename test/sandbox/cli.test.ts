@@ -76,4 +76,39 @@ describe('the built CLI (npm run build first)', () => {
     expect(stderr).toContain(`sandbox stopped; records saved to ${store}`);
     expect(JSON.parse(readFileSync(store, 'utf8')).records['sales-profile']).toHaveLength(1);
   });
+
+  test('--answers documented answers as the real API\'s documentation shows, and logs what it really accepted', async () => {
+    const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--answers', 'documented', '--api-key', 'doc-key'], {
+      env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (c) => (stderr += c));
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        createInterface({ input: child.stdout }).on('line', (line) => {
+          const match = /^sandbox listening on (http:\/\/\S+)$/.exec(line);
+          if (match) resolve(match[1]!);
+        });
+        child.on('close', () => reject(new Error(`exited early: ${stderr}`)));
+      });
+      const res = await fetch(`${url}/v2/integration/account`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': 'doc-key' },
+        body: JSON.stringify({ batchId: 'doc-1', source: 'e2e', items: [{ externalId: 'A', name: 'A', type: 'COMPANY' }, { externalId: 'B', name: 7, type: 'COMPANY' }] }),
+      });
+      expect(await res.json()).toEqual({ data: { code: 201, success: 100, error: [{ message: 'VALIDATION_ERROR', detail: 'name: expected string, received number' }] }, status: 'SUCCESS' });
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
+    expect(stderr).toContain('#1 POST account batchId=doc-1: 2 items, 1 accepted, 1 errors (data.code 201)');
+  });
+
+  test('an unknown --answers style exits 2 naming the choices', async () => {
+    const r = await runCli(['sandbox', '--answers', 'loud']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--answers <style>' argument 'loud' is invalid. Allowed choices are named, documented/);
+  });
 });

@@ -51,12 +51,22 @@ describe('400: the request cannot be read as a batch', () => {
     expect(r.body).toEqual(refusal(400, 'MALFORMED_JSON'));
     expect(r.body.data.error[0].detail).toMatch(/^body is not valid JSON: /);
   });
+  test('a body that is not valid UTF-8 is refused, not stored with U+FFFD in its place', async () => {
+    const item = Buffer.from(JSON.stringify({ batchId: 'b-utf8', source: 'tests', items: [{ externalId: 'A-bad', name: 'Caf#', type: 'COMPANY' }] }));
+    // "é" as the one Latin-1 byte 0xE9: JSON text must be UTF-8
+    item[item.indexOf('#')] = 0xe9;
+    const r = await call(sb, 'POST', '/v2/integration/account', item);
+    expect(r.status).toBe(400);
+    expect(r.body).toEqual(refusal(400, 'MALFORMED_JSON'));
+    expect(r.body.data.error[0].detail).toBe(`body is not valid UTF-8 (byte 0xE9 at offset ${item.indexOf(0xe9)}); JSON text must be UTF-8`);
+    expect(sb.record('account', 'A-bad')).toBeUndefined();
+  });
   test('a broken envelope names every problem', async () => {
     const r = await call(sb, 'PATCH', '/v2/integration/account', { batchId: '', items: {}, extra: 1 });
     expect(r.status).toBe(400);
     expect(r.body).toEqual(refusal(400, 'INVALID_ENVELOPE'));
     expect(r.body.data.error[0].detail).toBe(
-      'the batch envelope {batchId, source, items} is broken: batchId: must not be empty; source: is required; items: expected array, received object; unknown field "extra" (not part of the API; not sent)',
+      'the batch envelope {batchId, source, items} is broken: batchId: must not be empty; source: is required; items: expected array, received object; unknown field "extra": not a field of this request',
     );
   });
   test('a JSON array or scalar is not an envelope', async () => {

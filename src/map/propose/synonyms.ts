@@ -7,7 +7,14 @@ import { fold } from '../transforms/text.js';
 export const squash = (s: string) => fold(s).replace(/[^a-z0-9]/g, '');
 
 const ID = ['externalid', 'idexterno', 'id externo', 'external id', 'id', 'código', 'codigo', 'code', 'record id', 'nro', 'número', 'numero', 'folio'];
-const OWNER = ['owner', 'owner name', 'propietario', 'proprietário', 'responsable', 'responsável', 'vendedor', 'vendedora', 'ejecutivo', 'executivo', 'asesor', 'consultor', 'usuario', 'usuário', 'assigned to', 'asignado a', 'atribuído a'];
+/** A person's id column (a seller's, a user's): the sales profile's own id, or the deal's owner. */
+const PERSON_ID = [
+  'id vendedor', 'vendedor id', 'id del vendedor', 'id de vendedor', 'id do vendedor', 'código vendedor', 'código de vendedor', 'código del vendedor', 'código do vendedor', 'cod vendedor', 'cod. vendedor',
+  'seller id', 'seller code', 'sales rep id', 'rep id', 'salesperson id', 'agent id', 'id agente', 'código agente', 'owner id', 'id propietario', 'id responsable', 'id responsável',
+  'user id', 'usuario id', 'id usuario', 'id de usuario', 'usuário id', 'id usuário', 'id do usuário', 'código usuario', 'cod usuario',
+  'employee id', 'id empleado', 'id funcionário', 'id funcionario', 'código empleado', 'código funcionário',
+];
+const OWNER = [...PERSON_ID, 'owner', 'owner name', 'propietario', 'proprietário', 'responsable', 'responsável', 'vendedor', 'vendedora', 'ejecutivo', 'executivo', 'asesor', 'consultor', 'usuario', 'usuário', 'assigned to', 'asignado a', 'atribuído a'];
 const AGENT = ['agent', 'agente', 'sales agent', 'sales rep', 'representante', 'rep', 'agente de ventas', 'agente de vendas'];
 const ACCOUNT_REF = ['account', 'account id', 'account name', 'cuenta', 'conta', 'cliente', 'company', 'empresa', 'compañía'];
 
@@ -32,7 +39,7 @@ export const SYNONYMS: Record<Resource, Record<string, string[]>> = {
     type: ['type', 'tipo', 'account type', 'tipo de cuenta', 'tipo de conta', 'tipo de cliente'],
   },
   'sales-profile': {
-    externalId: ['user id', 'employee id', 'id usuario', 'id usuário', 'legajo', 'matrícula', 'matricula', ...ID],
+    externalId: [...PERSON_ID, 'legajo', 'matrícula', 'matricula', ...ID],
     email: ['email', 'e-mail', 'correo', 'correo electrónico', 'email address', 'correo electronico', 'mail'],
     'profile.firstName': ['first name', 'firstname', 'nombre', 'nome', 'nombres', 'primer nombre', 'primeiro nome', 'given name'],
     'profile.lastName': ['last name', 'lastname', 'apellido', 'apellidos', 'sobrenome', 'surname', 'family name', 'último nome'],
@@ -46,6 +53,12 @@ export const SYNONYMS: Record<Resource, Record<string, string[]>> = {
     'associated.dealExternalId': ['deal', 'deal id', 'opportunity', 'opportunity id', 'oportunidad', 'oportunidade', 'negocio', 'negócio'],
   },
 };
+
+/**
+ * Headers that name an id of something (`ID Región`, `Cod. Sucursal`, `Customer Code`), after
+ * `squash`: a column init takes as the id only when its sample values are unique too.
+ */
+export const ID_LIKE_HEADER = /^(?:id|cod|codigo|code|nro|num|numero)[a-z]|[a-z](?:id|code|codigo|cod)$/;
 
 /** A single column holding a person's whole name (split into first and last name for sales profiles). */
 export const FULL_NAME = ['full name', 'nombre completo', 'nome completo', 'name', 'sales agent', 'agente', 'agent', 'vendedor', 'usuario', 'usuário', 'user', 'colaborador', 'employee'];

@@ -1,14 +1,30 @@
 // Locale numbers as spreadsheets and ERPs write them (`1.234,56`, `$ 1,234.56`, `R$ 1.234,56`,
 // `(123)`, `133,55-`) into the API's decimal string (`1234.56`). Never through a float: the digits
 // the user wrote are the digits we send.
+import { isCurrencyCode } from '../../contract/fields.js';
 
 export type DecimalMark = ',' | '.';
 export type NumberResult = { ok: true; value: string } | { ok: false; reason: string };
 
 // sign? currency? sign? digits-with-separators currency? trailing-sign?
-// Currency: a run of non-digit, non-separator symbols or letters (`$`, `R$`, `US$`, `S/.`, `EUR`).
+// Currency: a run of non-digit, non-separator symbols or letters (`$`, `R$`, `US$`, `S/.`, `EUR`),
+// accepted only when it is a known sign or an ISO-4217 code (below): `V-001`, `Lote 7` are codes.
 const NUMBER =
-  /^([-+(])?\s*(?:[^\d\s.,()+-][^\d\s()+-]*\s*)?([-+(])?\s*([.,]?\d(?:[\d.,' \u00a0\u202f]*\d)?)\s*(?:[^\d\s.,()+-][^\d\s()+-]*)?\s*([-)])?$/;
+  /^([-+(])?\s*(?:([^\d\s.,()+-][^\d\s()+-]*)\s*)?([-+(])?\s*([.,]?\d(?:[\d.,' \u00a0\u202f]*\d)?)\s*([^\d\s.,()+-][^\d\s()+-]*)?\s*([-)])?$/;
+
+/**
+ * The currency signs a cell may carry next to its number. Letters are a currency marker only as
+ * one of these or as an upper-case ISO-4217 code (`USD`, `EUR`, `BRL`); anything else (`V`, `SKU`,
+ * `Lote`, `kg`) makes the cell not a number.
+ */
+const CURRENCY_SIGNS: ReadonlySet<string> = new Set([
+  '$', '€', '£', '¥', '￥', '₹', '₩', '₽', '₺', '₪', '₱', '₫', '฿', '₴', '₦', '₲', '₡', '₵', '¢', '元', '円',
+  'R$', 'US$', 'U$S', 'U$', 'C$', 'A$', 'AU$', 'CA$', 'NZ$', 'HK$', 'S$', 'NT$', 'MX$', 'Mex$', 'RD$', 'COL$', 'CLP$', 'ARS$', 'UY$', '$U', 'RM',
+  'S/', 'S/.', 'Bs', 'Bs.', 'Bs.S', 'Bs.F', 'zł', 'kr', 'Kč', 'Ft', 'lei', 'Fr.', 'CHF',
+]);
+export function isCurrencyMarker(text: string): boolean {
+  return CURRENCY_SIGNS.has(text) || (/^[A-Z]{3}$/.test(text) && isCurrencyCode(text));
+}
 const GROUP_SPACES = /[' \u00a0\u202f]/g;
 const DIGITS = /^\d+$/;
 
@@ -55,7 +71,10 @@ export function parseDecimal(raw: string, decimal: DecimalMark | 'auto' = 'auto'
 export function parseAnyDecimal(raw: string, decimal: DecimalMark | 'auto' = 'auto'): NumberResult {
   const m = NUMBER.exec(raw.trim());
   if (!m) return fail(raw, '');
-  const [, sign1, sign2, body = '', trail] = m;
+  const [, sign1, before, sign2, body = '', after, trail] = m;
+  for (const marker of [before, after]) {
+    if (marker !== undefined && !isCurrencyMarker(marker)) return fail(raw, `"${marker}" is not a currency sign or ISO-4217 code`);
+  }
   const paren = sign1 === '(' || sign2 === '(';
   if (paren !== (trail === ')')) return fail(raw, 'unbalanced parentheses');
   const signs = [sign1, sign2, trail].filter((s) => s === '-').length;

@@ -15,6 +15,8 @@ interface CsvParseApi {
   parse(buf: Buffer | undefined, end: boolean, push: (record: string[]) => void, close: () => void): Error | undefined;
   info: { lines: number; empty_lines: number };
   state: { field: { prepend(value: unknown): unknown } };
+  __isEscape(buf: Buffer, pos: number, chr: number): boolean;
+  __isQuote(buf: Buffer, pos: number): boolean;
 }
 
 export interface CsvDialect {
@@ -71,6 +73,20 @@ export class CsvChunkParser {
     // With relax_quotes csv-parse keeps `"abc"def` as a literal and says nothing; its only trace is
     // this prepend of the quote. We mark the record so it becomes unreadable instead of silently
     // sending `"abc"def`. (Pinned by the "text after a closing quote" tests.)
+    // An escape other than the quote (`\`) escapes only the quote or itself; before any other
+    // character it is that character's literal backslash, as written. csv-parse drops it (`"c\d"`
+    // became `cd`, PapaParse's case "Custom escape character not used for escaping").
+    if (dialect.escape !== dialect.quote) {
+      const api = this.api;
+      const isEscape = api.__isEscape.bind(api);
+      const width = Buffer.byteLength(dialect.escape);
+      api.__isEscape = (buf, pos, chr) => {
+        if (!isEscape(buf, pos, chr)) return false;
+        const next = pos + width;
+        // csv-parse keeps enough bytes ahead for this look; at the very end there is nothing to escape
+        return next >= buf.length || api.__isQuote(buf, next) || isEscape(buf, next, buf[next]!);
+      };
+    }
     const field = this.api.state.field;
     const prepend = field.prepend.bind(field);
     field.prepend = (value: unknown) => {

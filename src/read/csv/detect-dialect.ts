@@ -11,6 +11,8 @@ const SAMPLE_RECORDS = 30;
 export interface PrefixRecord {
   cells: string[];
   line: number;
+  /** Text after a closing quote (`"abc"def`, `"name" `): a data row with it is unreadable, a header line an error. */
+  textAfterQuote?: boolean;
 }
 
 export interface DetectedLayout {
@@ -30,7 +32,7 @@ export function prefixRecords(text: Buffer, dialect: CsvDialect, whole: boolean,
   const records: PrefixRecord[] = [];
   // the fast path here too: four candidate delimiters over 64 KiB cost ~110 ms in csv-parse alone
   const parser = new FastCsvParser(dialect, firstLine);
-  const onRecord = (cells: string[], line: number) => void records.push({ cells, line });
+  const onRecord = (cells: string[], line: number, textAfterQuote: boolean) => void records.push(textAfterQuote ? { cells, line, textAfterQuote } : { cells, line });
   try {
     parser.feed(text, false, onRecord);
     if (whole) parser.feed(undefined, true, onRecord);

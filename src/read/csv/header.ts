@@ -7,8 +7,12 @@ import type { SourceWarning } from '../types.js';
 export interface Header {
   /** Column names, in order; rows are zipped onto these. */
   names: string[];
-  /** Empty columns dropped at the end (a trailing delimiter on every row): rows may carry that many extra empty cells. */
-  droppedTrailing: number;
+  /**
+   * How many of the last columns have no name (a trailing delimiter): they are read as `column_N`
+   * like a middle one, and a row may lack their cells (read as empty). Only a streamed read can
+   * tell whether any row holds data there, so the reader warns at the first that does.
+   */
+  unnamedAtEnd: number;
 }
 
 // NBSP, narrow NBSP and figure space arrive from spreadsheets pasted out of web pages
@@ -25,21 +29,21 @@ function folded(name: string): string {
 
 export function buildHeader(file: string, line: number, raw: string[], warnings: SourceWarning[]): Header {
   const names = raw.map(normalizeHeaderName);
-  let droppedTrailing = 0;
-  while (names.length > 1 && names[names.length - 1] === '') {
-    names.pop();
-    droppedTrailing++;
-  }
-  if (droppedTrailing > 0) {
+  let unnamedAtEnd = 0;
+  while (unnamedAtEnd < names.length - 1 && names[names.length - 1 - unnamedAtEnd] === '') unnamedAtEnd++;
+  if (unnamedAtEnd > 0) {
+    const first = names.length - unnamedAtEnd;
+    const called = names.slice(first).map((_, k) => `"column_${first + k + 1}"`).join(', ');
     warnings.push({
       file,
       line,
-      message: `the header ends with ${droppedTrailing === 1 ? 'an empty column' : `${droppedTrailing} empty columns`} (a trailing delimiter); ignored`,
+      message: `the header ends with ${unnamedAtEnd === 1 ? 'an empty column' : `${unnamedAtEnd} empty columns`} (a trailing delimiter); read as ${called}, ignored while empty`,
     });
   }
   for (let i = 0; i < names.length; i++) {
     if (names[i] === '') {
       names[i] = `column_${i + 1}`;
+      if (i >= names.length - unnamedAtEnd) continue;
       warnings.push({ file, line, message: `column ${i + 1} has no name in the header; called it "column_${i + 1}"` });
     }
   }
@@ -65,5 +69,5 @@ export function buildHeader(file: string, line: number, raw: string[], warnings:
       });
     } else loose.set(key, i);
   }
-  return { names, droppedTrailing };
+  return { names, unnamedAtEnd };
 }

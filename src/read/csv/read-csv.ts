@@ -42,7 +42,7 @@ export async function openCsv(file: string, options: ReaderOptions, warnings: So
 
   async function* records(): AsyncGenerator<SourceRecord> {
     const parser = new FastCsvParser(dialect, headerLine);
-    const build = rowBuilder(file, header, quote);
+    const build = rowBuilder(file, header, quote, warnings);
     const ready: SourceRecord[] = [];
     let seenHeader = false;
     let count = 0;
@@ -75,6 +75,7 @@ export async function openCsv(file: string, options: ReaderOptions, warnings: So
     file,
     format: 'csv',
     header: header.names,
+    unnamedAtEnd: header.names.slice(header.names.length - header.unnamedAtEnd),
     detected: { encoding, delimiter: layout.delimiter, headerRow: headerLine },
     warnings,
     records: records(),
@@ -101,6 +102,12 @@ function detectLayout(
     if (!whole) return undefined;
     if (options.headerRow !== undefined) throw new InputError(`${at(file, options.headerRow)}: the header row is past the end of the file`);
     throw new InputError(`${file}: file is empty`);
+  }
+  if (header.textAfterQuote) {
+    // as in a data row: `"name" ` is not the name `"name"` with its quotes
+    throw new InputError(`${at(file, header.line)}: the header has text after a closing quote (like ${base.quote}name${base.quote}x or a space after it)`, {
+      suggestion: `Quote the whole header name, or remove what follows its closing quote${base.escape === base.quote ? '' : '; or check the escape option'}.`,
+    });
   }
   warnings.push(...found);
   return { delimiter, headerLine: header.line, header: header.cells, skipBytes: lineOffset(text, header.line) };

@@ -1,6 +1,6 @@
 // Cells → RowRecord or UnreadableRecord. Runs once per row, so it is kept to a loop and a few compares.
 
-import type { RowRecord, SourceRecord } from '../types.js';
+import type { RowRecord, SourceRecord, SourceWarning } from '../types.js';
 import type { Header } from './header.js';
 
 export type RowBuilder = (cells: string[], line: number, textAfterQuote: boolean, plain?: string) => SourceRecord | undefined;
@@ -30,10 +30,22 @@ export class CsvRow implements RowRecord {
   }
 }
 
-export function rowBuilder(file: string, header: Header, quote: string): RowBuilder {
+export function rowBuilder(file: string, header: Header, quote: string, warnings: SourceWarning[]): RowBuilder {
   const names = header.names;
   const width = names.length;
-  const maxWidth = width + header.droppedTrailing;
+  // a row may end before the header's unnamed last columns (no trailing delimiter on that line)
+  const minWidth = width - header.unnamedAtEnd;
+  // the unnamed last columns no row has held data in yet: the first that does is worth a warning
+  let unseen = header.unnamedAtEnd;
+  const seen = new Array<boolean>(width).fill(false);
+  const dataUnderUnnamed = (cells: string[], line: number) => {
+    for (let i = minWidth; i < cells.length; i++) {
+      if (seen[i] || cells[i]!.trim() === '') continue;
+      seen[i] = true;
+      unseen--;
+      warnings.push({ file, line, message: `column ${i + 1} has no name in the header but holds data (first on line ${line}); read as "${names[i]}"` });
+    }
+  };
   const rawRow = (cells: string[]): Record<string, string> => {
     const row: Record<string, string> = Object.create(null);
     for (let i = 0; i < cells.length; i++) row[i < width ? names[i]! : `column_${i + 1}`] = cells[i]!;
@@ -56,10 +68,16 @@ export function rowBuilder(file: string, header: Header, quote: string): RowBuil
     const n = cells.length;
     if (n === width) {
       if (cells[0]!.trim() === '' && isBlank(cells)) return undefined;
+      if (unseen > 0) dataUnderUnnamed(cells, line);
       return new CsvRow(file, line, cells, names, plain);
     }
     if (isBlank(cells)) return undefined; // `;;;;` rows Excel leaves below the data
-    if (n > width && n <= maxWidth && isBlank(cells, width)) return new CsvRow(file, line, cells, names, plain);
+    if (n < width && n >= minWidth) {
+      if (unseen > 0) dataUnderUnnamed(cells, line);
+      // the missing cells are empty; the line no longer splits into exactly these cells
+      for (let i = n; i < width; i++) cells.push('');
+      return new CsvRow(file, line, cells, names, undefined);
+    }
     return { kind: 'unreadable', file, line, reason: `has ${n} cells, the header has ${width}`, row: rawRow(cells) };
   };
 }

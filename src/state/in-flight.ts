@@ -1,0 +1,174 @@
+// The batches in flight, on disk: before a batch's first request leaves, its exact request body and
+// its members (externalId, file, line, each item's byte length, the row's fingerprint) are written to
+// `<state-dir>/in-flight/<batch id>.batch` and fsync'ed; once the server's answer is processed and its
+// acknowledgements are in the journal, the file is removed. A run killed with batches in the air leaves
+// their files, and the next run sends them first, with the same batchId and the same bytes — an
+// idempotency key a server can deduplicate on — before it reads any input.
+//
+// Why the body itself and not the rows' identity and a digest: rebuilding the exact bytes would need
+// the same input, profile and code, which a rerun cannot promise (the export is rewritten every
+// night). A body is at most --max-body-bytes, and at most --concurrency files exist at a time (plus
+// those whose batch got no answer), so the disk cost is bounded and nothing stays in memory.
+//
+// File: a first line `batch-sync-in-flight 1`, a second line of JSON (the record), then the body bytes.
+import { createHash } from 'node:crypto';
+import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
+import { open, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Resource } from '../contract/resources.js';
+import { hashHex, parseHashHex, type ItemHash } from './item-hash.js';
+
+export const IN_FLIGHT_DIR = 'in-flight';
+const HEADER = 'batch-sync-in-flight 1';
+
+export interface InFlightItem {
+  externalId?: string;
+  file: string;
+  line: number;
+  /** The item's JSON length in the body, in bytes. */
+  bytes: number;
+  fp?: ItemHash;
+}
+
+export interface InFlightRecord {
+  /** The state scope (method and target) the batch was sent for: only a run of the same scope resends it. */
+  scope: string;
+  resource: Resource;
+  source: string;
+  batchId: string;
+  items: InFlightItem[];
+}
+
+export interface LoadedInFlight extends InFlightRecord {
+  path: string;
+  body: Buffer;
+  /** Each item's JSON, sliced from the body: the exact bytes sent. */
+  itemJson: Buffer[];
+}
+
+export function inFlightDir(stateDir: string): string {
+  return join(stateDir, IN_FLIGHT_DIR);
+}
+
+/** A file name for any batch id (a --source may hold any character): readable, bounded, unique. */
+function fileName(batchId: string): string {
+  const digest = createHash('sha1').update(batchId).digest('hex').slice(0, 10);
+  return `${batchId.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 120)}.${digest}.batch`;
+}
+
+/** Creates the folder (and makes its entry durable) when it is not there yet. */
+export function ensureInFlightDir(stateDir: string): string {
+  const dir = inFlightDir(stateDir);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  syncDir(stateDir);
+  return dir;
+}
+
+/**
+ * Writes the record and fsyncs it and its folder, off the main thread. Resolves with its path once it
+ * is on disk: only then may the batch's first request leave.
+ */
+export async function writeInFlight(dir: string, record: InFlightRecord, body: Buffer): Promise<string> {
+  const path = join(dir, fileName(record.batchId));
+  const head = Buffer.from(`${HEADER}\n${JSON.stringify({ ...record, bodyBytes: body.length, items: record.items.map((i) => ({ ...i, fp: i.fp && hashHex(i.fp) })) })}\n`, 'utf8');
+  // 'w': a record left by a run that was killed before it sent this very batch id is replaced
+  const file = await open(path, 'w', 0o600);
+  try {
+    try {
+      for (const part of [head, body]) {
+        for (let at = 0; at < part.length; ) at += (await file.write(part, at, part.length - at)).bytesWritten;
+      }
+      await file.datasync();
+    } finally {
+      await file.close();
+    }
+  } catch (error) {
+    // a record cut short must not be taken for a batch in flight
+    await removeInFlight(path);
+    throw error;
+  }
+  const d = await open(dir, 'r');
+  try {
+    await d.sync();
+  } catch {
+    // not every platform can fsync a directory: best effort
+  } finally {
+    await d.close();
+  }
+  return path;
+}
+
+/** Removes a record once its batch is answered and the answer is journaled (a missing file is fine). */
+export function removeInFlight(path: string): Promise<void> {
+  return unlink(path).catch(() => undefined);
+}
+
+/**
+ * Every record in the folder. A file that cannot be read back whole was cut by a kill while it was
+ * written, so its batch was never sent: it is removed, and `notes` says so.
+ */
+export function loadInFlight(stateDir: string, notes: string[]): LoadedInFlight[] {
+  const dir = inFlightDir(stateDir);
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => n.endsWith('.batch')).sort();
+  } catch {
+    return [];
+  }
+  const records: LoadedInFlight[] = [];
+  for (const name of names) {
+    const path = join(dir, name);
+    const loaded = parse(path, readFileSync(path));
+    if (loaded) records.push(loaded);
+    else {
+      notes.push(`${path}: an in-flight record cut short (the run was stopped while writing it, before its batch was sent); removed`);
+      try {
+        unlinkSync(path);
+      } catch {
+        // gone already
+      }
+    }
+  }
+  return records;
+}
+
+function parse(path: string, bytes: Buffer): LoadedInFlight | undefined {
+  const first = bytes.indexOf(10);
+  if (first < 0 || bytes.toString('utf8', 0, first) !== HEADER) return undefined;
+  const second = bytes.indexOf(10, first + 1);
+  if (second < 0) return undefined;
+  let raw: Omit<InFlightRecord, 'items'> & { bodyBytes: number; items: (Omit<InFlightItem, 'fp'> & { fp?: string })[] };
+  try {
+    raw = JSON.parse(bytes.toString('utf8', first + 1, second));
+  } catch {
+    return undefined;
+  }
+  const body = bytes.subarray(second + 1);
+  if (typeof raw !== 'object' || raw === null || body.length !== raw.bodyBytes || !Array.isArray(raw.items)) return undefined;
+  // the items' JSON, sliced where the envelope put them: after its head, one comma between each
+  const headText = Buffer.from(`{"batchId":${JSON.stringify(raw.batchId)},"source":${JSON.stringify(raw.source)},"items":[`, 'utf8');
+  if (!body.subarray(0, headText.length).equals(headText)) return undefined;
+  const head = headText.length;
+  const itemJson: Buffer[] = [];
+  let at = head;
+  for (const item of raw.items) {
+    if (!Number.isSafeInteger(item.bytes) || item.bytes < 0) return undefined;
+    itemJson.push(body.subarray(at, at + item.bytes));
+    at += item.bytes + 1;
+  }
+  if (at - (raw.items.length > 0 ? 1 : 0) + 2 !== body.length) return undefined;
+  const items = raw.items.map((i) => ({ ...i, fp: i.fp === undefined ? undefined : parseHashHex(i.fp) }));
+  return { path, scope: raw.scope, resource: raw.resource, source: raw.source, batchId: raw.batchId, items, body, itemJson };
+}
+
+function syncDir(dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(dir, 'r');
+    fsyncSync(fd);
+  } catch {
+    // best effort
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}

@@ -1,0 +1,68 @@
+// Checks on the files of a state directory before they are opened: a FIFO where the journal belongs
+// would block the open for ever, a directory where the lock belongs would be renamed aside and left
+// behind. And the leftovers of a run killed while writing a snapshot, removed by the next run.
+import { readdirSync, statSync, unlinkSync, type Stats } from 'node:fs';
+import { join } from 'node:path';
+import { BatchSyncError, EXIT } from '../errors.js';
+
+function kind(st: Stats): string {
+  if (st.isDirectory()) return 'a directory';
+  if (st.isFIFO()) return 'a FIFO';
+  if (st.isSocket()) return 'a socket';
+  if (st.isCharacterDevice() || st.isBlockDevice()) return 'a device';
+  return 'a special file';
+}
+
+/** Throws when `path` exists and is not a regular file (a symlink to one is fine). */
+export function expectRegularFile(path: string, what: string): void {
+  const st = statSync(path, { throwIfNoEntry: false });
+  if (!st || st.isFile()) return;
+  throw new BatchSyncError('STATE', `cannot use the ${what} ${path}: it is ${kind(st)}, not a regular file`, EXIT.usage, {
+    suggestion: 'No batch-sync run creates it: move it away or remove it, or choose another --state-dir.',
+  });
+}
+
+/** `.state.snapshot.<pid>.<random>.tmp`, as openAtomic names the snapshot being written. */
+const SNAPSHOT_TEMP = /^\.state\.snapshot\.(\d+)\.[0-9a-f]+\.tmp$/;
+
+function alive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== 'ESRCH';
+  }
+}
+
+/**
+ * Removes snapshot temps left by runs killed mid-compaction. Called under the run lock, so no other
+ * run of this directory is writing one; still, a temp is removed only when its writer's pid is gone
+ * or it was last written before `heldSince` (when this run took the lock): a pid reused by another
+ * process then does not keep an orphan for ever, and a file written after the lock was taken (by
+ * something that is not a run of ours) is left alone. Returns the names removed.
+ */
+export function removeOrphanSnapshots(dir: string, heldSince: Date): string[] {
+  const removed: string[] = [];
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return removed;
+  }
+  for (const name of names) {
+    const match = SNAPSHOT_TEMP.exec(name);
+    if (!match) continue;
+    const path = join(dir, name);
+    const st = statSync(path, { throwIfNoEntry: false });
+    if (!st?.isFile()) continue;
+    if (alive(Number(match[1])) && st.mtimeMs >= heldSince.getTime()) continue;
+    try {
+      unlinkSync(path);
+      removed.push(name);
+    } catch {
+      // gone already, or not ours to remove: it stays, as before
+    }
+  }
+  return removed;
+}
