@@ -169,10 +169,11 @@ function sandboxLines(sandbox: SandboxHandle, report: RunReport, files: readonly
   const held = RESOURCES.map((r) => `${sandbox.records(r).length} ${plural(r, sandbox.records(r).length)}`).join(', ');
   const received = sandbox.batches().length;
   const lines: string[] = [];
-  if (onlyMissingOwners(report)) {
+  if (ownersMissing(report)) {
     const example = files.length > 0 ? `batch-sync push --sandbox sales-profiles.csv ${files.join(' ')}` : 'add the sales-profiles file as a job of the plan';
+    const ids = report.ownersNotInRun === 1 ? '1 owner/agent id' : `${report.ownersNotInRun} owner/agent ids`;
     lines.push(
-      'The embedded sandbox starts empty: every rejection is an owner or agent that does not exist there.',
+      `The embedded sandbox starts empty: ${ids} of this run's deals are in none of its sales profiles, and it refuses a deal whose owner or agent it does not hold.`,
       `Push the sales profiles in the same run, e.g.: ${example} (they are sent first, whatever the order).`,
     );
   }
@@ -180,9 +181,12 @@ function sandboxLines(sandbox: SandboxHandle, report: RunReport, files: readonly
   return lines;
 }
 
-/** Every rejection in the run is a deal's owner or agent missing as a sales profile (the sandbox's wording). */
-function onlyMissingOwners(report: RunReport): boolean {
-  const rejected = report.groups.filter((g) => g.outcome === 'rejected');
-  const missing = /\b(?:owner|agent)ExternalId\b.*\bdoes not exist\b/;
-  return rejected.length > 0 && rejected.every((g) => g.label.split(/;\s*/).every((part) => missing.test(part)));
+/**
+ * The embedded sandbox refused (or would not confirm) rows, and the run's deals name owners that no
+ * sales profile of the run carries: the sandbox, empty at start, cannot hold them. Judged from the
+ * run's own data, not the server's wording, which names no item in the documented answer style.
+ */
+function ownersMissing(report: RunReport): boolean {
+  const refused = report.groups.some((g) => g.outcome === 'rejected' || (g.outcome === 'skipped' && g.label.startsWith('UNVERIFIED')));
+  return refused && report.ownersNotInRun > 0;
 }

@@ -3,7 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { expect, test } from 'vitest';
-import { spawnCli } from '../helpers/cli.js';
+import { dealsCsv, SALES_PROFILES_CSV, spawnCli, tempFiles } from '../helpers/cli.js';
 
 const ROOT = resolve(__dirname, '../..');
 const DATASET = resolve(ROOT, '../shared/datasets/crm-sales-opportunities');
@@ -35,10 +35,18 @@ test.each(commands)('%s: exit 0, nothing rejected', async (command) => {
 test('a deals file alone into the empty embedded sandbox: the report says how to include the sales profiles', async () => {
   const r = await spawnCli(['push', '--sandbox', 'fixtures/hubspot/deals.csv'], { cwd: ROOT });
   expect(r.code).toBe(1);
-  expect(r.stdout).toContain('The embedded sandbox starts empty: every rejection is an owner or agent that does not exist there.');
+  expect(r.stdout).toContain("The embedded sandbox starts empty: 3 owner/agent ids of this run's deals are in none of its sales profiles, and it refuses a deal whose owner or agent it does not hold.");
   expect(r.stdout).toContain('Push the sales profiles in the same run, e.g.: batch-sync push --sandbox sales-profiles.csv fixtures/hubspot/deals.csv');
   // the summary line stays the last line on stderr
   expect(r.stderr.trimEnd().split('\n').at(-1)).toMatch(/^batch-sync push: run \S+ FAILED exit=1 /);
+});
+
+test('a run whose refusals have other causes, with every owner present, gets no such hint', async () => {
+  const dir = tempFiles({ 'sales-profiles.csv': SALES_PROFILES_CSV, 'deals.csv': dealsCsv(2) });
+  // the sandbox knows every owner, and refuses nothing: no hint
+  const r = await spawnCli(['push', '--sandbox', 'sales-profiles.csv', 'deals.csv'], { cwd: dir });
+  expect(r.code, r.stderr).toBe(0);
+  expect(r.stdout).not.toContain('starts empty');
 });
 
 test('with --format json the hint and the sandbox line go to stderr, and the summary line is still the last', async () => {

@@ -103,7 +103,7 @@ describe('the built CLI (npm run build first)', () => {
       child.kill('SIGTERM');
     }
     expect(await exited).toBe(0);
-    expect(stderr).toContain('#1 POST account batchId=doc-1: 2 items, 1 accepted, 1 errors (data.code 201)');
+    expect(stderr).toContain('#1 POST account batchId=doc-1: 2 items, 1 accepted, 1 error (data.code 201)');
   });
 
   test('an unknown --answers style exits 2 naming the choices', async () => {
