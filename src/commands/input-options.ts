@@ -5,7 +5,7 @@ import { UsageError } from '../errors.js';
 import type { ReaderOptions } from '../read/types.js';
 
 export interface InputFlags {
-  profile?: string;
+  profile?: string[];
   resource?: string;
   config?: string;
   delimiter?: string;
@@ -18,8 +18,8 @@ export interface InputFlags {
 
 export function addInputOptions(command: Command): Command {
   return command
-    .argument('[files...]', 'CSV, JSON or NDJSON files; none: run the jobs of the sync plan')
-    .option('-p, --profile <file>', 'mapping profile for the files (none: canonical column names)')
+    .argument('[files...]', 'CSV, JSON or NDJSON files, each optionally paired with its profile as FILE:PROFILE; none: run the jobs of the sync plan')
+    .option('-p, --profile <file>', 'mapping profile for the files not paired as FILE:PROFILE (default: <name>.profile.json beside each file, where init writes it, else canonical column names)', (value: string, previous: string[] | undefined) => [...(previous ?? []), value])
     .option('-r, --resource <kind>', `what the files hold: ${RESOURCE_NAMES_HELP} (default: from the profile or the file name)`)
     .option('-c, --config <file>', 'sync plan (default: ./batch-sync.config.json if present)')
     .option('--delimiter <char>', 'CSV delimiter (default: detected among , ; tab |)')

@@ -4,6 +4,7 @@ import { Option, type Command } from 'commander';
 import { METHODS, RESOURCES } from '../contract/resources.js';
 import { UsageError } from '../errors.js';
 import type { Output } from '../report/output.js';
+import type { RunReport } from '../report/run-report.js';
 import { connect } from '../run/connect.js';
 import { BASE_URL_ENV, DEFAULTS } from '../run/settings.js';
 import { ANSWER_STYLE_NAMES } from '../send/answers.js';
@@ -88,8 +89,8 @@ Examples:
     .option('--isolate-unattributed', 'when an answer\'s errors name no row, resend that batch split until each error is pinned to one row; it RESENDS rows the server may already have applied: use it only when POST/PATCH replace by externalId')
     .option('--isolation-budget <n>', `most extra requests --isolate-unattributed sends in a run; past it rows stay UNVERIFIED (default ${DEFAULTS.isolationBudget})`)
     .option('--errors <file.csv|dir>', 'write the rows not accepted, with their original columns, to a CSV to fix and push again')
-    .option('--dry-run', 'do everything but send; print the batches that would go (or write them to --emit)')
-    .option('--emit <file>', 'with --dry-run: write the batch envelopes here, one per line')
+    .option('--dry-run', 'do everything but send; list the batches that would go (id, items, bytes) in the report')
+    .option('--emit <file>', 'with --dry-run: write the batch envelopes here, one per line; "-": to stdout (the report then goes to stderr)')
     .option('--sandbox', 'push into an embedded sandbox API started for this run (no account needed)')
     .option('--ca-file <file>', 'PEM file of a private certificate authority to trust')
     .option('--allow-insecure-http', 'allow http:// to a host other than this machine (the key travels in clear text)')
@@ -153,8 +154,7 @@ Examples:
         },
       };
       try {
-        const { exitCode } = await runSyncCommand(request, flags, output, environment);
-        if (sandbox) printSandbox(sandbox, output, flags.format === 'json');
+        const { exitCode } = await runSyncCommand(request, flags, output, environment, (outcome) => (sandbox ? sandboxLines(sandbox, outcome.report, files) : []));
         setExit(exitCode);
       } finally {
         signals.dispose();
@@ -163,10 +163,30 @@ Examples:
     });
 }
 
-function printSandbox(sandbox: SandboxHandle, output: Output, toStderr: boolean): void {
+/** What the embedded sandbox holds after the run, and how to fix a run it refused for want of owners. */
+function sandboxLines(sandbox: SandboxHandle, report: RunReport, files: readonly string[]): string[] {
   const plural = (r: string, n: number) => (n === 1 ? r : r === 'activity' ? 'activities' : `${r}s`);
   const held = RESOURCES.map((r) => `${sandbox.records(r).length} ${plural(r, sandbox.records(r).length)}`).join(', ');
-  const line = `The embedded sandbox now holds: ${held} (${sandbox.batches().length} batches received).`;
-  if (toStderr) output.err(line);
-  else output.out(line);
+  const received = sandbox.batches().length;
+  const lines: string[] = [];
+  if (ownersMissing(report)) {
+    const example = files.length > 0 ? `batch-sync push --sandbox sales-profiles.csv ${files.join(' ')}` : 'add the sales-profiles file as a job of the plan';
+    const ids = report.ownersNotInRun === 1 ? '1 owner/agent id' : `${report.ownersNotInRun} owner/agent ids`;
+    lines.push(
+      `The embedded sandbox starts empty: ${ids} of this run's deals are in none of its sales profiles, and it refuses a deal whose owner or agent it does not hold.`,
+      `Push the sales profiles in the same run, e.g.: ${example} (they are sent first, whatever the order).`,
+    );
+  }
+  lines.push(`The embedded sandbox now holds: ${held} (${received} ${received === 1 ? 'batch' : 'batches'} received).`);
+  return lines;
+}
+
+/**
+ * The embedded sandbox refused (or would not confirm) rows, and the run's deals name owners that no
+ * sales profile of the run carries: the sandbox, empty at start, cannot hold them. Judged from the
+ * run's own data, not the server's wording, which names no item in the documented answer style.
+ */
+function ownersMissing(report: RunReport): boolean {
+  const refused = report.groups.some((g) => g.outcome === 'rejected' || (g.outcome === 'skipped' && g.label.startsWith('UNVERIFIED')));
+  return refused && report.ownersNotInRun > 0;
 }

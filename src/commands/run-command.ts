@@ -9,6 +9,7 @@ import { inputFiles, sameFileNote } from '../report/same-file.js';
 import type { Output } from '../report/output.js';
 import { startProgress } from '../report/progress.js';
 import { REPORTERS } from '../report/reporters.js';
+import type { PlannedBatchInfo } from '../report/run-report.js';
 import { summaryLine } from '../report/summary-line.js';
 import { DEFAULT_PLAN_FILE } from '../run/sync-plan.js';
 import { sync, type SyncEnvironment, type SyncOutcome, type SyncRequest } from '../run/sync.js';
@@ -22,7 +23,7 @@ export interface CommonFlags extends InputFlags {
 }
 
 export function syncRequest(mode: SyncRequest['mode'], files: string[], flags: CommonFlags, settings: SyncRequest['flags']): SyncRequest {
-  return { mode, files, resource: resourceFlag(flags.resource), profile: flags.profile, reader: readerFlags(flags), config: flags.config, flags: settings };
+  return { mode, files, resource: resourceFlag(flags.resource), profiles: flags.profile, reader: readerFlags(flags), config: flags.config, flags: settings };
 }
 
 /**
@@ -99,12 +100,26 @@ function openEmit(path: string): { write(text: string): void; close(): void; fai
   };
 }
 
-export async function runSyncCommand(request: SyncRequest, flags: CommonFlags, output: Output, environment: SyncEnvironment = {}): Promise<{ outcome: SyncOutcome; exitCode: number }> {
+/**
+ * `epilogue`: lines the command adds after the report (what the embedded sandbox holds), printed
+ * where the report goes and before the summary line, which stays the last line on stderr.
+ */
+export async function runSyncCommand(
+  request: SyncRequest,
+  flags: CommonFlags,
+  output: Output,
+  environment: SyncEnvironment = {},
+  epilogue?: (outcome: SyncOutcome) => string[],
+): Promise<{ outcome: SyncOutcome; exitCode: number }> {
   const progress = await startProgress({ output, mode: flags.quiet ? 'quiet' : undefined, verbose: flags.verbose });
   // both output files are opened once the run's inputs are known (files named or the plan's jobs)
   // and before anything is sent, so neither can ever be written over an input
   let errors: ErrorsCsvWriter | undefined;
   let emitted: ReturnType<typeof openEmit> | undefined;
+  // `--emit -`: stdout is the envelopes, one per line and nothing else; the report goes to stderr
+  const toStdout = flags.emit === '-';
+  const emitFile = toStdout ? undefined : flags.emit;
+  const batches: PlannedBatchInfo[] | undefined = request.mode === 'dry-run' ? [] : undefined;
   // whether any request went out: an output file failing after that is exit 3, before it exit 2
   let sent = false;
   let outcome: SyncOutcome;
@@ -114,16 +129,16 @@ export async function runSyncCommand(request: SyncRequest, flags: CommonFlags, o
       onEvent: (text, level) => progress.event(text, level),
       onPrepared: (jobs) => {
         const inputs = jobs.map((j) => j.job.file);
-        if (flags.emit) {
+        if (emitFile) {
           // every file the run reads, however named (a symlink, ../x): data, profiles and the plan
           const plan = request.config ?? join(request.cwd ?? process.cwd(), DEFAULT_PLAN_FILE);
           // and by device and inode too: a hard link of an input is the input under another name
-          const input = inputFiles([...inputs, ...jobs.flatMap((j) => (j.job.profile ? [j.job.profile] : [])), plan]).find(flags.emit);
-          if (input !== undefined) throw new UsageError(`refusing to write --emit over an input of this run (data, profile or plan file): ${flags.emit}${sameFileNote(flags.emit, input)}`);
+          const input = inputFiles([...inputs, ...jobs.flatMap((j) => (j.job.profile ? [j.job.profile] : [])), plan]).find(emitFile);
+          if (input !== undefined) throw new UsageError(`refusing to write --emit over an input of this run (data, profile or plan file): ${emitFile}${sameFileNote(emitFile, input)}`);
         }
         if (flags.errors) errors = errorsWriter(flags.errors, inputs);
         for (const { job, source } of jobs) errors?.declareSource(job.file, { header: source.header, delimiter: source.detected.delimiter });
-        if (flags.emit) emitted = openEmit(flags.emit);
+        if (emitFile) emitted = openEmit(emitFile);
       },
       onProgress: (c) => progress.update(c),
       sink: (o) => {
@@ -131,7 +146,8 @@ export async function runSyncCommand(request: SyncRequest, flags: CommonFlags, o
         if (o.batchId !== undefined && o.message !== 'NOT_SENT') sent = true;
         if (flags.errors) errors?.write(o);
       },
-      emit: flags.emit ? (body) => emitted?.write(`${body}\n`) : environment.emit,
+      emit: toStdout ? (body) => output.out(body) : emitFile ? (body) => emitted?.write(`${body}\n`) : environment.emit,
+      onBatch: batches ? (b) => void batches.push(b) : undefined,
       onWarning: flags.verbose ? (d) => progress.event(`warning: ${d.file}:${d.line ?? ''} ${d.field ?? ''} ${d.reason}`, 'debug') : undefined,
       // lock take-overs, the guard tripping, a state that could not be saved: shown even when quiet
       onNotice: (text) => progress.event(text, 'error'),
@@ -167,7 +183,11 @@ export async function runSyncCommand(request: SyncRequest, flags: CommonFlags, o
   // a push's accepted row was sent (the sink hears only the rows not accepted)
   if (request.mode === 'push' && outcome.report.totals.accepted > 0) sent = true;
   const exitCode = failures.length === 0 ? outcome.exitCode : Math.max(outcome.exitCode, sent ? EXIT.aborted : EXIT.usage);
-  REPORTERS[flags.format](outcome.report, output);
+  if (batches) outcome.report.batches = batches;
+  REPORTERS[flags.format](outcome.report, toStdout ? { ...output, out: output.err } : output);
+  // a JSON report must stay one document on stdout: anything more goes to stderr then
+  const more = epilogue?.(outcome) ?? [];
+  for (const line of more) (toStdout || flags.format === 'json' ? output.err : output.out)(line);
   for (const failure of failures) {
     output.err(`${output.color.red('error:')} ${failure.message}`);
     if (failure.suggestion) output.err(`  ${failure.suggestion}`);

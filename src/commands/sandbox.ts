@@ -35,8 +35,8 @@ function number(flag: string, text: string | undefined): number | undefined {
 }
 
 function describeBatch(e: BatchLogEntry): string {
-  const head = `#${e.seq} ${e.method} ${e.resource} batchId=${e.batchId}: ${e.items} items`;
-  if (e.status === 200) return `${head}, ${e.accepted} accepted, ${e.errors} errors (data.code ${e.code})`;
+  const head = `#${e.seq} ${e.method} ${e.resource} batchId=${e.batchId}: ${e.items} ${e.items === 1 ? 'item' : 'items'}`;
+  if (e.status === 200) return `${head}, ${e.accepted} accepted, ${e.errors} ${e.errors === 1 ? 'error' : 'errors'} (data.code ${e.code})`;
   return `${head} → answered ${e.status}`;
 }
 

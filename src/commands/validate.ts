@@ -12,7 +12,7 @@ export function registerValidate(program: Command, output: Output, setExit: SetE
       .description('read, map and validate files without sending anything')
       .addHelpText('after', '\nExit codes: 0 every row valid, 1 some rows invalid, 2 unusable input or options.\n\nExample:\n  batch-sync validate deals.csv --profile deals.profile.json --format json'),
   )
-    .option('--emit <file>', 'write the batch envelopes that would be sent, one JSON envelope per line')
+    .option('--emit <file>', 'write the batch envelopes that would be sent, one JSON envelope per line; "-": to stdout (the report then goes to stderr)')
     .option('--errors <file.csv|dir>', 'write the rows not valid, with their original columns, to a CSV')
     .option('--source <name>', 'envelope source for --emit')
     .option('--method <method>', 'validate against the post or patch item shape')

@@ -127,7 +127,8 @@ export function canonicalMapper(opts: { resource: Resource; method?: Method; hea
       }
       if (custom) item.customFields = custom;
       if (arrays.length) compactArrays(item, arrays);
-      return problems.length ? { kind: 'invalid', problems } : { kind: 'item', item, warnings: [] };
+      if (problems.length) return { kind: 'invalid', problems, ...(typeof item.externalId === 'string' ? { externalId: item.externalId } : {}) };
+      return { kind: 'item', item, warnings: [] };
     },
     json: itemJson && ((record, refs) => (record.kind === 'row' && record.names === header && record.cells !== undefined ? itemJson(record.cells, record.plain, refs) : undefined)),
     refs(record: SourceRecord): unknown[] {

@@ -6,7 +6,8 @@ import type { Diagnostic } from '../validate/diagnostic.js';
 export type MapResult =
   | { kind: 'item'; item: Record<string, unknown>; warnings: Diagnostic[] }
   | { kind: 'skip'; reason: string }
-  | { kind: 'invalid'; problems: Diagnostic[] };
+  /** `externalId`: the row's id when it could be read although other cells could not, for the report. */
+  | { kind: 'invalid'; problems: Diagnostic[]; externalId?: string };
 
 export interface Mapper {
   resource: Resource;

@@ -4,6 +4,7 @@
 import { RESOURCES, resourceFromFileName, type Resource } from '../contract/resources.js';
 import type { Diagnostic } from '../validate/diagnostic.js';
 import { groupKey, groupLabel, normaliseReason } from './group-key.js';
+import { serverField } from './server-field.js';
 import { OUTCOMES, isDeliberateSkip, type OutcomeKind, type RowOutcome } from './outcome.js';
 
 export interface ResourceCounts {
@@ -131,6 +132,10 @@ export function createCollector(options: CollectorOptions = {}): Collector {
       c[o.outcome]++;
       c.read++;
       if (o.outcome === 'accepted') return;
+      if (o.outcome === 'rejected' && o.field === undefined) {
+        const field = serverField(o.detail, o.resource);
+        if (field !== undefined) o = { ...o, field };
+      }
       addToGroup(o as RowOutcome & { outcome: OutcomeGroup['outcome'] });
       if (isDeliberateSkip(o)) {
         deliberateSkips++;

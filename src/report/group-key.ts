@@ -6,13 +6,17 @@ import type { RowOutcome } from './outcome.js';
  * The server prefixes each error with the item it refers to (`items[3] externalId=DEAL-9: `).
  * That prefix differs on every row and says nothing about the cause.
  */
-const ITEM_PREFIX = /^\s*items\[\d+\](?:\s+externalId=(?:"[^"]*"|\S*?))?\s*:\s*/;
+export const ITEM_PREFIX = /^\s*items\[\d+\](?:\s+externalId=(?:"[^"]*"|\S*?))?\s*:\s*/;
+
+const NEXT_ITEM_PREFIX = new RegExp(`;${ITEM_PREFIX.source.slice(1)}`, 'g');
 
 /** Reason text with per-row parts replaced, used both as part of the group key and as its label. */
 export function normaliseReason(text: string): string {
   return (
     text
       .replace(ITEM_PREFIX, '')
+      // the server's errors for one item are joined with "; ": each has the prefix
+      .replace(NEXT_ITEM_PREFIX, '; ')
       // item indexes and ids elsewhere in the text vary per row too
       .replace(/items\[\d+\]/g, 'items[…]')
       .replace(/externalId=(?:"[^"]*"|[^\s:,;]+)/g, 'externalId=…')

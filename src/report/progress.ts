@@ -15,6 +15,8 @@ export interface ProgressCounts {
   retries: number;
   /** The resource being read or sent now. */
   resource?: string;
+  /** The counts when that resource began: what is shown under its name is what it added since. */
+  since?: { rowsRead: number; batchesAcked: number };
 }
 
 /** debug: shown with --verbose only; info: shown unless quiet; error: always shown. */
@@ -50,14 +52,22 @@ export function pickProgressMode(output: Output, forced?: ProgressMode): Progres
   return output.stderrIsTTY && output.stderrStream ? 'tty' : 'plain';
 }
 
+const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** `deal: 8800 rows read, 88 batches acknowledged, 11800 items/s, 2 retries (run: 8920 rows read)` */
 export function progressText(c: ProgressCounts, elapsedMs: number): string {
-  const parts = [`${c.rowsRead} rows read`];
+  const since = c.resource ? c.since : undefined;
+  const rows = c.rowsRead - (since?.rowsRead ?? 0);
+  const batches = c.batchesAcked - (since?.batchesAcked ?? 0);
+  const parts = [count(rows, 'row read', 'rows read')];
   if (c.batchesAcked > 0 || c.itemsAcked > 0) {
     const rate = elapsedMs > 0 ? Math.round((c.itemsAcked * 1000) / elapsedMs) : 0;
-    parts.push(`${c.batchesAcked} batches acknowledged`, `${rate} items/s`);
+    parts.push(count(batches, 'batch acknowledged', 'batches acknowledged'), `${rate} items/s`);
   }
-  if (c.retries > 0) parts.push(`${c.retries} ${c.retries === 1 ? 'retry' : 'retries'}`);
-  return `${c.resource ? `${c.resource}: ` : ''}${parts.join(', ')}`;
+  if (c.retries > 0) parts.push(count(c.retries, 'retry', 'retries'));
+  // rate and retries are the run's; after the first resource, its total rows are said apart
+  const run = since && since.rowsRead > 0 ? ` (run: ${count(c.rowsRead, 'row read', 'rows read')})` : '';
+  return `${c.resource ? `${c.resource}: ` : ''}${parts.join(', ')}${run}`;
 }
 
 /** `2026-11-21T05:44:56Z`: second precision is enough for a log and easier to read. */

@@ -7,7 +7,7 @@ import type { OutcomeGroup, ResourceCounts, WarningGroup } from './collector.js'
 import type { RowOutcome } from './outcome.js';
 import type { Output } from './output.js';
 import { visibleStrings } from './terminal-text.js';
-import { commandName, durationSeconds, failedRows, isSendingMode, ownersNotInRunLine, type RunReport } from './run-report.js';
+import { commandName, durationSeconds, failedRows, isSendingMode, ownersNotInRunLine, type PlannedBatchInfo, type RunReport } from './run-report.js';
 
 /** A server detail can be a whole stack trace; examples are for recognising the problem. */
 const MAX_DETAIL = 300;
@@ -54,6 +54,7 @@ export function humanReport(raw: RunReport, c: ChalkInstance): string[] {
     lines.push(`${plural(report.notListed, 'row')} not accepted ${are} counted and grouped above but not listed one by one (the errors CSV has every row).`, '');
   }
   if (report.warningGroups.length > 0) lines.push(...warningSection(report.warningGroups, report.totals.warnings, c), '');
+  if (report.batches) lines.push(...batchSection(report.batches, c), '');
   const owners = ownersNotInRunLine(report);
   if (owners) lines.push(owners, '');
   if (report.errorFiles?.length) {
@@ -68,10 +69,25 @@ export function humanReport(raw: RunReport, c: ChalkInstance): string[] {
 export function exampleLine(o: RowOutcome): string {
   if (o.outcome === 'invalid') {
     const reason = o.field && o.detail.startsWith(`${o.field}: `) ? o.detail.slice(o.field.length + 2) : o.detail;
-    return formatDiagnostic({ severity: 'error', file: o.file, line: o.line, column: o.column, field: o.field, reason: clip(reason) });
+    const line = formatDiagnostic({ severity: 'error', file: o.file, line: o.line, column: o.column, field: o.field, reason: clip(reason) });
+    // `deals.csv:43  DEAL-0042  amount.currency: …`: the id is what the user looks up in the source system
+    if (!o.externalId) return line;
+    const where = `${o.file}:${o.line}`;
+    return `${where}  ${o.externalId}${line.slice(where.length)}`;
   }
   const id = o.externalId ? `  externalId=${o.externalId}` : '';
   return `${o.file}:${o.line}${id}  ${o.message}  ${clip(o.detail)}`;
+}
+
+/** Batches listed one by one up to this many; `--emit FILE` has every envelope. */
+const MAX_BATCHES_LISTED = 20;
+
+/** `push --dry-run`: what would have gone, batch by batch (ids, sizes; never the items). */
+function batchSection(batches: readonly PlannedBatchInfo[], c: ChalkInstance): string[] {
+  const lines = [c.bold(`${plural(batches.length, 'batch', 'batches')} would be sent (nothing was sent)${batches.length > 0 ? ':' : '.'}`)];
+  for (const b of batches.slice(0, MAX_BATCHES_LISTED)) lines.push(`  ${b.batchId}  ${b.resource}  ${plural(b.items, 'item')}  ${plural(b.bytes, 'byte')}`);
+  if (batches.length > MAX_BATCHES_LISTED) lines.push(c.dim(`  … and ${batches.length - MAX_BATCHES_LISTED} more (--emit FILE writes every envelope)`));
+  return lines;
 }
 
 function isolationLine(i: NonNullable<RunReport['isolation']>): string {

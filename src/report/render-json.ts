@@ -74,6 +74,8 @@ export function reportJson(report: RunReport) {
     errorFiles: report.errorFiles ?? [],
     // --isolate-unattributed: the extra requests it sent (null when it was off)
     isolation: report.isolation ? { requests: report.isolation.requests, budget: report.isolation.budget, overBudget: report.isolation.overBudget } : null,
+    /** `push --dry-run` only: the batches that would have been sent. */
+    batches: report.batches ? report.batches.map((b) => ({ batchId: b.batchId, resource: b.resource, items: b.items, bytes: b.bytes })) : null,
   };
 }
 

@@ -7,6 +7,14 @@ import type { RowOutcome } from './outcome.js';
 
 export type RunMode = 'validate' | 'push' | 'dry-run';
 
+/** A batch `push --dry-run` would have sent. */
+export interface PlannedBatchInfo {
+  batchId: string;
+  resource: Resource;
+  items: number;
+  bytes: number;
+}
+
 /** Why the run stopped before every row had been sent (auth refused, API unreachable, retries out). */
 export interface RunAbort {
   code: string;
@@ -43,6 +51,8 @@ export interface RunReport {
   /** Distinct owner/agent ids of deals and activities that no sales profile of this run carries. */
   ownersNotInRun: number;
   isolation?: IsolationCount;
+  /** `push --dry-run`: the batches that would have been sent, in order. */
+  batches?: PlannedBatchInfo[];
 }
 
 export interface RunMeta {

@@ -143,7 +143,7 @@ async function main(): Promise<void> {
       if (mapped.kind === 'invalid') {
         const first = mapped.problems[0];
         // the first problem's column and field travel apart; further ones name their own
-        w.verdict({ kind: 'map-invalid', field: first?.field, column: first?.column, detail: mapped.problems.map((p, i) => problemText(i === 0 ? { ...p, column: undefined } : p)).join('; ') });
+        w.verdict({ kind: 'map-invalid', externalId: mapped.externalId, field: first?.field, column: first?.column, detail: mapped.problems.map((p, i) => problemText(i === 0 ? { ...p, column: undefined } : p)).join('; ') });
         continue;
       }
       for (const d of mapped.warnings) w.warn(d);

@@ -4,9 +4,10 @@
 import type { Resource } from '../contract/resources.js';
 import { batchId as makeBatchId } from '../plan/batch-id.js';
 import { REF_PATHS } from '../map/types.js';
-import { BodyBuffers, createBatcher, itemBytes, type PlannedBatch, type PlannedItem } from '../plan/batcher.js';
+import { BodyBuffers, createBatcher, envelopeBytes, itemBytes, type PlannedBatch, type PlannedItem } from '../plan/batcher.js';
 import { SEND_ORDER } from '../plan/order.js';
 import type { RowOutcome } from '../report/outcome.js';
+import type { PlannedBatchInfo } from '../report/run-report.js';
 import { createCrossChecks } from '../validate/cross-checks.js';
 import type { Diagnostic } from '../validate/diagnostic.js';
 import { createItemValidator } from '../validate/validate-item.js';
@@ -29,6 +30,8 @@ export interface RunHooks {
   warn(diagnostic: Diagnostic, resource: Resource): void;
   /** Each planned batch body, for `validate --emit` and `--dry-run`. */
   emit?(body: string, resource: Resource): void;
+  /** Each planned batch that is not sent (validate, `--dry-run`), without building its body. */
+  planned?(batch: PlannedBatchInfo): void;
   /** An item the server accepted (the state store listens here). */
   accepted?(resource: Resource, meta: RowMeta, itemJson: ItemJson): void;
   /** Whether an item is unchanged since the server last accepted it (incremental mode). */
@@ -135,6 +138,7 @@ export async function runPipeline(
       const kindJobs = jobs.filter((j) => j.resource === resource);
       if (kindJobs.length === 0) continue;
       counts.resource = resource;
+      counts.since = { rowsRead: counts.rowsRead, batchesAcked: counts.batchesAcked };
       const readBefore = counts.rowsRead;
       const limiter = createLimiter(settings.concurrency);
       const bodies = new BodyBuffers(settings.concurrency + 2);
@@ -181,6 +185,7 @@ export async function runPipeline(
             lease.drop();
           }
         };
+        if (settings.mode !== 'push') hooks.planned?.({ batchId: batch.batchId, resource, items: batch.items.length, bytes: envelopeBytes(batch.batchId, settings.source, batch.items) });
         if (hooks.emit) {
           hooks.emit(batch.body.toString('utf8'), resource);
           if (settings.mode !== 'push') batch.release();
@@ -327,7 +332,7 @@ export async function runPipeline(
           const first = mapped.problems[0];
           record({
             outcome: 'invalid', resource, ...where,
-            externalId: undefined, field: first?.field, column: first?.column,
+            externalId: mapped.externalId === undefined ? undefined : ownString(mapped.externalId), field: first?.field, column: first?.column,
             // the first problem's column and field travel apart; further ones name their own
             message: 'INVALID', detail: mapped.problems.map((p, i) => problemText(i === 0 ? { ...p, column: undefined } : p)).join('; '),
             row: rowOf(row),
@@ -379,7 +384,7 @@ export async function runPipeline(
               if (verdict) {
                 const row = rowOf(lazyRow(reader));
                 if (verdict.kind === 'skip') record({ outcome: 'skipped', resource, ...where, message: 'SKIPPED', detail: verdict.reason, row });
-                else if (verdict.kind === 'map-invalid') record({ outcome: 'invalid', resource, ...where, externalId: undefined, field: verdict.field, column: verdict.column, message: 'INVALID', detail: verdict.detail, row });
+                else if (verdict.kind === 'map-invalid') record({ outcome: 'invalid', resource, ...where, externalId: verdict.externalId === undefined ? undefined : ownString(verdict.externalId), field: verdict.field, column: verdict.column, message: 'INVALID', detail: verdict.detail, row });
                 else record({ outcome: 'invalid', resource, ...where, externalId: verdict.externalId === undefined ? undefined : ownString(verdict.externalId), field: verdict.field, message: 'INVALID', detail: verdict.detail, row });
                 continue;
               }

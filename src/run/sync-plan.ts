@@ -9,6 +9,7 @@ import { METHODS, parseResource, RESOURCE_NAMES_HELP } from '../contract/resourc
 import { ConfigError } from '../errors.js';
 import { ANSWER_STYLE_NAMES } from '../send/answers.js';
 import { expandGlob } from './glob.js';
+import { isFileOnDisk, siblingProfile } from './pair-profiles.js';
 import type { Job } from './types.js';
 
 export const DEFAULT_PLAN_FILE = 'batch-sync.config.json';
@@ -109,7 +110,10 @@ export async function loadSyncPlan(path: string): Promise<SyncPlan> {
     const files = await expandGlob(resolve(dir, job.file));
     if (files.length === 0) throw new ConfigError(`${path}: jobs: "${job.file}" matches no file (relative to ${dir})`);
     for (const file of files) {
-      jobs.push({ file, resource: job.resource ? parseResource(job.resource) : undefined, profile: job.profile ? resolve(dir, job.profile) : undefined, reader: job.reader });
+      // a job without a profile takes the one beside its file, as a file named on the command line does
+      const beside = job.profile ? undefined : siblingProfile(file);
+      const found = beside !== undefined && isFileOnDisk(beside);
+      jobs.push({ file, resource: job.resource ? parseResource(job.resource) : undefined, profile: job.profile ? resolve(dir, job.profile) : found ? beside : undefined, ...(found ? { profileBeside: true } : {}), reader: job.reader });
     }
   }
   return { ...parsed.data, path, dir, jobs };

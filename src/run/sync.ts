@@ -8,10 +8,11 @@ import { BatchSyncError, EXIT } from '../errors.js';
 import { newRunId } from '../plan/batch-id.js';
 import { createCollector, type Collector } from '../report/collector.js';
 import type { RowOutcome } from '../report/outcome.js';
-import { buildRunReport, type RunReport } from '../report/run-report.js';
+import { buildRunReport, type PlannedBatchInfo, type RunReport } from '../report/run-report.js';
 import { createRejectionGuard } from '../state/rejection-guard.js';
 import type { Diagnostic } from '../validate/diagnostic.js';
 import { newIsolation, type BatchSender, type Isolation } from './dispatch.js';
+import { pairProfiles } from './pair-profiles.js';
 import { prepareJobs, type PreparedJob } from './prepare.js';
 import { runPipeline, type RunHooks } from './run.js';
 import { resolveSettings, type FlagSettings, type ResolvedSettings } from './settings.js';
@@ -27,6 +28,8 @@ export interface SyncRequest {
   /** --resource, --profile and reader flags apply to the files named on the command line. */
   resource?: Resource;
   profile?: string;
+  /** Every --profile given (several are refused unless files are paired as FILE:PROFILE); wins over `profile`. */
+  profiles?: string[];
   reader?: Job['reader'];
   /** --config; otherwise batch-sync.config.json in the working directory if there is one. */
   config?: string;
@@ -44,6 +47,8 @@ export interface SyncEnvironment {
   signal?: AbortSignal;
   onProgress?(counts: ProgressCounts): void;
   emit?(body: string, resource: Resource): void;
+  /** Each batch validate or `--dry-run` planned and did not send. */
+  onBatch?(batch: PlannedBatchInfo): void;
   /** Every row not accepted, as it happens (the errors CSV writer). */
   sink?(outcome: RowOutcome): void;
   hooks?: Partial<Pick<RunHooks, StateHooks>>;
@@ -127,7 +132,14 @@ export function jobsFor(request: SyncRequest, plan: SyncPlan | undefined): Job[]
   const cwd = request.cwd ?? process.cwd();
   if (request.files.length > 0) {
     // named as typed: `deals.csv:14` for `push deals.csv`, the full path for a full path
-    return request.files.map((file) => ({ file: cwd === process.cwd() ? file : resolve(cwd, file), resource: request.resource, profile: request.profile ? resolve(cwd, request.profile) : undefined, reader: request.reader }));
+    const profiles = request.profiles ?? (request.profile ? [request.profile] : []);
+    return pairProfiles(request.files, profiles, (p) => resolve(cwd, p)).map(({ file, profile, beside }) => ({
+      file: cwd === process.cwd() ? file : resolve(cwd, file),
+      resource: request.resource,
+      profile: profile ? resolve(cwd, profile) : undefined,
+      ...(beside ? { profileBeside: true } : {}),
+      reader: request.reader,
+    }));
   }
   return (plan?.jobs ?? []).map((job) => ({ ...job, file: shown(job.file, cwd) }));
 }
@@ -160,6 +172,8 @@ export async function sync(request: SyncRequest, environment: SyncEnvironment = 
   let out: SyncOutcome | undefined;
   try {
     const prepared = await prepareJobs(jobsFor(request, plan), settings.method);
+    // a profile nobody named is said once, so a file is never mapped by a surprise
+    for (const { job } of prepared) if (job.profileBeside) environment.onEvent?.(`profile ${shown(job.profile!, request.cwd ?? process.cwd())} for ${job.file} (found beside it)`, 'info');
     environment.onPrepared?.(prepared);
     session?.prepared?.(prepared);
     const sinks = [environment.sink, session?.sink].filter((f) => f !== undefined);
@@ -185,6 +199,7 @@ export async function sync(request: SyncRequest, environment: SyncEnvironment = 
             environment.onWarning?.(d);
           },
           emit: environment.emit,
+          planned: environment.onBatch,
           progress: environment.onProgress,
           ...environment.hooks,
           ...session?.hooks,

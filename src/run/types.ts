@@ -15,6 +15,8 @@ export interface Job {
   resource?: Resource;
   /** Path of a mapping profile; absent for canonical input. */
   profile?: string;
+  /** The profile is the `<name>.profile.json` found beside the file, not one named by the user. */
+  profileBeside?: boolean;
   reader?: ReaderOptions;
 }
 

@@ -15,6 +15,8 @@ import { DEFAULT_CONCURRENCY, nextDelay, resolvePolicy, resolveTimeouts } from '
 import { sleep } from './sleep.js';
 import type { ApiClientOptions, AttemptFailure, SendEvent, SendRequest, SendResult } from './types.js';
 
+const attempts = (n: number) => `${n} ${n === 1 ? 'attempt' : 'attempts'}`;
+
 export interface ApiClient {
   send(req: SendRequest): Promise<SendResult>;
   /** Lets in-flight requests finish, then closes the pool's connections. */
@@ -132,13 +134,13 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         );
       }
       if (attempt >= policy.maxAttempts) {
-        return giveUp(`gave up after ${attempt} attempts; last: ${failure.message}`, failure);
+        return giveUp(`gave up after ${attempts(attempt)}; last: ${failure.message}`, failure);
       }
       const delayMs = nextDelay(attempt, policy, retryAfterMs);
       const elapsed = Date.now() - started;
       if (elapsed + delayMs > policy.maxTotalMs) {
         return giveUp(
-          `retry budget of ${seconds(policy.maxTotalMs)} s for this batch used up after ${attempt} attempts; last: ${failure.message}`,
+          `retry budget of ${seconds(policy.maxTotalMs)} s for this batch used up after ${attempts(attempt)}; last: ${failure.message}`,
           failure,
         );
       }

@@ -28,7 +28,7 @@ export function createRejectionGuard(limits: GuardLimits): RejectionGuard | unde
   let tripped: string | undefined;
   const because = (limit: string) => {
     const pct = Math.round((100 * failed) / rows);
-    return `stopped: ${failed} of ${rows} rows were not accepted (${pct}% invalid or rejected), above ${limit}`;
+    return `stopped: ${failed} of ${rows} ${rows === 1 ? 'row' : 'rows'} ${failed === 1 ? 'was' : 'were'} not accepted (${pct}% invalid or rejected), above ${limit}`;
   };
   return {
     get tripped() {

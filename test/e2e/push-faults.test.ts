@@ -31,7 +31,7 @@ describe('push survives the network', () => {
     expect(r.requests[1]!.body.equals(r.requests[0]!.body)).toBe(true);
     expect(r.stderr).toMatch(/retrying deal batch .*-00001/);
     // the progress line counts it
-    expect(r.stderr).toMatch(/1 batches acknowledged, \d+ items\/s, 1 retry/);
+    expect(r.stderr).toMatch(/1 batch acknowledged, \d+ items\/s, 1 retry/);
   });
 
   test('--quiet keeps retries out of the log; the summary line still ends it', async () => {
@@ -62,7 +62,7 @@ describe('push survives the network', () => {
     expect(r.stdout).not.toMatch(/\baccepted\b.*\b[1-9]\d* rows accepted/);
     // progress never calls a batch that was given up "acknowledged"
     expect(r.stderr).toMatch(/rows read/);
-    expect(r.stderr).not.toMatch(/[1-9]\d* batches acknowledged/);
+    expect(r.stderr).not.toMatch(/[1-9]\d* batch(es)? acknowledged/);
   });
 
   test('401 aborts at once: exit 3, no further requests', async () => {

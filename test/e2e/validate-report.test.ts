@@ -1,5 +1,5 @@
 // What a user sees from validate: the file named as typed, each invalid row as
-// `file:line  column → field: reason` with nothing said twice, grouped reasons, the exit code.
+// `file:line  externalId  column → field: reason` with nothing said twice, grouped reasons, the exit code.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
@@ -18,8 +18,8 @@ test('validate names rows as file:line with the file as typed, and says each fie
   });
   const r = await spawnCli(['validate', 'deals.csv'], { cwd: dir });
   expect(r.code).toBe(1);
-  expect(r.stdout).toContain('deals.csv:2  closeDate: "2024-02-30" is not an ISO-8601 date or date-time with offset');
-  expect(r.stdout).toContain('deals.csv:3  isWon: "maybe" is not true or false');
+  expect(r.stdout).toContain('deals.csv:2  D1  closeDate: "2024-02-30" is not an ISO-8601 date or date-time with offset');
+  expect(r.stdout).toContain('deals.csv:3  D2  isWon: "maybe" is not true or false');
   expect(r.stdout).not.toMatch(/isWon → isWon|isWon: isWon/);
   // two currencies, one reason: one group of two rows
   expect(r.stdout).toContain('2 rows: INVALID amount.currency: "…" is not an ISO-4217 currency code');

@@ -52,8 +52,8 @@ describe('human report', () => {
 
       deal: 2 rows invalid
       2 rows: INVALID amount.value: "…" is not a decimal number
-        deals.csv:22  amount → amount.value: "12,5,0" is not a decimal number
-        deals.csv:40  amount → amount.value: "abc" is not a decimal number
+        deals.csv:22  D-22  amount → amount.value: "12,5,0" is not a decimal number
+        deals.csv:40  D-40  amount → amount.value: "abc" is not a decimal number
 
       deal: 1 row skipped
       1 row: SKIPPED status is "…"
@@ -106,7 +106,7 @@ describe('json report', () => {
     expect(text).not.toContain('Deal D-9'); // a title cell
     expect(text).not.toContain('HYPERLINK');
     const doc = JSON.parse(text);
-    expect(Object.keys(doc)).toEqual(['version', 'runId', 'mode', 'startedAt', 'endedAt', 'aborted', 'counts', 'totals', 'groups', 'notAccepted', 'notListed', 'warningGroups', 'warnings', 'warningsNotListed', 'ownersNotInRun', 'errorFiles', 'isolation']);
+    expect(Object.keys(doc)).toEqual(['version', 'runId', 'mode', 'startedAt', 'endedAt', 'aborted', 'counts', 'totals', 'groups', 'notAccepted', 'notListed', 'warningGroups', 'warnings', 'warningsNotListed', 'ownersNotInRun', 'errorFiles', 'isolation', 'batches']);
     expect(Object.keys(doc.counts)).toEqual(['sales-profile', 'deal']);
     expect(doc.totals).toEqual({ read: 9356, accepted: 8940, rejected: 413, invalid: 2, skipped: 1, warnings: 2 });
     expect(doc.groups[0]).toMatchObject({ resource: 'deal', outcome: 'rejected', reason: 'VALIDATION_ERROR amount.currency: "…" is not an ISO-4217 currency code', count: 412 });

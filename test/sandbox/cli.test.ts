@@ -72,7 +72,7 @@ describe('the built CLI (npm run build first)', () => {
     expect(await exited).toBe(0);
     expect(stdout).toContain('API key: from-env-key\n');
     expect(stdout).toMatch(/BATCH_SYNC_BASE_URL=http:\/\/127\.0\.0\.1:\d+ BATCH_SYNC_API_KEY=from-env-key/);
-    expect(stderr).toContain('#1 POST sales-profile batchId=cli-1: 1 items, 1 accepted, 0 errors (data.code 200)');
+    expect(stderr).toContain('#1 POST sales-profile batchId=cli-1: 1 item, 1 accepted, 0 errors (data.code 200)');
     expect(stderr).toContain(`sandbox stopped; records saved to ${store}`);
     expect(JSON.parse(readFileSync(store, 'utf8')).records['sales-profile']).toHaveLength(1);
   });
@@ -103,7 +103,7 @@ describe('the built CLI (npm run build first)', () => {
       child.kill('SIGTERM');
     }
     expect(await exited).toBe(0);
-    expect(stderr).toContain('#1 POST account batchId=doc-1: 2 items, 1 accepted, 1 errors (data.code 201)');
+    expect(stderr).toContain('#1 POST account batchId=doc-1: 2 items, 1 accepted, 1 error (data.code 201)');
   });
 
   test('an unknown --answers style exits 2 naming the choices', async () => {

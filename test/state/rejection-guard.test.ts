@@ -18,6 +18,11 @@ describe('rejection guard', () => {
     expect(g.record(row('invalid'))).toBeUndefined();
   });
 
+  test('--max-rejections 0 trips on the first row, in the singular', () => {
+    const g = createRejectionGuard({ maxRejections: 0 })!;
+    expect(g.record(row('invalid'))).toBe('stopped: 1 of 1 row was not accepted (100% invalid or rejected), above --max-rejections 0');
+  });
+
   test('the rate is judged from 100 rows on, and deliberate skips do not count', () => {
     const g = createRejectionGuard({ maxRejectionRate: 0.5 })!;
     for (let i = 0; i < 99; i++) expect(g.record(row('invalid'))).toBeUndefined();

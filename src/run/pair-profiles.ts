@@ -1,0 +1,74 @@
+// Which mapping profile maps which file named on the command line. A file gets, in this order: the
+// profile paired with it as `FILE:PROFILE`; the one --profile; the `<name>.profile.json` beside it
+// (where `init` writes it); none (canonical columns). What could be read two ways is refused.
+import { existsSync, statSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { UsageError } from '../errors.js';
+
+export interface PairedFile {
+  file: string;
+  profile?: string;
+  /** The profile was found beside the file, not named. */
+  beside?: boolean;
+}
+
+/** Where `init` writes a file's profile: `deals.csv` → `deals.profile.json` beside it. */
+export function siblingProfile(file: string): string | undefined {
+  const name = basename(file);
+  if (/\.profile\.json$/i.test(name)) return undefined;
+  return join(dirname(file), `${name.replace(/\.[^.]*$/, '')}.profile.json`);
+}
+
+/**
+ * `FILE:PROFILE`. An argument that names an existing file is that file, colons and all. Otherwise it
+ * is split at the last `:` whose right side ends in `.json` and which is not a drive letter's colon
+ * (`C:\…`: one letter at the start or right after the separating colon); with no such colon it is a
+ * file name as written.
+ */
+export function splitFileProfile(arg: string, isFile: (path: string) => boolean): PairedFile {
+  if (isFile(arg)) return { file: arg };
+  for (let i = arg.lastIndexOf(':'); i > 0; i = arg.lastIndexOf(':', i - 1)) {
+    const file = arg.slice(0, i);
+    const profile = arg.slice(i + 1);
+    const driveColon = /^[A-Za-z]$/.test(file.slice(-1)) && (i === 1 || arg[i - 2] === ':');
+    if (driveColon || !/\.json$/i.test(profile) || /^[A-Za-z]$/.test(file)) continue;
+    return { file, profile };
+  }
+  return { file: arg };
+}
+
+export const isFileOnDisk = (path: string) => existsSync(path) && statSync(path).isFile();
+
+/**
+ * Pairs the files named on the command line with profiles. Refused (exit 2): several different
+ * --profile (which file gets which?), a --profile that no file takes, and one --profile for several
+ * files when one of them has another profile beside it.
+ */
+export function pairProfiles(args: readonly string[], profiles: readonly string[], resolvePath: (p: string) => string = (p) => p): PairedFile[] {
+  const isFile = (p: string) => isFileOnDisk(resolvePath(p));
+  const paired = args.map((a) => splitFileProfile(a, isFile));
+  const named = [...new Set(profiles)];
+  const loose = paired.filter((p) => p.profile === undefined);
+  if (named.length > 1) {
+    const files = loose.length > 0 ? loose : paired;
+    throw new UsageError(
+      `--profile given ${named.length} times (${named.join(', ')}) for ${files.map((p) => p.file).join(', ')}: pair each file with its profile as FILE:PROFILE, e.g. ${files[0]?.file ?? 'deals.csv'}:${named[0]}`,
+    );
+  }
+  const one = named[0];
+  if (one !== undefined && loose.length === 0) {
+    throw new UsageError(`--profile ${one} maps no file: every file is paired with its own profile (${paired.map((p) => `${p.file}:${p.profile}`).join(', ')})`);
+  }
+  if (one !== undefined && loose.length > 1) {
+    const other = loose.map((p) => ({ file: p.file, beside: siblingProfile(p.file) })).find((p) => p.beside && isFile(p.beside) && resolvePath(p.beside) !== resolvePath(one));
+    if (other) {
+      throw new UsageError(`--profile ${one} would map ${loose.map((p) => p.file).join(', ')}, but ${other.file} has ${other.beside} beside it: pair each file with its profile as FILE:PROFILE`);
+    }
+  }
+  return paired.map((p) => {
+    if (p.profile !== undefined) return p;
+    if (one !== undefined) return { file: p.file, profile: one };
+    const beside = siblingProfile(p.file);
+    return beside && isFile(beside) ? { file: p.file, profile: beside, beside: true } : p;
+  });
+}

@@ -1,0 +1,59 @@
+// Every shipped fixture pushes cleanly into the embedded sandbox by the command the README gives
+// for it: the commands are read from the README itself, so the two cannot drift apart.
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { expect, test } from 'vitest';
+import { dealsCsv, SALES_PROFILES_CSV, spawnCli, tempFiles } from '../helpers/cli.js';
+
+const ROOT = resolve(__dirname, '../..');
+const DATASET = resolve(ROOT, '../shared/datasets/crm-sales-opportunities');
+
+/** The commands in the README's "The shipped fixtures" block, one per line. */
+function readmeFixtureCommands(): string[] {
+  const readme = readFileSync(resolve(ROOT, 'README.md'), 'utf8');
+  const section = readme.split('\n### The shipped fixtures\n')[1]?.split('\n```sh\n')[1]?.split('\n```')[0];
+  if (!section) throw new Error('README has no "### The shipped fixtures" section with a sh block');
+  return section.split('\n').map((l) => l.replace(/\s+#.*$/, '').trim()).filter((l) => l.startsWith('batch-sync '));
+}
+
+const commands = readmeFixtureCommands();
+
+test('the README has a push --sandbox command for every shipped fixture folder', () => {
+  for (const folder of ['canonical', 'crm-sales-opportunities', 'es-excel', 'hubspot', 'salesforce']) {
+    expect(commands.some((c) => c.startsWith('batch-sync push --sandbox') && c.includes(`fixtures/${folder}/`)), folder).toBe(true);
+  }
+});
+
+test.each(commands)('%s: exit 0, nothing rejected', async (command) => {
+  if (command.includes('crm-sales-opportunities') && !existsSync(DATASET)) return; // the public export lives beside the checkout
+  const args = command.split(/\s+/).slice(1);
+  const r = await spawnCli(args, { cwd: ROOT });
+  expect(r.code, r.stdout + r.stderr).toBe(0);
+  expect(r.stderr).toMatch(/ OK exit=0 read=\d+ accepted=\d+ rejected=0 invalid=0 /);
+});
+
+test('a deals file alone into the empty embedded sandbox: the report says how to include the sales profiles', async () => {
+  const r = await spawnCli(['push', '--sandbox', 'fixtures/hubspot/deals.csv'], { cwd: ROOT });
+  expect(r.code).toBe(1);
+  expect(r.stdout).toContain("The embedded sandbox starts empty: 3 owner/agent ids of this run's deals are in none of its sales profiles, and it refuses a deal whose owner or agent it does not hold.");
+  expect(r.stdout).toContain('Push the sales profiles in the same run, e.g.: batch-sync push --sandbox sales-profiles.csv fixtures/hubspot/deals.csv');
+  // the summary line stays the last line on stderr
+  expect(r.stderr.trimEnd().split('\n').at(-1)).toMatch(/^batch-sync push: run \S+ FAILED exit=1 /);
+});
+
+test('a run whose refusals have other causes, with every owner present, gets no such hint', async () => {
+  const dir = tempFiles({ 'sales-profiles.csv': SALES_PROFILES_CSV, 'deals.csv': dealsCsv(2) });
+  // the sandbox knows every owner, and refuses nothing: no hint
+  const r = await spawnCli(['push', '--sandbox', 'sales-profiles.csv', 'deals.csv'], { cwd: dir });
+  expect(r.code, r.stderr).toBe(0);
+  expect(r.stdout).not.toContain('starts empty');
+});
+
+test('with --format json the hint and the sandbox line go to stderr, and the summary line is still the last', async () => {
+  const r = await spawnCli(['push', '--sandbox', '--format', 'json', 'fixtures/hubspot/deals.csv'], { cwd: ROOT });
+  expect(r.code).toBe(1);
+  JSON.parse(r.stdout);
+  expect(r.stderr).toContain('The embedded sandbox starts empty');
+  expect(r.stderr).toContain('The embedded sandbox now holds: 0 sales-profiles');
+  expect(r.stderr.trimEnd().split('\n').at(-1)).toMatch(/^batch-sync push: run \S+ FAILED exit=1 /);
+});

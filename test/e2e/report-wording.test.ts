@@ -1,0 +1,53 @@
+// Report wording a user reads: the row's externalId, the field of a server rejection in JSON,
+// singular counts, and init's help.
+import { join, resolve } from 'node:path';
+import { afterEach, expect, test } from 'vitest';
+import { startServer, type MisbehavingServer } from '../helpers/misbehaving-server.js';
+import { dealsCsv, runCli, spawnCli, tempFiles } from '../helpers/cli.js';
+
+const ROOT = resolve(__dirname, '../..');
+let server: MisbehavingServer | undefined;
+afterEach(() => server?.close());
+
+test('validate names the externalId of an invalid row: deals.csv:3  D-2  amount.currency: …', async () => {
+  const dir = tempFiles({ 'deals.csv': dealsCsv(3, { currency: (i) => (i === 2 ? 'USX' : 'USD') }) });
+  const r = await runCli(['validate', 'deals.csv'].map((a, i) => (i === 1 ? join(dir, a) : a)));
+  expect(r.code).toBe(1);
+  expect(r.stdout).toContain(`${join(dir, 'deals.csv')}:3  D-2  amount.currency: "USX" is not an ISO-4217 currency code`);
+});
+
+test('push --sandbox --format json: a server rejection carries the field its detail names, and two errors group as one reason', async () => {
+  // in the named answer style every error names its item, so rows are rejected one by one
+  const r = await spawnCli(['push', '--sandbox', '--answers', 'named', '--format', 'json', 'fixtures/hubspot/deals.csv'], { cwd: ROOT });
+  expect(r.code).toBe(1);
+  const doc = JSON.parse(r.stdout);
+  expect(doc.notAccepted.map((o: { field: string }) => o.field)).toEqual(['ownerExternalId', 'ownerExternalId', 'ownerExternalId', 'ownerExternalId']);
+  expect(doc.groups).toHaveLength(1);
+  expect(doc.groups[0].reason).toBe('VALIDATION_ERROR ownerExternalId: "…" does not exist as a sales profile; agentExternalId: "…" does not exist as a sales profile');
+  expect(r.stderr).toContain('(1 batch received)');
+  expect(r.stderr.trimEnd().split('\n').at(-1)).toMatch(/^batch-sync push: run \S+ FAILED exit=1 read=4 /);
+});
+
+test('a batch given up after one attempt says "1 attempt"', async () => {
+  server = await startServer([], { status: 503 });
+  const dir = tempFiles({ 'deals.csv': dealsCsv(2) });
+  const r = await runCli(['push', '--retries', '0', join(dir, 'deals.csv')], { BATCH_SYNC_API_KEY: 'fault-key-0123456789', BATCH_SYNC_BASE_URL: server.url });
+  expect(r.code).toBe(3);
+  expect(r.stdout + r.stderr).toContain('gave up after 1 attempt;');
+  expect(r.stdout + r.stderr).not.toContain('1 attempts');
+});
+
+test('init --help says --resource is required (with one file; several have their kinds guessed)', async () => {
+  const r = await spawnCli(['init', '--help']);
+  expect(r.code).toBe(0);
+  expect(r.stdout.replace(/\s+/g, ' ')).toMatch(/--resource <kind> .*?required with one file/);
+});
+
+test.each(['0', '1'])('a row whose cells fail to map still names its externalId (read worker %s)', async (worker) => {
+  const dir = tempFiles({
+    'deals.csv': ['externalId,title,ownerExternalId,agentExternalId,isWon,amount.value,amount.currency', 'D-7,Seven,ana,ana,maybe,1,USD'].join('\n'),
+  });
+  const r = await spawnCli(['validate', '--format', 'json', 'deals.csv'], { cwd: dir, env: { BATCH_SYNC_READ_WORKER: worker } });
+  expect(r.code).toBe(1);
+  expect(JSON.parse(r.stdout).notAccepted[0]).toMatchObject({ line: 2, externalId: 'D-7', field: 'isWon', outcome: 'invalid' });
+});
