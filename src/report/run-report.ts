@@ -82,9 +82,12 @@ export function buildRunReport(meta: RunMeta, collector: Collector): RunReport {
   };
 }
 
-/** Rows that did not get in: rejected by the server or invalid locally (skipped rows were meant to be left out). */
-export function failedRows(report: Pick<RunReport, 'totals'>): number {
-  return report.totals.rejected + report.totals.invalid;
+/**
+ * Rows that did not get in: rejected by the server, invalid locally, or skipped for a reason other
+ * than the user's (UNVERIFIED, NOT_SENT…); unchanged and skipIf rows were meant to be left out.
+ */
+export function failedRows(report: Pick<RunReport, 'totals' | 'deliberateSkips'>): number {
+  return report.totals.rejected + report.totals.invalid + report.totals.skipped - report.deliberateSkips;
 }
 
 /** Nothing is sent in these modes: "accepted" then means "valid, would be sent". */

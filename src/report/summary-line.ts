@@ -8,7 +8,7 @@ export type RunStatus = 'OK' | 'FAILED' | 'ABORTED';
  * The status word follows the exit code when one is given (the entry point decides it, and the line
  * must never contradict it); otherwise it is derived from the counts.
  */
-export function runStatus(report: Pick<RunReport, 'aborted' | 'totals'>, exitCode?: number): RunStatus {
+export function runStatus(report: Pick<RunReport, 'aborted' | 'totals' | 'deliberateSkips'>, exitCode?: number): RunStatus {
   if (exitCode !== undefined) return exitCode === 0 ? 'OK' : exitCode === 3 || report.aborted ? 'ABORTED' : 'FAILED';
   if (report.aborted) return 'ABORTED';
   return failedRows(report) > 0 ? 'FAILED' : 'OK';

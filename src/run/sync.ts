@@ -8,7 +8,7 @@ import { BatchSyncError, EXIT } from '../errors.js';
 import { newRunId } from '../plan/batch-id.js';
 import { createCollector, type Collector } from '../report/collector.js';
 import type { RowOutcome } from '../report/outcome.js';
-import { buildRunReport, type PlannedBatchInfo, type RunReport } from '../report/run-report.js';
+import { buildRunReport, failedRows, type PlannedBatchInfo, type RunReport } from '../report/run-report.js';
 import { createRejectionGuard } from '../state/rejection-guard.js';
 import type { Diagnostic } from '../validate/diagnostic.js';
 import { newIsolation, type BatchSender, type Isolation } from './dispatch.js';
@@ -147,8 +147,7 @@ export function jobsFor(request: SyncRequest, plan: SyncPlan | undefined): Job[]
 /** Exit code of a finished run: 3 aborted, 1 some rows not accepted, 0 otherwise. */
 export function exitCodeOf(report: RunReport, interrupted: boolean): number {
   if (report.aborted || interrupted) return EXIT.aborted;
-  const t = report.totals;
-  return t.rejected + t.invalid + t.skipped - report.deliberateSkips > 0 ? EXIT.notAccepted : EXIT.ok;
+  return failedRows(report) > 0 ? EXIT.notAccepted : EXIT.ok;
 }
 
 export async function sync(request: SyncRequest, environment: SyncEnvironment = {}): Promise<SyncOutcome> {
