@@ -23,6 +23,7 @@ const RETRYABLE = new Set([
   'UND_ERR_HEADERS_TIMEOUT',
   'UND_ERR_BODY_TIMEOUT',
   'UND_ERR_SOCKET', // "other side closed": dropped before or in the middle of the response
+  'PROXY_TUNNEL_CLOSED', // the proxy closed the connection instead of answering CONNECT (dispatcher.ts)
   'UND_ERR_RES_CONTENT_LENGTH_MISMATCH', // body cut short
   'ATTEMPT_TIMEOUT',
 ]);
