@@ -1,5 +1,30 @@
 #!/usr/bin/env node
 // The published entry point: the compiled CLI lives in dist/ (built by `npm ci` through `prepare`).
-import { main } from '../dist/main.js';
+// A low open-file limit is caught here, before the CLI is loaded: Node's module loader opens every
+// file of the import graph at once and, out of descriptors, fails with a raw EMFILE stack (or, some
+// runs, a false "Cannot find package"). dist/fd-limit.js imports nothing, so it always loads.
+import { fdLimitMessage, openFileLimit, startupLimitMessage } from '../dist/fd-limit.js';
 
-process.exitCode = await main(process.argv);
+process.exitCode = await run();
+
+async function run() {
+  // read now: after an EMFILE there may be no descriptor left to read it with
+  const limit = openFileLimit();
+  const tooLow = startupLimitMessage(limit);
+  // nothing was read or sent yet: exit 2, as for any other problem found before sending
+  if (tooLow) return refuse(tooLow);
+  let main;
+  try {
+    ({ main } = await import('../dist/main.js'));
+  } catch (error) {
+    const message = fdLimitMessage(error, 'while starting batch-sync', limit);
+    if (!message) throw error;
+    return refuse(message);
+  }
+  return main(process.argv);
+}
+
+function refuse(message) {
+  process.stderr.write(`error: ${message}\n`);
+  return 2;
+}

@@ -2,6 +2,7 @@
 // the contract, anything else is a bug and says how to report it.
 import { Command, CommanderError } from 'commander';
 import { BatchSyncError, EXIT } from './errors.js';
+import { fdLimitMessage } from './fd-limit.js';
 import { consoleOutput, type Output } from './report/output.js';
 import { registerCommands } from './commands/index.js';
 import { redact } from './redact.js';
@@ -49,6 +50,12 @@ function reportError(error: unknown, output: Output): number {
     output.err(`${output.color.red('error:')} ${visible(error.message)}`);
     if (error.suggestion) output.err(`  ${visible(error.suggestion)}`);
     return error.exitCode;
+  }
+  // out of file descriptors outside the send path (a module loaded late, an input opened): not a bug
+  const fdLimit = fdLimitMessage(error, 'while preparing the run');
+  if (fdLimit) {
+    output.err(`${output.color.red('error:')} ${fdLimit}`);
+    return EXIT.usage;
   }
   const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
   output.err(`${output.color.red('internal error:')} this is a bug in batch-sync. Please report it with the command you ran and this text:`);

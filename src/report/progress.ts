@@ -47,9 +47,20 @@ export interface Progress {
 /** Spinner text is rebuilt at most this often: update() may be called per row. */
 const SPINNER_REFRESH_MS = 100;
 
+/**
+ * The terminal's width, when it reports one a spinner can be drawn in. A pseudo-terminal nobody
+ * sized (`script` in cron, some CI runners) reports 0 columns: ora divides by the width to count the
+ * lines it must clear, gets Infinity, and then writes cursor-up/clear-line codes in a synchronous
+ * loop that never ends (full CPU, and no signal handler ever runs again). So no width, no spinner.
+ */
+export function terminalColumns(stream: NodeJS.WritableStream | undefined): number | undefined {
+  const columns = (stream as { columns?: unknown } | undefined)?.columns;
+  return typeof columns === 'number' && Number.isInteger(columns) && columns > 0 ? columns : undefined;
+}
+
 export function pickProgressMode(output: Output, forced?: ProgressMode): ProgressMode {
   if (forced) return forced;
-  return output.stderrIsTTY && output.stderrStream ? 'tty' : 'plain';
+  return output.stderrIsTTY && terminalColumns(output.stderrStream) !== undefined ? 'tty' : 'plain';
 }
 
 const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -88,7 +99,7 @@ export function createProgress(options: ProgressOptions): Progress {
   const now = options.now ?? Date.now;
   // without a spinner maker a terminal gets the plain lines: never a half-drawn spinner
   const picked = pickProgressMode(output, options.mode);
-  const mode: ProgressMode = picked === 'tty' && !options.ora ? 'plain' : picked;
+  let mode: ProgressMode = picked === 'tty' && !options.ora ? 'plain' : picked;
   const started = now();
   let latest: ProgressCounts | undefined;
   let lastShown = started;
@@ -96,14 +107,30 @@ export function createProgress(options: ProgressOptions): Progress {
   let spinner: Ora | undefined;
   let stopped = false;
 
+  // A terminal resized to no width mid-run: ora's own 80 ms timer would hit the endless loop at its
+  // next frame, so the spinner is stopped as the size changes (before any frame) and plain lines go on.
+  const stream = output.stderrStream;
+  const onResize = () => {
+    if (mode !== 'tty' || terminalColumns(output.stderrStream) !== undefined) return;
+    mode = 'plain';
+    spinner?.stop();
+    spinner = undefined;
+    unshown = latest !== undefined;
+    lastShown = now() - intervalMs;
+  };
+  if (mode === 'tty') stream?.on('resize', onResize);
+
   // one line each: a retry reason quoting a server text must not start a line of its own
   const line = (text: string) => output.err(mode === 'plain' ? `${timestamp(now())}  ${visible(text)}` : visible(text));
   const shows = (level: ProgressLevel) => level === 'error' || (mode !== 'quiet' && (level === 'info' || verbose));
 
   return {
-    mode,
+    get mode() {
+      return mode;
+    },
     update(counts) {
       if (stopped || mode === 'quiet') return;
+      if (mode === 'tty' && terminalColumns(output.stderrStream) === undefined) onResize();
       latest = counts;
       unshown = true;
       const t = now();
@@ -129,6 +156,7 @@ export function createProgress(options: ProgressOptions): Progress {
     stop() {
       if (stopped) return;
       stopped = true;
+      stream?.removeListener('resize', onResize);
       spinner?.stop();
       if (mode === 'plain' && unshown && latest) line(progressText(latest, now() - started));
     },

@@ -166,7 +166,14 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     async close() {
       if (closed) return;
       closed = true;
-      await dispatcher.close();
+      // a request undici never settled (an attempt stopped waiting for it, see attempt.ts) would hold
+      // close() for ever: past one attempt's deadline, the pool is destroyed instead
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<'late'>((resolve) => (timer = setTimeout(resolve, timeouts.attemptMs, 'late')));
+      const closing = dispatcher.close().then(() => 'closed' as const);
+      const how = await Promise.race([closing, late]);
+      clearTimeout(timer);
+      if (how === 'late') await dispatcher.destroy();
     },
   };
 }

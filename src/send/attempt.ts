@@ -60,16 +60,19 @@ export async function attemptOnce(ctx: AttemptContext, attempts: number): Promis
   /** Set once a 2xx status line arrived: a failure after it leaves the batch unverified. */
   let answered: string | undefined;
   try {
-    const res = await ctx.dispatcher.request({
-      origin: ctx.origin,
-      path: ctx.path,
-      method: ctx.method,
-      headers: ctx.headers,
-      body: ctx.body,
+    const res = await untilAborted(
+      ctx.dispatcher.request({
+        origin: ctx.origin,
+        path: ctx.path,
+        method: ctx.method,
+        headers: ctx.headers,
+        body: ctx.body,
+        signal,
+        headersTimeout: ctx.timeouts.headersMs,
+        bodyTimeout: ctx.timeouts.bodyMs,
+      }),
       signal,
-      headersTimeout: ctx.timeouts.headersMs,
-      bodyTimeout: ctx.timeouts.bodyMs,
-    });
+    );
     const { statusCode: status } = res;
     const label = `${status} ${STATUS_CODES[status] ?? ''}`.trim();
 
@@ -134,6 +137,22 @@ export async function attemptOnce(ctx: AttemptContext, attempts: number): Promis
 
 function unreadable2xx(reason: string, status: number, body: string, attempts: number): AttemptOutcome {
   return { kind: 'done', result: { kind: 'unverified', reason: redact(reason), attempts, status, body } };
+}
+
+/**
+ * The request, raced against the attempt's own deadline and cancellation. undici settles a request
+ * when its signal fires only once the request holds a connection: one still queued for a connection
+ * that never comes (undici 7's reconnect loop behind a proxy that closes CONNECT, nodejs/undici#3897)
+ * would keep the batch, its retries and Ctrl-C waiting for ever.
+ */
+function untilAborted<T>(pending: Promise<T>, signal: AbortSignal): Promise<T> {
+  pending.catch(() => {}); // a late rejection of an abandoned request is not unhandled
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    pending.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 /** Error bodies are best effort: a socket dying while we read one must not hide the status. */

@@ -1,5 +1,6 @@
 // A thrown network/undici error → retry, abort the run, or stop this batch. Pure.
 import { AbortError } from '../errors.js';
+import { fdLimitMessage } from '../fd-limit.js';
 import { redact } from '../redact.js';
 import type { AttemptFailure } from './types.js';
 
@@ -23,6 +24,7 @@ const RETRYABLE = new Set([
   'UND_ERR_HEADERS_TIMEOUT',
   'UND_ERR_BODY_TIMEOUT',
   'UND_ERR_SOCKET', // "other side closed": dropped before or in the middle of the response
+  'PROXY_TUNNEL_CLOSED', // the proxy closed the connection instead of answering CONNECT (dispatcher.ts)
   'UND_ERR_RES_CONTENT_LENGTH_MISMATCH', // body cut short
   'ATTEMPT_TIMEOUT',
 ]);
@@ -64,6 +66,9 @@ export function classifyError(err: unknown, origin: string): ErrorDisposition {
     return { action: 'retry', failure: { ...failure, code: 'PROXY_TUNNEL', status: Number(proxyStatus) } };
   }
   if (RETRYABLE.has(code)) return { action: 'retry', failure };
+  // out of file descriptors: every other connection would fail the same way, and waiting frees none
+  const fdLimit = fdLimitMessage(err, `while sending to ${origin}`);
+  if (fdLimit) return { action: 'abort', error: new AbortError('FD_LIMIT', fdLimit) };
   if (code === 'ENOTFOUND') {
     return {
       action: 'abort',

@@ -2,7 +2,7 @@
 // in HTTPS_PROXY/HTTP_PROXY unless NO_PROXY excludes the host. TLS verification is always on.
 import { readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
-import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici';
+import { Agent, EnvHttpProxyAgent, Pool, type Dispatcher } from 'undici';
 import { ConfigError } from '../errors.js';
 import { addSecret } from '../redact.js';
 
@@ -29,7 +29,44 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
   if (!proxy) return new Agent(agentOptions);
   // ProxyAgent replaces `connect` with its tunnelling function, so the target's and the proxy's TLS
   // settings travel separately
-  return new EnvHttpProxyAgent({ ...agentOptions, ...proxy, requestTls: tls, proxyTls: tls });
+  return new EnvHttpProxyAgent({ ...agentOptions, ...proxy, requestTls: tls, proxyTls: tls, clientFactory: tunnelClient } as EnvHttpProxyAgent.Options);
+}
+
+/**
+ * A proxy that closes the connection while a CONNECT tunnel is being set up fails the tunnel with
+ * undici's UND_ERR_SOCKET, which undici 7's Client takes for a recoverable drop of an established
+ * connection: it keeps the request queued and reconnects at once, for ever (tens of thousands of
+ * CONNECTs a second), and the queued request ignores its AbortSignal (nodejs/undici#3897). Given
+ * another code, the Client fails the queued request instead, once per attempt, and our retry policy
+ * decides what happens next — as undici's own fix does from 8.10 (ProxyConnectionError).
+ */
+export class ProxyTunnelError extends Error {
+  readonly code = 'PROXY_TUNNEL_CLOSED';
+  constructor(proxy: string, target: string, cause: unknown) {
+    super(`the proxy at ${proxy} closed the connection before the tunnel to ${target} was set up`, { cause });
+    this.name = 'ProxyTunnelError';
+  }
+}
+
+/** The pool ProxyAgent opens to the proxy itself, with its CONNECT failures made final (see above). */
+function tunnelClient(origin: URL, options: object): Dispatcher {
+  const pool = new Pool(origin, options);
+  const connect = pool.connect.bind(pool) as (opts: Dispatcher.ConnectOptions) => Promise<Dispatcher.ConnectData>;
+  const wrapped = async (opts: Dispatcher.ConnectOptions): Promise<Dispatcher.ConnectData> => {
+    try {
+      return await connect(opts);
+    } catch (err) {
+      // origin without user:password, which must never be printed
+      if ((err as { code?: unknown }).code === 'UND_ERR_SOCKET') throw new ProxyTunnelError(origin.origin, String(opts.path), err);
+      throw err;
+    }
+  };
+  // ProxyAgent calls connect() in its promise form; any other caller keeps undici's own
+  Object.assign(pool, {
+    connect: (opts: Dispatcher.ConnectOptions, callback?: unknown) =>
+      callback === undefined ? wrapped(opts) : (connect as (o: Dispatcher.ConnectOptions, cb: unknown) => void)(opts, callback),
+  });
+  return pool;
 }
 
 function readCa(path: string): string {

@@ -1,7 +1,7 @@
 // A tiny forward proxy for tests: CONNECT tunnels and absolute-form plain-HTTP requests, optional
 // Basic proxy auth. It records how each request reached it, so a test can tell which mode undici used.
 import { createServer, request as httpRequest, type Server } from 'node:http';
-import { connect as netConnect, type AddressInfo, type Socket } from 'node:net';
+import { createServer as createNetServer, connect as netConnect, type AddressInfo, type Socket } from 'node:net';
 
 export interface ProxiedRequest {
   mode: 'connect' | 'absolute-form';
@@ -74,6 +74,48 @@ export async function startProxy(opts: { user?: string; password?: string } = {}
     url: `http://127.0.0.1:${port}`,
     port,
     seen,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export interface ClosingProxy {
+  url: string;
+  /** CONNECT requests read so far. */
+  readonly connects: number;
+  close(): Promise<void>;
+}
+
+/**
+ * A proxy that accepts the TCP connection, reads the CONNECT request, and closes without a word
+ * (a proxy that does not tunnel, or refuses the upstream). undici 7 once reconnected to it in a
+ * tight loop for ever (nodejs/undici#3897).
+ */
+export async function startClosingProxy(): Promise<ClosingProxy> {
+  let connects = 0;
+  const sockets = new Set<Socket>();
+  const server = createNetServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => {});
+    let head = '';
+    socket.on('data', (chunk) => {
+      head += chunk.toString('latin1');
+      if (!head.includes('\r\n\r\n')) return;
+      if (head.startsWith('CONNECT ')) connects++;
+      socket.destroy();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    get connects() {
+      return connects;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         for (const s of sockets) s.destroy();

@@ -65,9 +65,45 @@ describe('progress', () => {
   test('the mode follows stderr unless forced', () => {
     const out = memoryOutput();
     expect(pickProgressMode(out)).toBe('plain');
-    expect(pickProgressMode({ ...out, stderrIsTTY: true, stderrStream: process.stderr })).toBe('tty');
+    const sized = Object.assign(new Writable({ write: (_c, _e, cb) => cb() }), { isTTY: true, columns: 80 });
+    expect(pickProgressMode({ ...out, stderrIsTTY: true, stderrStream: sized })).toBe('tty');
     expect(pickProgressMode({ ...out, stderrIsTTY: true })).toBe('plain');
-    expect(pickProgressMode({ ...out, stderrIsTTY: true, stderrStream: process.stderr }, 'quiet')).toBe('quiet');
+    expect(pickProgressMode({ ...out, stderrIsTTY: true, stderrStream: sized }, 'quiet')).toBe('quiet');
+  });
+
+  test('a terminal that reports 0 columns, or none, gets plain lines: a spinner there never ends', () => {
+    const out = memoryOutput();
+    for (const columns of [0, undefined, Number.NaN, -1, 0.5]) {
+      const stream = Object.assign(new Writable({ write: (_c, _e, cb) => cb() }), { isTTY: true, columns });
+      expect(pickProgressMode({ ...out, stderrIsTTY: true, stderrStream: stream })).toBe('plain');
+    }
+  });
+
+  test('a terminal resized to 0 columns mid-run stops the spinner and goes on in plain lines', async () => {
+    const chunks: string[] = [];
+    const stream = Object.assign(new Writable({ write: (c, _e, cb) => (chunks.push(String(c)), cb()) }), {
+      isTTY: true,
+      columns: 100,
+      cursorTo: () => true,
+      moveCursor: () => true,
+      clearLine: () => (chunks.push('<clear>'), true),
+    });
+    const out = { ...memoryOutput(), stderrIsTTY: true, stderrStream: stream as unknown as NodeJS.WritableStream };
+    const c = clock();
+    const p = await startProgress({ output: out, now: c.now });
+    expect(p.mode).toBe('tty');
+    c.advance(1000);
+    p.update({ rowsRead: 100, batchesAcked: 1, itemsAcked: 100, retries: 0, resource: 'deals' });
+    stream.columns = 0;
+    stream.emit('resize');
+    expect(p.mode).toBe('plain');
+    const drawn = chunks.length;
+    c.advance(6000);
+    p.update({ rowsRead: 200, batchesAcked: 2, itemsAcked: 200, retries: 0, resource: 'deals' });
+    p.stop();
+    // nothing more drawn on the terminal by the spinner; the counts went on as plain lines
+    expect(chunks.length).toBe(drawn);
+    expect(out.stderr).toEqual([expect.stringMatching(/^\S+Z  deals: 200 rows read, 2 batches acknowledged, 29 items\/s$/)]);
   });
 
   test('tty mode draws a spinner on the stderr stream with live counts and clears it on stop', async () => {

@@ -2,7 +2,7 @@
 // never showing in results, events or errors.
 import { afterEach, describe, expect, it } from 'vitest';
 import { closedPort, startServer, type MisbehavingServer } from '../helpers/misbehaving-server.js';
-import { startProxy, type TestProxy } from '../helpers/connect-proxy.js';
+import { startClosingProxy, startProxy, type ClosingProxy, type TestProxy } from '../helpers/connect-proxy.js';
 import { batch, closedAfterEach } from '../helpers/fast-client.js';
 
 const PASSWORD = 'pr0xy-s3cret-pw';
@@ -26,6 +26,24 @@ async function outcome(p: Promise<unknown>): Promise<string> {
 }
 
 describe('send: proxies', () => {
+  it('a proxy that closes CONNECT: one tunnel attempt per attempt, a retryable network error, then gave-up', async () => {
+    const closing: ClosingProxy = await startClosingProxy();
+    try {
+      const c = client('https://api.example.test', { env: { HTTPS_PROXY: withCreds(closing.url) }, retry: { maxAttempts: 3 } });
+      const result = await c.send(batch());
+      expect(result).toMatchObject({ kind: 'gave-up', attempts: 3, lastError: { code: 'PROXY_TUNNEL_CLOSED' } });
+      // undici 7.30 alone made tens of thousands of CONNECTs here and never settled
+      expect(closing.connects).toBe(3);
+      expect(c.events.filter((e) => e.type === 'retry').map((e) => (e as { reason: string }).reason)).toEqual([
+        `the proxy at ${closing.url} closed the connection before the tunnel to api.example.test:443 was set up`,
+        `the proxy at ${closing.url} closed the connection before the tunnel to api.example.test:443 was set up`,
+      ]);
+      expect(JSON.stringify([result, c.events])).not.toContain(PASSWORD);
+    } finally {
+      await closing.close();
+    }
+  });
+
   it('HTTP_PROXY with credentials: plain-http targets go through a CONNECT tunnel carrying Proxy-Authorization', async () => {
     server = await startServer();
     proxy = await startProxy({ user: 'batch', password: PASSWORD });
