@@ -14,7 +14,7 @@ import { checkOwnersAcrossFiles, type CrossFileCheck } from '../map/propose/cros
 import { guessResource } from '../map/propose/guess-resource.js';
 import { SEND_ORDER } from '../plan/order.js';
 import { sampleSource } from '../read/index.js';
-import { DEFAULT_PLAN_FILE } from '../run/sync-plan.js';
+import { DEFAULT_PLAN_FILE } from '../config/sync-plan.js';
 import { readerFlags } from './input-options.js';
 import type { Output } from '../report/output.js';
 import type { SetExit } from './index.js';

@@ -11,7 +11,7 @@ import { startProgress } from '../report/progress.js';
 import { REPORTERS } from '../report/reporters.js';
 import type { PlannedBatchInfo } from '../report/run-report.js';
 import { summaryLine } from '../report/summary-line.js';
-import { DEFAULT_PLAN_FILE } from '../run/sync-plan.js';
+import { DEFAULT_PLAN_FILE } from '../config/sync-plan.js';
 import { sync, type SyncEnvironment, type SyncOutcome, type SyncRequest } from '../run/sync.js';
 import { readerFlags, resourceFlag, type InputFlags } from './input-options.js';
 

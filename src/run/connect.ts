@@ -8,7 +8,7 @@ import type { SandboxHandle } from '../sandbox/index.js';
 import { readApiKey } from '../send/api-key.js';
 import type { SendEvent } from '../send/types.js';
 import type { BatchSender } from './dispatch.js';
-import { BASE_URL_ENV, type ResolvedSettings } from './settings.js';
+import { BASE_URL_ENV, type ResolvedSettings } from '../config/settings.js';
 
 export interface ConnectOptions {
   /** Start an embedded sandbox instead of using the base URL. */

@@ -12,11 +12,11 @@ import { buildRunReport, failedRows, type PlannedBatchInfo, type RunReport } fro
 import { createRejectionGuard } from '../state/rejection-guard.js';
 import type { Diagnostic } from '../validate/diagnostic.js';
 import { newIsolation, type BatchSender, type Isolation } from './dispatch.js';
-import { pairProfiles } from './pair-profiles.js';
+import { pairProfiles } from '../config/pair-profiles.js';
 import { prepareJobs, type PreparedJob } from './prepare.js';
 import { runPipeline, type RunHooks } from './run.js';
-import { resolveSettings, type FlagSettings, type ResolvedSettings } from './settings.js';
-import { DEFAULT_PLAN_FILE, loadSyncPlan, type SyncPlan } from './sync-plan.js';
+import { resolveSettings, type FlagSettings, type ResolvedSettings } from '../config/settings.js';
+import { DEFAULT_PLAN_FILE, loadSyncPlan, type SyncPlan } from '../config/sync-plan.js';
 import type { Job, ProgressCounts, RunMode } from './types.js';
 
 /** The hooks by which the incremental state takes part in a run. */

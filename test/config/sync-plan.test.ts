@@ -1,8 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { resolveSettings } from '../../src/run/settings.js';
-import { loadSyncPlan } from '../../src/run/sync-plan.js';
+import { resolveSettings } from '../../src/config/settings.js';
+import { loadSyncPlan } from '../../src/config/sync-plan.js';
 import { tempFiles } from '../helpers/cli.js';
 
 function planIn(plan: unknown, files: Record<string, string> = {}) {

@@ -10,7 +10,7 @@ import { ConfigError } from '../errors.js';
 import { ANSWER_STYLE_NAMES } from '../send/answers.js';
 import { expandGlob } from './glob.js';
 import { isFileOnDisk, siblingProfile } from './pair-profiles.js';
-import type { Job } from './types.js';
+import type { Job } from '../run/types.js';
 
 export const DEFAULT_PLAN_FILE = 'batch-sync.config.json';
 
