@@ -5,10 +5,11 @@ import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import { formatPath } from '../contract/issues.js';
-import { METHODS, parseResource, RESOURCE_NAMES_HELP } from '../contract/resources.js';
+import { parseResource, RESOURCE_NAMES_HELP } from '../contract/resources.js';
 import { ConfigError } from '../errors.js';
-import { ANSWER_STYLE_NAMES } from '../send/answers.js';
 import { expandGlob } from './glob.js';
+import { planShape } from './option.js';
+import { RUN_OPTIONS } from './options.js';
 import { isFileOnDisk, siblingProfile } from './pair-profiles.js';
 import type { Job } from '../run/types.js';
 
@@ -25,42 +26,11 @@ const readerOptions = z.strictObject({
   maxRecordBytes: z.number().int().min(1024).optional(),
 });
 
-const settings = {
-  batchSize: z.number().int().min(1).max(10_000).optional(),
-  maxBodyBytes: z.number().int().min(1024).optional(),
-  concurrency: z.number().int().min(1).max(64).optional(),
-  method: z.enum(METHODS).optional(),
-  retries: z.number().int().min(0).max(20).optional(),
-  retryOn500: z.boolean().optional(),
-  retryDelayMs: z.number().int().min(0).optional(),
-  maxRetryTimeMs: z.number().int().min(0).optional(),
-  timeoutMs: z.number().int().min(1).optional(),
-  holdDependents: z.boolean().optional(),
-  checkSuccessCount: z.boolean().optional(),
-  isolateUnattributed: z.boolean().optional(),
-  isolationBudget: z.number().int().min(0).optional(),
-};
-
-/** How the API answers (README, "Reading the API's answers"); every field optional. */
-const answersProfile = z.strictObject({
-  style: z.enum(ANSWER_STYLE_NAMES).optional(),
-  successIsCount: z.boolean().optional(),
-  namesItems: z.boolean().optional(),
-  successCodes: z.array(z.number().int().min(100).max(999)).min(1).optional(),
-});
-
 export const syncPlanSchema = z
   .strictObject({
     $schema: z.string().optional(),
-    baseUrl: z.url().optional(),
-    source: z.string().min(1).optional(),
-    defaults: z.strictObject(settings).optional(),
-    answers: answersProfile.optional(),
-    incremental: z.boolean().optional(),
-    stateDir: z.string().optional(),
-    reportDir: z.string().optional(),
-    maxRejections: z.number().int().min(0).optional(),
-    maxRejectionRate: z.number().min(0).max(1).optional(),
+    // baseUrl, source, defaults, answers, incremental, stateDir, reportDir, maxRejections, maxRejectionRate
+    ...planShape(RUN_OPTIONS),
     jobs: z
       .array(
         z.strictObject({
