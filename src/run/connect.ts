@@ -4,15 +4,16 @@
 import { randomBytes } from 'node:crypto';
 import v8 from 'node:v8';
 import { RESOURCES, type Resource } from '../contract/resources.js';
-import { UsageError } from '../errors.js';
 import type { SandboxHeld } from '../report/sandbox-lines.js';
 import type { SandboxHandle } from '../sandbox/index.js';
-import { readApiKey } from '../send/api-key.js';
+import { apiTarget } from '../config/api-key.js';
 import type { SendEvent } from '../send/types.js';
 import type { BatchSender } from './dispatch.js';
-import { BASE_URL_ENV, type ResolvedSettings } from '../config/settings.js';
+import type { ResolvedSettings } from '../config/settings.js';
 
 export interface ConnectOptions {
+  /** Where the API key is read from when no --api-key-file is given; the process's by default. */
+  env?: Record<string, string | undefined>;
   /** Fires after the grace period of an interrupt: requests in flight are then cancelled. */
   cancel?: AbortSignal;
   /** Retries and warnings, as lines for the user (never payload values). */
@@ -48,8 +49,7 @@ export async function connect(settings: ResolvedSettings, options: ConnectOption
     baseUrl = sandbox.url;
     apiKey = sandbox.apiKey;
   } else {
-    if (!baseUrl) throw new UsageError('no base URL: where is the API?', { suggestion: `pass --base-url, set ${BASE_URL_ENV}, put baseUrl in the plan, or try --sandbox` });
-    apiKey = readApiKey({ apiKeyFile: settings.apiKeyFile }).apiKey;
+    ({ baseUrl, apiKey } = apiTarget(settings, options.env));
   }
   // undici (~11 MB resident) is loaded only by a run that sends. It parses HTTP with llhttp compiled
   // to WebAssembly at the first connection, and V8's optimising compiler took ~35 MB for a moment

@@ -186,7 +186,7 @@ export async function sync(request: SyncRequest, environment: SyncEnvironment = 
     const sinks = [environment.sink, session?.sink].filter((f) => f !== undefined);
     const collector = createCollector({ sink: sinks.length === 0 ? undefined : (o) => sinks.forEach((f) => f(o)) });
     const guard = request.mode === 'push' ? createRejectionGuard(settings) : undefined;
-    const connection = request.mode === 'push' ? await connect(settings, { cancel: environment.cancel, say: (text, level) => environment.onEvent?.(text, level) }) : undefined;
+    const connection = request.mode === 'push' ? await connect(settings, { env: request.env, cancel: environment.cancel, say: (text, level) => environment.onEvent?.(text, level) }) : undefined;
     let sandbox: SandboxHeld | undefined;
     let result: Awaited<ReturnType<typeof runPipeline>>;
     try {
