@@ -99,6 +99,22 @@ function openEmit(path: string): { write(text: string): void; close(): void; fai
   };
 }
 
+/** The errors CSV completed, or aborted with what went wrong added to `failures`. */
+function finishErrorsCsv(errors: ErrorsCsvWriter, outcome: SyncOutcome, failures: BatchSyncError[], target: string): void {
+  const failure = errors.failure();
+  if (failure) {
+    errors.abort();
+    failures.push(failure);
+    return;
+  }
+  try {
+    outcome.report.errorFiles = errors.finish().files.map((f) => f.path);
+  } catch (error) {
+    errors.abort();
+    failures.push(error instanceof BatchSyncError ? error : writeError(error, target));
+  }
+}
+
 /**
  * `epilogue`: lines the command adds after the report (what the embedded sandbox holds), printed
  * where the report goes and before the summary line, which stays the last line on stderr.
@@ -165,20 +181,7 @@ export async function runSyncCommand(
   if (emitFailure) failures.push(emitFailure);
   // the state and the run's report folder (--report-dir)
   for (const failure of outcome.outputFailures ?? []) failures.push(new BatchSyncError('OUTPUT', failure, EXIT.aborted));
-  if (errors) {
-    const failure = errors.failure();
-    if (failure) {
-      errors.abort();
-      failures.push(failure);
-    } else {
-      try {
-        outcome.report.errorFiles = errors.finish().files.map((f) => f.path);
-      } catch (error) {
-        errors.abort();
-        failures.push(error instanceof BatchSyncError ? error : writeError(error, flags.errors!));
-      }
-    }
-  }
+  if (errors) finishErrorsCsv(errors, outcome, failures, flags.errors!);
   // a push's accepted row was sent (the sink hears only the rows not accepted)
   if (request.mode === 'push' && outcome.report.totals.accepted > 0) sent = true;
   const exitCode = failures.length === 0 ? outcome.exitCode : Math.max(outcome.exitCode, sent ? EXIT.aborted : EXIT.usage);

@@ -156,21 +156,26 @@ export function exitCodeOf(report: RunReport, interrupted: boolean): number {
   return failedRows(report) > 0 ? EXIT.notAccepted : EXIT.ok;
 }
 
-export async function sync(request: SyncRequest, environment: SyncEnvironment = {}): Promise<SyncOutcome> {
-  const startedAt = new Date();
-  const plan = await loadPlanFor(request);
-  const settings = resolveSettings(request.flags, plan, request.env, request.cwd);
-  const runId = newRunId(startedAt);
-  // a guard or the session can stop the run like an interrupt, but with a reason of its own
-  const stopper = new AbortController();
+/** A guard or the session can stop the run like an interrupt, but with a reason of its own. */
+function stopper(environment: SyncEnvironment) {
+  const controller = new AbortController();
   let stopped: { code: string; message: string } | undefined;
   const stop = (code: string, message: string) => {
     if (stopped) return;
     stopped = { code, message };
     environment.onNotice?.(message);
-    stopper.abort(message);
+    controller.abort(message);
   };
-  const signal = environment.signal ? AbortSignal.any([environment.signal, stopper.signal]) : stopper.signal;
+  const signal = environment.signal ? AbortSignal.any([environment.signal, controller.signal]) : controller.signal;
+  return { stop, signal, stopped: () => stopped };
+}
+
+export async function sync(request: SyncRequest, environment: SyncEnvironment = {}): Promise<SyncOutcome> {
+  const startedAt = new Date();
+  const plan = await loadPlanFor(request);
+  const settings = resolveSettings(request.flags, plan, request.env, request.cwd);
+  const runId = newRunId(startedAt);
+  const { stop, signal, stopped: stoppedBy } = stopper(environment);
   const notice = (text: string) => environment.onNotice?.(text);
   // each embedded sandbox starts empty: its state must never make a rerun skip rows
   const target = settings.sandbox ? `embedded-sandbox-${randomBytes(6).toString('hex')}` : settings.baseUrl;
@@ -226,6 +231,7 @@ export async function sync(request: SyncRequest, environment: SyncEnvironment = 
       const what = unaccounted.map((u) => `${u.resource}: ${u.read} rows read, ${u.recorded} outcomes`).join('; ');
       throw new BatchSyncError('UNACCOUNTED', `batch-sync bug: rows without exactly one outcome (${what}); the accepted rows so far are recorded. Please report this`, EXIT.bug);
     }
+    const stopped = stoppedBy();
     const interrupted = result.interrupted && !stopped;
     const aborted = result.aborted
       ? { code: result.aborted.code, message: result.aborted.suggestion ? `${result.aborted.message}. ${result.aborted.suggestion}` : result.aborted.message }
