@@ -11,7 +11,7 @@ import { expandGlob } from './glob.js';
 import { planShape } from './option.js';
 import { RUN_OPTIONS } from './options.js';
 import { isFileOnDisk, siblingProfile } from './pair-profiles.js';
-import type { Job } from '../run/types.js';
+import type { Job } from './job.js';
 
 export const DEFAULT_PLAN_FILE = 'batch-sync.config.json';
 
