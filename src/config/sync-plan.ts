@@ -9,22 +9,14 @@ import { parseResource, RESOURCE_NAMES_HELP } from '../contract/resources.js';
 import { ConfigError } from '../errors.js';
 import { expandGlob } from './glob.js';
 import { planShape } from './option.js';
-import { RUN_OPTIONS } from './options.js';
+import { READER_OPTIONS, RUN_OPTIONS } from './options.js';
 import { isFileOnDisk, siblingProfile } from './pair-profiles.js';
+import type { ReaderOptions } from '../read/types.js';
 import type { Job } from './job.js';
 
 export const DEFAULT_PLAN_FILE = 'batch-sync.config.json';
 
 const resourceName = z.string().refine((s) => parseResource(s) !== undefined, { error: (iss) => `${JSON.stringify(iss.input)} is not a resource (${RESOURCE_NAMES_HELP})` });
-
-const readerOptions = z.strictObject({
-  format: z.enum(['csv', 'json', 'ndjson']).optional(),
-  delimiter: z.string().min(1).max(1).optional(),
-  encoding: z.string().optional(),
-  headerRow: z.number().int().positive().optional(),
-  escape: z.string().min(1).max(1).optional(),
-  maxRecordBytes: z.number().int().min(1024).optional(),
-});
 
 export const syncPlanSchema = z
   .strictObject({
@@ -37,7 +29,7 @@ export const syncPlanSchema = z
           file: z.string().min(1),
           resource: resourceName.optional(),
           profile: z.string().min(1).optional(),
-          reader: readerOptions.optional(),
+          reader: planShape(READER_OPTIONS).reader!,
         }),
       )
       .min(1),
@@ -83,7 +75,7 @@ export async function loadSyncPlan(path: string): Promise<SyncPlan> {
       // a job without a profile takes the one beside its file, as a file named on the command line does
       const beside = job.profile ? undefined : siblingProfile(file);
       const found = beside !== undefined && isFileOnDisk(beside);
-      jobs.push({ file, resource: job.resource ? parseResource(job.resource) : undefined, profile: job.profile ? resolve(dir, job.profile) : found ? beside : undefined, ...(found ? { profileBeside: true } : {}), reader: job.reader });
+      jobs.push({ file, resource: job.resource ? parseResource(job.resource) : undefined, profile: job.profile ? resolve(dir, job.profile) : found ? beside : undefined, ...(found ? { profileBeside: true } : {}), reader: job.reader as ReaderOptions | undefined });
     }
   }
   return { ...parsed.data, path, dir, jobs };

@@ -74,6 +74,32 @@ describe('the tables of push and validate', () => {
   });
 });
 
+describe('reader options: one row for the flag and the plan job\'s reader', () => {
+  test('the same values, the same limits, the same words', async () => {
+    const dir = tempFiles({ 'a.csv': 'x' });
+    const path = join(dir, 'batch-sync.config.json');
+    const reader = (fields: object) => {
+      writeFileSync(path, JSON.stringify({ jobs: [{ file: 'a.csv', reader: fields }] }));
+      return loadSyncPlan(path).then((plan) => plan.jobs[0]!.reader, (e: Error) => e.message);
+    };
+    expect(await reader({ delimiter: 'tab', headerRow: 3, format: 'csv' })).toEqual({ delimiter: '\t', headerRow: 3, format: 'csv' });
+    expect(await reader({ headerRow: 0 })).toMatch(/jobs\[0\]\.reader\.headerRow: takes a line number \(1 or more\)$/);
+    expect(await reader({ maxRecordBytes: 10 })).toMatch(/jobs\[0\]\.reader\.maxRecordBytes: takes a whole number of bytes \(1024 or more\)$/);
+    expect(await reader({ escape: 'ab' })).toMatch(/jobs\[0\]\.reader\.escape: takes one character$/);
+    expect(await reader({ quote: "'" })).toMatch(/jobs\[0\]\.reader: .*quote/);
+    for (const [args, message] of [
+      [['--header-row', '0'], '--header-row takes a line number (1 or more)'],
+      [['--max-record-bytes', 'lots'], '--max-record-bytes takes a whole number of bytes (1024 or more)'],
+      [['--escape', 'ab'], '--escape takes one character'],
+      [['--delimiter', ''], '--delimiter must not be empty'],
+    ] as const) {
+      const r = await runCli(['validate', ...args, 'deals.csv']);
+      expect(r.code).toBe(2);
+      expect(r.stderr.split('\n')[0]).toBe(`error: ${message}`);
+    }
+  });
+});
+
 describe('options that cannot go together are declared in the table, and refused before anything runs', () => {
   test('--sandbox with --base-url or --api-key-file', async () => {
     for (const extra of [['--base-url', 'https://api.example.com'], ['--api-key-file', 'key']]) {
