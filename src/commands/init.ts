@@ -14,8 +14,8 @@ import { checkOwnersAcrossFiles, type CrossFileCheck } from '../map/propose/cros
 import { guessResource } from '../map/propose/guess-resource.js';
 import { SEND_ORDER } from '../plan/order.js';
 import { sampleSource } from '../read/index.js';
-import { DEFAULT_PLAN_FILE } from '../run/sync-plan.js';
-import { readerFlags } from './input-options.js';
+import { DEFAULT_PLAN_FILE } from '../config/sync-plan.js';
+import { readerFlags } from '../config/input-flags.js';
 import type { Output } from '../report/output.js';
 import type { SetExit } from './index.js';
 
@@ -113,7 +113,7 @@ export function registerInit(program: Command, output: Output, _setExit: SetExit
 
   async function proposeFor(file: string, kind: Resource | undefined, guessed: string | undefined, out: string, limit: number, opts: InitOptions): Promise<Proposed> {
     if (resolve(out) === resolve(file)) throw new UsageError(`refusing to write the profile over the export it reads: ${out}`, { suggestion: 'pass another --out' });
-    const sample = await sampleSource(file, limit, readerFlags({ ...opts, format: 'human' })); // InputError (exit 2) when it cannot be read
+    const sample = await sampleSource(file, limit, readerFlags({ delimiter: opts.delimiter, encoding: opts.encoding, headerRow: opts.headerRow })); // InputError (exit 2) when it cannot be read
     if (!sample.header) {
       throw new UsageError(`${file} is ${sample.format.toUpperCase()}: items in the API's shape need no profile`, {
         suggestion: `check them with: batch-sync validate ${file}`,

@@ -1,6 +1,5 @@
 // What a run is given and what it hands back.
-import type { Method, Resource } from '../contract/resources.js';
-import type { ReaderOptions } from '../read/types.js';
+import type { Method } from '../contract/resources.js';
 import type { ItemHash } from '../state/item-hash.js';
 import type { RunMode } from '../report/run-report.js';
 
@@ -8,17 +7,8 @@ import type { RunMode } from '../report/run-report.js';
 export type { RunMode } from '../report/run-report.js';
 export type { ProgressCounts } from '../report/progress.js';
 
-/** One input file and how to read and map it. */
-export interface Job {
-  file: string;
-  /** From --resource, the plan, the profile, or the file name — resolved before the run starts. */
-  resource?: Resource;
-  /** Path of a mapping profile; absent for canonical input. */
-  profile?: string;
-  /** The profile is the `<name>.profile.json` found beside the file, not one named by the user. */
-  profileBeside?: boolean;
-  reader?: ReaderOptions;
-}
+// one input file and how to read and map it: decided by config/ (files named, or the plan's jobs)
+export type { Job } from '../config/job.js';
 
 export interface RowMeta {
   file: string;

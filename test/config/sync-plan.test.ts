@@ -1,8 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { resolveSettings } from '../../src/run/settings.js';
-import { loadSyncPlan } from '../../src/run/sync-plan.js';
+import { resolveSettings } from '../../src/config/settings.js';
+import { loadSyncPlan } from '../../src/config/sync-plan.js';
 import { tempFiles } from '../helpers/cli.js';
 
 function planIn(plan: unknown, files: Record<string, string> = {}) {
@@ -65,15 +65,15 @@ describe('the answers profile (how the API answers)', () => {
     expect(resolve({})).toEqual({ style: 'documented', successIsCount: false, namesItems: false, successCodes: [200, 201], isolate: false, budget: 5000 });
   });
   test('--answers named sets both switches; --no-check-success-count still turns success off', () => {
-    expect(resolve({ answers: 'named' })).toMatchObject({ style: 'named', successIsCount: true, namesItems: true });
-    expect(resolve({ answers: 'named', checkSuccessCount: false })).toMatchObject({ successIsCount: false, namesItems: true });
+    expect(resolve({ answerStyle: 'named' })).toMatchObject({ style: 'named', successIsCount: true, namesItems: true });
+    expect(resolve({ answerStyle: 'named', checkSuccessCount: false })).toMatchObject({ successIsCount: false, namesItems: true });
   });
   test('the plan sets it once; its old defaults.checkSuccessCount still means successIsCount; flags win', () => {
     const plan = { answers: { successIsCount: true, successCodes: [200, 201, 207] }, defaults: { isolateUnattributed: true, isolationBudget: 40 } };
     expect(resolve({}, plan)).toEqual({ style: 'documented', successIsCount: true, namesItems: false, successCodes: [200, 201, 207], isolate: true, budget: 40 });
     expect(resolve({}, { defaults: { checkSuccessCount: true } })).toMatchObject({ successIsCount: true });
     expect(resolve({}, { answers: { style: 'named' } })).toMatchObject({ successIsCount: true, namesItems: true });
-    expect(resolve({ answers: 'documented', isolationBudget: '7' }, { answers: { style: 'named' } })).toMatchObject({ successIsCount: false, budget: 7 });
+    expect(resolve({ answerStyle: 'documented', isolationBudget: '7' }, { answers: { style: 'named' } })).toMatchObject({ successIsCount: false, budget: 7 });
   });
   test('a plan answers field of the wrong kind is refused naming it', async () => {
     const error = (await loadSyncPlan(planIn({ answers: { style: 'loud' }, jobs: [{ file: 'a.csv' }] }, { 'a.csv': 'x' }).path).catch((e: Error) => e)) as Error;
