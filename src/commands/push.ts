@@ -1,5 +1,7 @@
 // `batch-sync push [files…]`: read, map, validate, send in dependency order, and report every row.
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { Option, type Command } from 'commander';
 import { METHODS, RESOURCES } from '../contract/resources.js';
 import { UsageError } from '../errors.js';
@@ -170,7 +172,7 @@ function sandboxLines(sandbox: SandboxHandle, report: RunReport, files: readonly
   const received = sandbox.batches().length;
   const lines: string[] = [];
   if (ownersMissing(report)) {
-    const example = files.length > 0 ? `batch-sync push --sandbox sales-profiles.csv ${files.join(' ')}` : 'add the sales-profiles file as a job of the plan';
+    const example = files.length > 0 ? `batch-sync push --sandbox ${salesProfilesBeside(files)} ${files.join(' ')}` : 'add the sales-profiles file as a job of the plan';
     const ids = report.ownersNotInRun === 1 ? '1 owner/agent id' : `${report.ownersNotInRun} owner/agent ids`;
     lines.push(
       `The embedded sandbox starts empty: ${ids} of this run's deals are in none of its sales profiles, and it refuses a deal whose owner or agent it does not hold.`,
@@ -179,6 +181,17 @@ function sandboxLines(sandbox: SandboxHandle, report: RunReport, files: readonly
   }
   lines.push(`The embedded sandbox now holds: ${held} (${received} ${received === 1 ? 'batch' : 'batches'} received).`);
   return lines;
+}
+
+/** A sales-profiles export beside one of the files (so the hint's command runs as printed), else a placeholder. */
+function salesProfilesBeside(files: readonly string[]): string {
+  for (const file of files) {
+    for (const name of ['sales-profiles.csv', 'sales-profiles.json']) {
+      const candidate = join(dirname(file), name);
+      if (existsSync(candidate)) return candidate;
+    }
+  }
+  return 'sales-profiles.csv';
 }
 
 /**
