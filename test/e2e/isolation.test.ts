@@ -177,3 +177,13 @@ describe('push --sandbox answers in the style the run reads', () => {
     expect(report.notAccepted[0]!.detail).toMatch(/^items\[6\] externalId=D-7: ownerExternalId/);
   });
 });
+
+test('a dry run sends nothing, so it reports no isolation (human, json, summary line), even with --isolate-unattributed', async () => {
+  const { files } = oneRefused();
+  const human = await runCli(['push', '--dry-run', '--isolate-unattributed', ...files]);
+  expect(human.code, human.stderr).toBe(0);
+  expect(human.stdout).not.toContain('Isolation');
+  expect(human.stderr).not.toContain('isolation-requests');
+  const json = await runCli(['push', '--dry-run', '--isolate-unattributed', '--format', 'json', ...files]);
+  expect((JSON.parse(json.stdout) as Report).isolation).toBeNull();
+});
