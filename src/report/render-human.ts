@@ -93,7 +93,7 @@ function batchSection(batches: readonly PlannedBatchInfo[], c: ChalkInstance): s
 
 function isolationLine(i: NonNullable<RunReport['isolation']>): string {
   const over = i.overBudget > 0 ? `; the budget ran out: ${plural(i.overBudget, 'batch', 'batches')} left unverified` : '';
-  return `Isolation (--isolate-unattributed): ${plural(i.requests, 'extra request')} of a budget of ${i.budget} resent split batches to pin errors that named no row${over}.`;
+  return `Isolation (--isolate-unattributed): ${plural(i.requests, 'extra request')} of a budget of ${i.budget}, resending batches split to pin errors that named no row${over}.`;
 }
 
 function countsTable(report: RunReport): string[] {

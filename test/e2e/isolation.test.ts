@@ -68,7 +68,7 @@ describe('sandbox --answers documented', () => {
     expect(sandbox.records('deal')).toHaveLength(19);
     // the human report and the summary line count them too
     const human = await runCli(['push', '--batch-size', '10', '--isolate-unattributed', ...files], env);
-    expect(human.stdout).toContain('Isolation (--isolate-unattributed): 8 extra requests of a budget of 5000');
+    expect(human.stdout).toContain('Isolation (--isolate-unattributed): 8 extra requests of a budget of 5000, resending batches split to pin errors that named no row.');
     expect(human.stderr.trim().split('\n').at(-1)).toMatch(/ isolation-requests=8/);
   });
 
