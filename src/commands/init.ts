@@ -14,6 +14,7 @@ import { checkOwnersAcrossFiles, type CrossFileCheck } from '../map/propose/cros
 import { guessResource } from '../map/propose/guess-resource.js';
 import { SEND_ORDER } from '../plan/order.js';
 import { sampleSource } from '../read/index.js';
+import { profileBeside } from '../config/pair-profiles.js';
 import { DEFAULT_PLAN_FILE } from '../config/sync-plan.js';
 import { readerFlags } from '../config/input-flags.js';
 import type { Output } from '../report/output.js';
@@ -42,11 +43,6 @@ interface Proposed {
   complete: boolean;
 }
 
-/** `<file>.profile.json` beside the file: `exports/ventas.csv` → `exports/ventas.profile.json`. */
-export function profilePathFor(file: string): string {
-  return join(dirname(file), `${basename(file).replace(/\.[^.]*$/, '')}.profile.json`);
-}
-
 export function registerInit(program: Command, output: Output, _setExit: SetExit): void {
   program
     .command('init')
@@ -71,7 +67,7 @@ export function registerInit(program: Command, output: Output, _setExit: SetExit
         const file = args[0]!;
         if (!resource) throw new UsageError('--resource is required when init maps one file', { suggestion: `batch-sync init ${file} --resource <kind> (${RESOURCE_NAMES_HELP})` });
         if (opts.plan !== undefined) throw new UsageError('--plan is for init of several files');
-        const one = await proposeFor(file, resource, undefined, opts.out ?? profilePathFor(file), limit, opts);
+        const one = await proposeFor(file, resource, undefined, opts.out ?? profileBeside(file), limit, opts);
         await writeProfile(one, opts.force);
         printProposal(one, output, false);
         if (!one.proposal.fillIn.length) output.out(`\nnext: batch-sync validate ${file} --profile ${one.out}`);
@@ -88,7 +84,7 @@ export function registerInit(program: Command, output: Output, _setExit: SetExit
       const planPath = opts.plan ?? join(dirname(targets[0]!.file), DEFAULT_PLAN_FILE);
       // everything is read and decided before anything is written: a file init cannot place leaves no half-done set
       const all: Proposed[] = [];
-      for (const t of targets) all.push(await proposeFor(t.file, t.resource, t.guessed, profilePathFor(t.file), limit, opts));
+      for (const t of targets) all.push(await proposeFor(t.file, t.resource, t.guessed, profileBeside(t.file), limit, opts));
       if (!opts.force) {
         for (const path of [...all.map((p) => p.out), planPath]) {
           if (existsSync(path)) throw new UsageError(`${path} already exists`, { suggestion: 'use --force to overwrite it' });

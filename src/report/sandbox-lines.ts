@@ -1,5 +1,7 @@
 // After `push --sandbox`: what the embedded sandbox holds, and how to fix a run it refused for want
 // of owners.
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { RESOURCES, type Resource } from '../contract/resources.js';
 import type { RunReport } from './run-report.js';
 
@@ -13,7 +15,7 @@ export function sandboxLines(held: SandboxHeld, report: RunReport, files: readon
   const holds = RESOURCES.map((r) => `${held.records[r]} ${plural(r, held.records[r])}`).join(', ');
   const lines: string[] = [];
   if (ownersMissing(report)) {
-    const example = files.length > 0 ? `batch-sync push --sandbox sales-profiles.csv ${files.join(' ')}` : 'add the sales-profiles file as a job of the plan';
+    const example = files.length > 0 ? `batch-sync push --sandbox ${salesProfilesBeside(files)} ${files.join(' ')}` : 'add the sales-profiles file as a job of the plan';
     const ids = report.ownersNotInRun === 1 ? '1 owner/agent id' : `${report.ownersNotInRun} owner/agent ids`;
     lines.push(
       `The embedded sandbox starts empty: ${ids} of this run's deals are in none of its sales profiles, and it refuses a deal whose owner or agent it does not hold.`,
@@ -22,6 +24,17 @@ export function sandboxLines(held: SandboxHeld, report: RunReport, files: readon
   }
   lines.push(`The embedded sandbox now holds: ${holds} (${held.batches} ${held.batches === 1 ? 'batch' : 'batches'} received).`);
   return lines;
+}
+
+/** A sales-profiles export beside one of the files (so the hint's command runs as printed), else a placeholder. */
+function salesProfilesBeside(files: readonly string[]): string {
+  for (const file of files) {
+    for (const name of ['sales-profiles.csv', 'sales-profiles.json']) {
+      const candidate = join(dirname(file), name);
+      if (existsSync(candidate)) return candidate;
+    }
+  }
+  return 'sales-profiles.csv';
 }
 
 /**

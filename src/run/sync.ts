@@ -236,7 +236,8 @@ export async function sync(request: SyncRequest, environment: SyncEnvironment = 
     const aborted = result.aborted
       ? { code: result.aborted.code, message: result.aborted.suggestion ? `${result.aborted.message}. ${result.aborted.suggestion}` : result.aborted.message }
       : (stopped ?? (interrupted ? { code: 'INTERRUPTED', message: 'the run was interrupted (SIGINT/SIGTERM): no new batches were taken' } : undefined));
-    const isolation = result.isolation && { requests: result.isolation.sent, budget: result.isolation.budget, overBudget: result.isolation.overBudget };
+    // validate and dry runs send nothing: no isolation to report, whatever the flag
+    const isolation = connection && result.isolation && { requests: result.isolation.sent, budget: result.isolation.budget, overBudget: result.isolation.overBudget };
     const report = buildRunReport({ runId, mode: request.mode, startedAt, endedAt: new Date(), aborted, ownersNotInRun: result.ownersNotInRun, isolation }, collector);
     finished = { report, exitCode: exitCodeOf(report, result.interrupted) };
     out = { ...finished, settings, plan, collector, inputs: prepared.map((p) => p.job.file), sandbox };

@@ -12,10 +12,11 @@
 //
 // File: a first line `batch-sync-in-flight 1`, a second line of JSON (the record), then the body bytes.
 import { createHash } from 'node:crypto';
-import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
 import { open, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Resource } from '../contract/resources.js';
+import { syncDirectory } from '../report/atomic-file.js';
 import { hashHex, parseHashHex, type ItemHash } from './item-hash.js';
 
 export const IN_FLIGHT_DIR = 'in-flight';
@@ -60,7 +61,7 @@ function fileName(batchId: string): string {
 export function ensureInFlightDir(stateDir: string): string {
   const dir = inFlightDir(stateDir);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  syncDir(stateDir);
+  syncDirectory(stateDir);
   return dir;
 }
 
@@ -159,16 +160,4 @@ function parse(path: string, bytes: Buffer): LoadedInFlight | undefined {
   if (at - (raw.items.length > 0 ? 1 : 0) + 2 !== body.length) return undefined;
   const items = raw.items.map((i) => ({ ...i, fp: i.fp === undefined ? undefined : parseHashHex(i.fp) }));
   return { path, scope: raw.scope, resource: raw.resource, source: raw.source, batchId: raw.batchId, items, body, itemJson };
-}
-
-function syncDir(dir: string): void {
-  let fd: number | undefined;
-  try {
-    fd = openSync(dir, 'r');
-    fsyncSync(fd);
-  } catch {
-    // best effort
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
 }

@@ -110,7 +110,7 @@ export function openNightlySession(ctx: SessionContext): RunSession | undefined 
         }
       }
       const elsewhere = all.length - leftInFlight.length - gone.length;
-      if (elsewhere > 0) notice(`warning: ${elsewhere} batch(es) left in flight by an interrupted run against another target or method are kept in ${stateDir} for a run against it`);
+      if (elsewhere > 0) notice(`warning: ${elsewhere === 1 ? '1 batch' : `${elsewhere} batches`} left in flight by an interrupted run against another target or method ${elsewhere === 1 ? 'is' : 'are'} kept in ${stateDir} for a run against it`);
       inFlightDir = ensureInFlightDir(stateDir);
     }
     if (settings.reportDir !== undefined) {
@@ -157,7 +157,7 @@ export function openNightlySession(ctx: SessionContext): RunSession | undefined 
         removeNow(record.path);
         continue;
       }
-      notice(`note: resending batch ${record.batchId} (${record.items.length} ${record.resource} item(s)) that an interrupted run left in flight, with its own batchId and bytes`);
+      notice(`note: resending batch ${record.batchId} (${record.items.length} ${record.resource} ${record.items.length === 1 ? 'item' : 'items'}) that an interrupted run left in flight, with its own batchId and bytes`);
       const items: PlannedItem<RowMeta>[] = record.items.map((it, i) => ({ json: '', encoded: record.itemJson[i]!, bytes: it.bytes, meta: { file: it.file, line: it.line, externalId: it.externalId, fp: it.fp } }));
       const hashes = new Map<RowMeta, ItemHash>(items.map((item) => [item.meta, hashItem(item.encoded!)]));
       const decided = new Set<RowMeta>();
@@ -251,7 +251,7 @@ export function openNightlySession(ctx: SessionContext): RunSession | undefined 
         }
         if (resent.size > 0) {
           const ids = [...resent.values()].map((r) => `${r.outcome.externalId} (${r.outcome.outcome}${r.outcome.message ? ` ${r.outcome.message}` : ''})`);
-          notice(`note: ${resent.size} item(s) of the batch(es) resent for an interrupted run are not rows of this run (their rows changed or are not in its input); accepted ones are recorded in the state: ${ids.slice(0, 10).join(', ')}${ids.length > 10 ? ', …' : ''}`);
+          notice(`note: ${resent.size === 1 ? '1 item' : `${resent.size} items`} of the batches resent for an interrupted run ${resent.size === 1 ? 'is not a row' : 'are not rows'} of this run (their rows changed or are not in its input); accepted ones are recorded in the state: ${ids.slice(0, 10).join(', ')}${ids.length > 10 ? ', …' : ''}`);
         }
         if (!result || folder === undefined || settings.reportDir === undefined) {
           errors?.abort();
