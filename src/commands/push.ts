@@ -5,7 +5,7 @@ import { METHODS, RESOURCES } from '../contract/resources.js';
 import { UsageError } from '../errors.js';
 import type { Output } from '../report/output.js';
 import type { RunReport } from '../report/run-report.js';
-import { connect } from '../run/connect.js';
+import { connect } from '../send/connect.js';
 import { BASE_URL_ENV, DEFAULTS } from '../run/settings.js';
 import { ANSWER_STYLE_NAMES } from '../send/answers.js';
 import type { SyncEnvironment } from '../run/sync.js';

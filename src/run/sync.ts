@@ -11,7 +11,7 @@ import type { RowOutcome } from '../report/outcome.js';
 import { buildRunReport, failedRows, type PlannedBatchInfo, type RunReport } from '../report/run-report.js';
 import { createRejectionGuard } from '../state/rejection-guard.js';
 import type { Diagnostic } from '../validate/diagnostic.js';
-import { newIsolation, type BatchSender, type Isolation } from './dispatch.js';
+import { newIsolation, type BatchSender, type Isolation } from '../send/dispatch.js';
 import { pairProfiles } from './pair-profiles.js';
 import { prepareJobs, type PreparedJob } from './prepare.js';
 import { runPipeline, type RunHooks } from './run.js';

@@ -1,7 +1,6 @@
 // What a run is given and what it hands back.
 import type { Method, Resource } from '../contract/resources.js';
 import type { ReaderOptions } from '../read/types.js';
-import type { ItemHash } from '../state/item-hash.js';
 import type { RunMode } from '../report/run-report.js';
 
 // the run's mode and its progress counts are the report's own types: one definition each
@@ -20,15 +19,7 @@ export interface Job {
   reader?: ReaderOptions;
 }
 
-export interface RowMeta {
-  file: string;
-  line: number;
-  externalId?: string;
-  row?: Record<string, string>;
-  /** The row's fingerprint (incremental runs), recorded with the item when the server accepts it. */
-  fp?: ItemHash;
-}
-
+export type { RowMeta } from '../plan/row-meta.js';
 
 export interface RunSettings {
   mode: RunMode;

@@ -11,11 +11,11 @@ import { acquireLock, describeHolder } from './run-lock.js';
 import { openStateStore, type StateStore } from './state-store.js';
 import { ensureInFlightDir, loadInFlight, removeInFlight, writeInFlight, type LoadedInFlight } from './in-flight.js';
 import { hashItem, type ItemHash } from './item-hash.js';
-import { answersOf, dispatchBatch, type DispatchContext } from '../run/dispatch.js';
+import { answersOf, dispatchBatch, type DispatchContext } from '../send/dispatch.js';
 import type { PlannedItem } from '../plan/batcher.js';
 import { SEND_ORDER } from '../plan/order.js';
 import type { RowOutcome } from '../report/outcome.js';
-import type { RowMeta } from '../run/types.js';
+import type { RowMeta } from '../plan/row-meta.js';
 import { unlinkSync } from 'node:fs';
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));

@@ -5,10 +5,10 @@ import { randomBytes } from 'node:crypto';
 import v8 from 'node:v8';
 import { UsageError } from '../errors.js';
 import type { SandboxHandle } from '../sandbox/index.js';
-import { readApiKey } from '../send/api-key.js';
-import type { SendEvent } from '../send/types.js';
+import { readApiKey } from './api-key.js';
+import type { SendEvent } from './types.js';
 import type { BatchSender } from './dispatch.js';
-import { BASE_URL_ENV, type ResolvedSettings } from './settings.js';
+import { BASE_URL_ENV, type ResolvedSettings } from '../run/settings.js';
 
 export interface ConnectOptions {
   /** Start an embedded sandbox instead of using the base URL. */
@@ -55,7 +55,7 @@ export async function connect(settings: ResolvedSettings, options: ConnectOption
   // there (a push of one row peaked at 115 MB, validate at 69 MB): for a parser that reads a few
   // thousand short answers a run, the baseline compiler is enough (81 MB). Compile-time only.
   v8.setFlagsFromString('--liftoff-only');
-  const { createApiClient } = await import('../send/api-client.js');
+  const { createApiClient } = await import('./api-client.js');
   let client: Awaited<ReturnType<typeof createApiClient>>;
   try {
     client = createApiClient({

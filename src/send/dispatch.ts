@@ -4,13 +4,13 @@
 // alike: then the request is at fault, not an item); an answer whose errors name no item is, with
 // --isolate-unattributed, resent split the same way until each error is pinned to one item.
 import type { Method, Resource } from '../contract/resources.js';
-import type { SendRequest, SendResult } from '../send/types.js';
+import type { SendRequest, SendResult } from './types.js';
 import { envelopeBody, type PlannedBatch, type PlannedItem } from '../plan/batcher.js';
 import type { RowOutcome } from '../report/outcome.js';
-import type { AnswersProfile } from '../send/answers.js';
-import { readAnswer, type DataErrorElement } from '../send/attribute-errors.js';
+import type { AnswersProfile } from './answers.js';
+import { readAnswer, type DataErrorElement } from './attribute-errors.js';
 import type { Diagnostic } from '../validate/diagnostic.js';
-import type { RowMeta } from './types.js';
+import type { RowMeta } from '../plan/row-meta.js';
 import { redact } from '../redact.js';
 
 /** The part of the API client a run needs. */
