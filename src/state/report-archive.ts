@@ -4,7 +4,7 @@
 // id are ever deleted, whatever else the user keeps in the report directory.
 import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { openAtomic } from '../report/atomic-file.js';
+import { openAtomic } from '../util/atomic-file.js';
 import { reportJson } from '../report/render-json.js';
 import type { RunReport } from '../report/run-report.js';
 import { summaryLine } from '../report/summary-line.js';

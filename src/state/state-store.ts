@@ -6,7 +6,7 @@
 import { close as closeAsync, closeSync, existsSync, fsync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { BatchSyncError, EXIT } from '../errors.js';
-import { openAtomic } from '../report/atomic-file.js';
+import { openAtomic } from '../util/atomic-file.js';
 import { HashMemo } from './hash-memo.js';
 import { HashTable } from './hash-table.js';
 import { FORGOTTEN, hashItem, type ItemHash, type ItemJson } from './item-hash.js';
