@@ -9,7 +9,7 @@ import { newRunId } from '../plan/batch-id.js';
 import { createCollector, type Collector } from '../report/collector.js';
 import type { RowOutcome } from '../report/outcome.js';
 import { buildRunReport, failedRows, type PlannedBatchInfo, type RunReport } from '../report/run-report.js';
-import { createRejectionGuard } from '../state/rejection-guard.js';
+import { createRejectionGuard } from './rejection-guard.js';
 import type { Diagnostic } from '../validate/diagnostic.js';
 import { newIsolation, type Isolation } from '../plan/bisect.js';
 import type { BatchSender } from '../send/dispatch.js';
