@@ -10,7 +10,7 @@ import { BASE_URL_ENV, DEFAULTS } from '../run/settings.js';
 import { ANSWER_STYLE_NAMES } from '../send/answers.js';
 import type { SyncEnvironment } from '../run/sync.js';
 import type { SandboxHandle } from '../sandbox/index.js';
-import { openNightlySession } from '../state/nightly-session.js';
+import { openNightlySession } from '../run/nightly-session.js';
 import { addInputOptions } from './input-options.js';
 import type { SetExit } from './index.js';
 import { runSyncCommand, syncRequest, type CommonFlags } from './run-command.js';
