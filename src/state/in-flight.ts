@@ -12,11 +12,12 @@
 //
 // File: a first line `batch-sync-in-flight 1`, a second line of JSON (the record), then the body bytes.
 import { createHash } from 'node:crypto';
-import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
 import { open, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Resource } from '../contract/resources.js';
 import { inSendOrder } from '../plan/order.js';
+import { syncDirectory } from '../util/atomic-file.js';
 import { hashHex, parseHashHex, type ItemHash } from './item-hash.js';
 
 export const IN_FLIGHT_DIR = 'in-flight';
@@ -61,7 +62,7 @@ function fileName(batchId: string): string {
 export function ensureInFlightDir(stateDir: string): string {
   const dir = inFlightDir(stateDir);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  syncDir(stateDir);
+  syncDirectory(stateDir);
   return dir;
 }
 
@@ -183,14 +184,3 @@ function parse(path: string, bytes: Buffer): LoadedInFlight | undefined {
   return { path, scope: raw.scope, resource: raw.resource, source: raw.source, batchId: raw.batchId, items, body, itemJson };
 }
 
-function syncDir(dir: string): void {
-  let fd: number | undefined;
-  try {
-    fd = openSync(dir, 'r');
-    fsyncSync(fd);
-  } catch {
-    // best effort
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
-}
