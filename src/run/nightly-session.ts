@@ -11,7 +11,8 @@ import { pruneReports, runFolder, writeRunReport } from '../state/report-archive
 import { acquireLock, describeHolder } from '../state/run-lock.js';
 import { stateScope } from '../state/state-scope.js';
 import { openStateStore, type StateStore } from '../state/state-store.js';
-import { createLanding, createResender, type Landing, type Resender } from './in-flight-batches.js';
+import { answersOf } from '../send/dispatch.js';
+import { createLanding, createResender, type Landing, type Resender } from '../send/resend.js';
 import type { RunHooks } from './run.js';
 import type { RunSession, SessionContext } from './sync.js';
 
@@ -105,7 +106,7 @@ export function openNightlySession(ctx: SessionContext): RunSession | undefined 
   const landing = createLanding(live, () => failed.state);
   // a record accepted by POST is no longer what the PATCH state remembers of it, and the reverse
   const others = [stateScope(settings.method === 'post' ? 'patch' : 'post', ctx.target)];
-  const resender = live && createResender({ records: opened.leftInFlight, store: live, scope, others, settings, landing, notice, stop: ctx.stop });
+  const resender = live && createResender({ records: opened.leftInFlight, store: live, scope, others, method: settings.method, answers: answersOf(settings), landing, notice, stop: ctx.stop });
   return {
     hooks: live && {
       accepted: (resource, meta, json) => {

@@ -11,8 +11,9 @@ import type { RowOutcome } from '../report/outcome.js';
 import { buildRunReport, failedRows, type PlannedBatchInfo, type RunReport } from '../report/run-report.js';
 import { createRejectionGuard } from './rejection-guard.js';
 import type { Diagnostic } from '../validate/diagnostic.js';
-import { newIsolation, type Isolation } from '../plan/bisect.js';
+import { newIsolation } from '../plan/bisect.js';
 import type { BatchSender } from '../send/dispatch.js';
+import type { ResumeContext } from '../send/resend.js';
 import { pairProfiles } from './pair-profiles.js';
 import { prepareJobs, type PreparedJob } from './prepare.js';
 import { runPipeline, type RunHooks } from './run.js';
@@ -78,12 +79,6 @@ export interface SessionContext {
   notice(text: string): void;
   /** Stop taking new batches; the run ends aborted (exit 3) with this reason. */
   stop(code: string, message: string): void;
-}
-
-/** What the batches resent at the start share with the rest of the run. */
-export interface ResumeContext {
-  isolation?: Isolation;
-  warn(diagnostic: Diagnostic, resource: Resource): void;
 }
 
 export interface RunSession {

@@ -1,18 +1,18 @@
 // The batches an interrupted run left in flight: resent at the start of the next run with their own
 // batchIds and bytes, their answers kept until a row of this run takes one; and the in-flight
 // records of answered batches, removed once their acknowledgements are on disk.
-import type { Resource } from '../contract/resources.js';
+import { unlinkSync } from 'node:fs';
+import type { Method, Resource } from '../contract/resources.js';
+import type { Isolation } from '../plan/bisect.js';
 import type { PlannedItem } from '../plan/batcher.js';
 import type { RowMeta } from '../plan/row-meta.js';
 import type { RowOutcome } from '../report/outcome.js';
-import { answersOf, dispatchBatch, type BatchSender, type DispatchContext } from '../send/dispatch.js';
 import type { LoadedInFlight } from '../state/in-flight.js';
-import { hashItem, type ItemHash } from '../state/item-hash.js';
+import { hashItem, type ItemHash, type ItemJson } from '../state/item-hash.js';
 import type { StateStore } from '../state/state-store.js';
-import { unlinkSync } from 'node:fs';
-import type { RunHooks } from './run.js';
-import type { ResolvedSettings } from './settings.js';
-import type { ResumeContext, SessionContext } from './sync.js';
+import type { Diagnostic } from '../validate/diagnostic.js';
+import type { AnswersProfile } from './answers.js';
+import { dispatchBatch, type BatchSender, type DispatchContext } from './dispatch.js';
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -60,16 +60,24 @@ export interface ResendOptions {
   /** The state scope of this run, and the scopes an acceptance makes stale. */
   scope: string;
   others: string[];
-  settings: ResolvedSettings;
+  method: Method;
+  answers: AnswersProfile;
   landing: Landing;
-  notice: SessionContext['notice'];
-  stop: SessionContext['stop'];
+  notice(text: string): void;
+  /** Stop taking new batches; the run ends aborted (exit 3) with this reason. */
+  stop(code: string, message: string): void;
+}
+
+/** What the batches resent at the start share with the rest of the run. */
+export interface ResumeContext {
+  isolation?: Isolation;
+  warn(diagnostic: Diagnostic, resource: Resource): void;
 }
 
 export interface Resender {
   resume(sender: BatchSender, signal: AbortSignal, run: ResumeContext): Promise<void>;
-  /** The outcome a resent batch gave this row's item, taken once. */
-  resent: NonNullable<RunHooks['resent']>;
+  /** The outcome a resent batch gave this row's item, taken once; `json` gives the row's item JSON, or undefined for a row the state knows by its fingerprint. */
+  resent(resource: Resource, externalId: string, json: () => ItemJson | undefined): RowOutcome | undefined;
   /** What no row of this run took (their rows changed or are not in its input), as a note; undefined when nothing is left. */
   leftover(): string | undefined;
 }
@@ -115,7 +123,7 @@ export function createResender(opts: ResendOptions): Resender {
 
 /** Resends one record's batch as it was sent; its items' outcomes wait in `resent`. */
 async function resend(opts: ResendOptions, record: LoadedInFlight, to: { sender: BatchSender; signal: AbortSignal; run: ResumeContext }, resent: Map<string, { hash: ItemHash; outcome: RowOutcome }>): Promise<void> {
-  const { store, scope, settings } = opts;
+  const { store, scope } = opts;
   const resource: Resource = record.resource;
   const items: PlannedItem<RowMeta>[] = record.items.map((it, i) => ({ json: '', encoded: record.itemJson[i]!, bytes: it.bytes, meta: { file: it.file, line: it.line, externalId: it.externalId, fp: it.fp } }));
   const hashes = new Map<RowMeta, ItemHash>(items.map((item) => [item.meta, hashItem(item.encoded!)]));
@@ -128,9 +136,9 @@ async function resend(opts: ResendOptions, record: LoadedInFlight, to: { sender:
   const dispatch: DispatchContext = {
     sender: to.sender,
     resource,
-    method: settings.method,
+    method: opts.method,
     source: record.source,
-    answers: answersOf(settings),
+    answers: opts.answers,
     isolation: to.run.isolation,
     warn: (d) => to.run.warn(d, resource),
     signal: to.signal,
