@@ -12,7 +12,7 @@ import { UsageError } from '../errors.js';
 import { proposeProfile, type Proposal } from '../map/propose.js';
 import { checkOwnersAcrossFiles, type CrossFileCheck } from '../map/propose/cross-files.js';
 import { guessResource } from '../map/propose/guess-resource.js';
-import { SEND_ORDER } from '../plan/order.js';
+import { inSendOrder } from '../plan/order.js';
 import { sampleSource } from '../read/index.js';
 import { profileBeside } from '../config/pair-profiles.js';
 import { DEFAULT_PLAN_FILE } from '../config/sync-plan.js';
@@ -90,7 +90,7 @@ export function registerInit(program: Command, output: Output, _setExit: SetExit
           if (existsSync(path)) throw new UsageError(`${path} already exists`, { suggestion: 'use --force to overwrite it' });
         }
       }
-      const ordered = SEND_ORDER.flatMap((r) => all.filter((p) => p.resource === r));
+      const ordered = inSendOrder(all);
       for (const p of ordered) {
         await writeProfile(p, opts.force);
         printProposal(p, output, true);

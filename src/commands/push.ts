@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { PUSH_OPTIONS } from '../config/options.js';
 import type { Output } from '../report/output.js';
 import { sandboxLines } from '../report/sandbox-lines.js';
-import { openNightlySession } from '../state/nightly-session.js';
+import { openNightlySession } from '../run/nightly-session.js';
 import { addOptions, givenFlags } from './add-options.js';
 import type { SetExit } from './index.js';
 import { FILES_ARGUMENT, runSyncCommand, syncRequest } from './run-command.js';

@@ -5,14 +5,15 @@ import type { Resource } from '../contract/resources.js';
 import { batchId as makeBatchId } from '../plan/batch-id.js';
 import { REF_PATHS } from '../map/types.js';
 import { BodyBuffers, createBatcher, envelopeBytes, itemBytes, type PlannedBatch, type PlannedItem } from '../plan/batcher.js';
-import { SEND_ORDER } from '../plan/order.js';
+import { inSendOrder, SEND_ORDER } from '../plan/order.js';
 import type { RowOutcome } from '../report/outcome.js';
 import type { PlannedBatchInfo } from '../report/run-report.js';
 import { createCrossChecks } from '../validate/cross-checks.js';
 import type { Diagnostic } from '../validate/diagnostic.js';
 import { createItemValidator } from '../validate/validate-item.js';
-import { createLimiter } from './concurrency.js';
-import { answersOf, dispatchBatch, newIsolation, type BatchSender, type Isolation } from './dispatch.js';
+import { createLimiter } from '../send/concurrency.js';
+import { newIsolation, type Isolation } from '../plan/bisect.js';
+import { answersOf, dispatchBatch, type BatchSender } from '../send/dispatch.js';
 import { ChunkLease, ChunkRowMeta, EncodedItem, LazyRow, MappedItem, lazyRow, rowOf, type RowRef } from './chunk-items.js';
 import { ownString } from './own-string.js';
 import { problemText } from './problem-text.js';
@@ -115,7 +116,7 @@ export async function runPipeline(
 
   // big inputs are read, mapped, validated and serialised on the second core (push, validate and
   // --dry-run alike); the rest stays here
-  const ordered = SEND_ORDER.flatMap((r) => jobs.filter((j) => j.resource === r));
+  const ordered = inSendOrder(jobs);
   // runs that keep a state fingerprint each row (row-fingerprint.ts): in incremental mode, a row the
   // state knows from its text is not validated or serialised again (BATCH_SYNC_ROW_FINGERPRINTS=0,
   // for tests: every row built and checked against its item hash)

@@ -10,11 +10,13 @@ import { newRunId } from '../plan/batch-id.js';
 import { createCollector, type Collector } from '../report/collector.js';
 import type { RowOutcome } from '../report/outcome.js';
 import { buildRunReport, failedRows, type PlannedBatchInfo, type RunReport } from '../report/run-report.js';
-import { createRejectionGuard } from '../state/rejection-guard.js';
+import { createRejectionGuard } from './rejection-guard.js';
 import type { Diagnostic } from '../validate/diagnostic.js';
 import type { SandboxHeld } from '../report/sandbox-lines.js';
-import { connect } from './connect.js';
-import { newIsolation, type BatchSender, type Isolation } from './dispatch.js';
+import { connect } from '../send/connect.js';
+import { newIsolation } from '../plan/bisect.js';
+import type { BatchSender } from '../send/dispatch.js';
+import type { ResumeContext } from '../send/resend.js';
 import { pairProfiles } from '../config/pair-profiles.js';
 import { prepareJobs, type PreparedJob } from './prepare.js';
 import { runPipeline, type RunHooks } from './run.js';
@@ -81,12 +83,6 @@ export interface SessionContext {
   notice(text: string): void;
   /** Stop taking new batches; the run ends aborted (exit 3) with this reason. */
   stop(code: string, message: string): void;
-}
-
-/** What the batches resent at the start share with the rest of the run. */
-export interface ResumeContext {
-  isolation?: Isolation;
-  warn(diagnostic: Diagnostic, resource: Resource): void;
 }
 
 export interface RunSession {

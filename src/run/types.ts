@@ -10,15 +10,7 @@ export type { ProgressCounts } from '../report/progress.js';
 // one input file and how to read and map it: decided by config/ (files named, or the plan's jobs)
 export type { Job } from '../config/job.js';
 
-export interface RowMeta {
-  file: string;
-  line: number;
-  externalId?: string;
-  row?: Record<string, string>;
-  /** The row's fingerprint (incremental runs), recorded with the item when the server accepts it. */
-  fp?: ItemHash;
-}
-
+export type { RowMeta } from '../plan/row-meta.js';
 
 export interface RunSettings {
   mode: RunMode;

@@ -1,7 +1,7 @@
 // What a run costs before its input does: a push of one row, to the embedded sandbox, in a child
 // process. It peaked at 115 MB resident while validate of the same row peaked at 69 MB: V8's
 // optimising compiler working on undici's WebAssembly HTTP parser at the first connection
-// (src/run/connect.ts now keeps that parser on the baseline compiler: 81 MB). Memory only.
+// (src/send/connect.ts now keeps that parser on the baseline compiler: 81 MB). Memory only.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

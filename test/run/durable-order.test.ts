@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { prepareJobs } from '../../src/run/prepare.js';
 import { runPipeline } from '../../src/run/run.js';
-import type { BatchSender } from '../../src/run/dispatch.js';
+import type { BatchSender } from '../../src/send/dispatch.js';
 import type { SendRequest, SendResult } from '../../src/send/types.js';
 import { dealsCsv, tempFiles } from '../helpers/cli.js';
 
