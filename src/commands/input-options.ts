@@ -13,6 +13,7 @@ export interface InputFlags {
   headerRow?: string;
   escape?: string;
   maxRecordBytes?: string;
+  engine?: string;
   format: 'human' | 'json';
 }
 
@@ -27,6 +28,7 @@ export function addInputOptions(command: Command): Command {
     .option('--header-row <n>', 'line of the header row, for exports with title rows above it')
     .option('--escape <char>', 'escape character inside quoted CSV fields (default: the quote itself, "")')
     .option('--max-record-bytes <n>', 'largest CSV record or JSON item before the file is declared broken (default 1048576)')
+    .option('--engine <engine>', 'simple: one thread, csv-parse, zod; fast: a read worker and fast paths; auto: fast paths, the worker for large inputs. Same output (default: $BATCH_SYNC_ENGINE, the plan\'s defaults.engine, else auto)')
     .addOption(new Option('--format <format>', 'report format').choices(['human', 'json']).default('human'));
 }
 

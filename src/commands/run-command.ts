@@ -23,7 +23,7 @@ export interface CommonFlags extends InputFlags {
 }
 
 export function syncRequest(mode: SyncRequest['mode'], files: string[], flags: CommonFlags, settings: SyncRequest['flags']): SyncRequest {
-  return { mode, files, resource: resourceFlag(flags.resource), profiles: flags.profile, reader: readerFlags(flags), config: flags.config, flags: settings };
+  return { mode, files, resource: resourceFlag(flags.resource), profiles: flags.profile, reader: readerFlags(flags), config: flags.config, flags: { ...settings, engine: flags.engine } };
 }
 
 /**

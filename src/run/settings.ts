@@ -28,6 +28,29 @@ export const DEFAULTS = {
 };
 
 export const BASE_URL_ENV = 'BATCH_SYNC_BASE_URL';
+export const ENGINE_ENV = 'BATCH_SYNC_ENGINE';
+
+/**
+ * Which machinery reads, maps, validates and serialises the rows. `simple`: one thread, csv-parse,
+ * zod, JSON.stringify. `fast`: the read worker for every input, the fast CSV path, the mappers' JSON
+ * writers and the row-fingerprint shortcut of incremental runs. `auto`: the fast paths, with the
+ * worker only for inputs large enough to gain from it. Their outputs are the same (test/engines).
+ */
+export const ENGINES = ['simple', 'fast', 'auto'] as const;
+export type Engine = (typeof ENGINES)[number];
+
+/** Internal tuning of the read worker, for tests: chunk boundaries inside small inputs, RAW chunks or none. */
+export interface ReadTuning {
+  /** Which chunks the worker leaves RAW for the main thread: alternate ones (auto), every one or none. */
+  split: 'auto' | 'all' | 'none';
+  chunkRows: number;
+}
+
+/** BATCH_SYNC_READ_SPLIT and BATCH_SYNC_READ_CHUNK_ROWS: read here, once, never deep in the core. */
+function readTuning(env: NodeJS.ProcessEnv): ReadTuning {
+  const split = env.BATCH_SYNC_READ_SPLIT;
+  return { split: split === 'all' || split === 'none' ? split : 'auto', chunkRows: Number(env.BATCH_SYNC_READ_CHUNK_ROWS) || 1024 };
+}
 /** Beside the plan file when a plan is used, else in the working directory. */
 export const DEFAULT_STATE_DIR = '.batch-sync';
 export const DEFAULT_KEEP_REPORTS = 30;
@@ -59,6 +82,7 @@ export interface FlagSettings {
   keepReports?: string | number;
   maxRejections?: string | number;
   maxRejectionRate?: string | number;
+  engine?: string;
 }
 
 const intFlag = (flag: string, min: number, max: number) =>
@@ -96,6 +120,8 @@ const schema = z.object({
   keepReports: intFlag('--keep-reports', 1, 100_000),
   maxRejections: intFlag('--max-rejections', 0, Number.MAX_SAFE_INTEGER).optional(),
   maxRejectionRate: z.coerce.number({ error: '--max-rejection-rate takes a number from 0 to 1' }).min(0, '--max-rejection-rate takes a number from 0 to 1').max(1, '--max-rejection-rate takes a number from 0 to 1').optional(),
+  engine: z.enum(ENGINES, { error: (iss) => `the engine is simple, fast or auto, not ${JSON.stringify(iss.input)} (--engine, $${ENGINE_ENV} or the plan's defaults.engine)` }),
+  readTuning: z.custom<ReadTuning>(),
 });
 export type ResolvedSettings = z.output<typeof schema>;
 
@@ -154,6 +180,8 @@ export function resolveSettings(flags: FlagSettings, plan: SyncPlan | undefined,
     keepReports: flags.keepReports ?? DEFAULT_KEEP_REPORTS,
     maxRejections: flags.maxRejections ?? plan?.maxRejections,
     maxRejectionRate: flags.maxRejectionRate ?? plan?.maxRejectionRate,
+    engine: flags.engine ?? (env[ENGINE_ENV] || undefined) ?? d.engine ?? 'auto',
+    readTuning: readTuning(env),
   });
   if (!parsed.success) throw new UsageError(parsed.error.issues[0]!.message);
   return parsed.data;

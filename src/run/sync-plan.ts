@@ -9,6 +9,7 @@ import { METHODS, parseResource, RESOURCE_NAMES_HELP } from '../contract/resourc
 import { ConfigError } from '../errors.js';
 import { ANSWER_STYLE_NAMES } from '../send/answers.js';
 import { expandGlob } from './glob.js';
+import { ENGINES } from './settings.js';
 import { isFileOnDisk, siblingProfile } from './pair-profiles.js';
 import type { Job } from './types.js';
 
@@ -39,6 +40,7 @@ const settings = {
   checkSuccessCount: z.boolean().optional(),
   isolateUnattributed: z.boolean().optional(),
   isolationBudget: z.number().int().min(0).optional(),
+  engine: z.enum(ENGINES).optional(),
 };
 
 /** How the API answers (README, "Reading the API's answers"); every field optional. */
