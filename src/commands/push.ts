@@ -13,6 +13,7 @@ const HELP_AFTER = `
 Environment:
   BATCH_SYNC_BASE_URL   the API root, when --base-url is not given
   BATCH_SYNC_API_KEY    the API key, when --api-key-file is not given
+  BATCH_SYNC_ENGINE     simple, fast or auto, when --engine is not given
 
 Exit codes: 0 every row accepted, 1 some rows not accepted, 2 unusable input or
 options (nothing sent), 3 run aborted (key refused, API unreachable, retries

@@ -8,6 +8,16 @@ import type { OptionRow, OptionTable } from './option.js';
 
 export const BASE_URL_ENV = 'BATCH_SYNC_BASE_URL';
 export const API_KEY_ENV = 'BATCH_SYNC_API_KEY';
+export const ENGINE_ENV = 'BATCH_SYNC_ENGINE';
+
+/**
+ * Which machinery reads, maps, validates and serialises the rows. `simple`: one thread, csv-parse,
+ * zod, JSON.stringify. `fast`: the read worker for every input, the fast CSV path, the mappers' JSON
+ * writers and the row-fingerprint shortcut of incremental runs. `auto`: the fast paths, with the
+ * worker only for inputs large enough to gain from it. Their outputs are the same (test/e2e/engines-identical).
+ */
+export const ENGINES = ['simple', 'fast', 'auto'] as const;
+export type Engine = (typeof ENGINES)[number];
 
 const int = (min: number, max: number) =>
   z.number({ error: 'takes a whole number' }).int('takes a whole number').min(min, `must be at least ${min}`).max(max, `must be at most ${max}`);
@@ -94,6 +104,16 @@ export const SETTINGS_OPTIONS = {
     schema: onOff('when an answer\'s errors name no row, resend that batch split until each error is pinned to one row; it RESENDS rows the server may already have applied: use it only when POST/PATCH replace by externalId'),
   },
   // each error costs about 2·log2(batch size) extra requests
+  engine: {
+    flag: '--engine <engine>',
+    env: ENGINE_ENV,
+    plan: 'defaults.engine',
+    default: 'auto',
+    schema: z.enum(ENGINES, { error: (iss) => `takes simple, fast or auto, not ${JSON.stringify(iss.input)}` }).describe('simple: one thread, csv-parse, zod; fast: a read worker and fast paths; auto: fast paths, the worker for large inputs. Same output (default: auto)'),
+  },
+  // internal tuning of the read worker, for tests only: no flag, no plan key
+  readSplit: { env: 'BATCH_SYNC_READ_SPLIT', default: 'auto', schema: z.enum(['auto', 'all', 'none']).describe('which chunks the read worker leaves RAW for the main thread') },
+  readChunkRows: { env: 'BATCH_SYNC_READ_CHUNK_ROWS', default: 1024, schema: int(1, 1_000_000).describe('rows per chunk of the read worker') },
   isolationBudget: { flag: '--isolation-budget <n>', plan: 'defaults.isolationBudget', default: 5000, schema: int(0, Number.MAX_SAFE_INTEGER).describe('most extra requests --isolate-unattributed sends in a run; past it rows stay UNVERIFIED (default 5000)') },
 } satisfies OptionTable;
 
@@ -149,6 +169,9 @@ export const VALIDATE_OPTIONS = {
   errors: withHelp(errors, 'write the rows not valid, with their original columns, to a CSV'),
   source: withHelp(SETTINGS_OPTIONS.source, 'envelope source for --emit'),
   method: withHelp(SETTINGS_OPTIONS.method, 'validate against the post or patch item shape'),
+  engine: SETTINGS_OPTIONS.engine,
+  readSplit: SETTINGS_OPTIONS.readSplit,
+  readChunkRows: SETTINGS_OPTIONS.readChunkRows,
   batchSize: withHelp(SETTINGS_OPTIONS.batchSize, 'items per batch for --emit'),
   quiet,
   verbose: withHelp(verbose, 'print warnings as they are found (field names and row numbers, never values)'),

@@ -7,7 +7,14 @@ import { resolveOptions, type GivenFlags, type OptionValues } from './option.js'
 import { RUN_OPTIONS } from './options.js';
 import type { SyncPlan } from './sync-plan.js';
 
-export { BASE_URL_ENV } from './options.js';
+export { BASE_URL_ENV, ENGINE_ENV, ENGINES, type Engine } from './options.js';
+
+/** Internal tuning of the read worker, for tests: chunk boundaries inside small inputs, RAW chunks or none. */
+export interface ReadTuning {
+  /** Which chunks the worker leaves RAW for the main thread: alternate ones (auto), every one or none. */
+  split: 'auto' | 'all' | 'none';
+  chunkRows: number;
+}
 /** Beside the plan file when a plan is used, else in the working directory. */
 export const DEFAULT_STATE_DIR = '.batch-sync';
 
@@ -44,7 +51,8 @@ function answers(v: Values, given: GivenFlags) {
 
 export function resolveSettings(given: GivenFlags, plan: SyncPlan | undefined, env: Record<string, string | undefined> = process.env, cwd = process.cwd()) {
   const v = resolveOptions(RUN_OPTIONS, given, env, plan);
-  const { incremental: _incremental, full: _full, stateDir: _stateDir, reportDir: _reportDir, ...settings } = v;
-  return { ...settings, ...answers(v, given), ...unattended(v, given, plan, cwd) };
+  const { incremental: _incremental, full: _full, stateDir: _stateDir, reportDir: _reportDir, readSplit, readChunkRows, ...settings } = v;
+  const readTuning: ReadTuning = { split: readSplit, chunkRows: readChunkRows };
+  return { ...settings, readTuning, ...answers(v, given), ...unattended(v, given, plan, cwd) };
 }
 export type ResolvedSettings = ReturnType<typeof resolveSettings>;

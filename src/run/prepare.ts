@@ -9,6 +9,7 @@ import { openSource } from '../read/index.js';
 import { fingerprintContext } from '../state/row-fingerprint.js';
 import type { OpenedSource, ReaderOptions } from '../read/types.js';
 import { asOriginalExport, isErrorsCsv } from './errors-csv-input.js';
+import type { Engine } from '../config/settings.js';
 import type { Job } from './types.js';
 
 export interface PreparedJob {
@@ -20,7 +21,9 @@ export interface PreparedJob {
   readonly fingerprint: string;
 }
 
-export async function prepareJobs(jobs: readonly Job[], method: Method): Promise<PreparedJob[]> {
+/** `engine` (settings.ts): simple reads CSV through csv-parse alone, and its mappers have no fast paths. */
+export async function prepareJobs(jobs: readonly Job[], method: Method, engine: Engine = 'auto'): Promise<PreparedJob[]> {
+  const fast = engine !== 'simple';
   if (jobs.length === 0) {
     throw new UsageError('no input files', { suggestion: 'name files to read, or run from a directory with a batch-sync.config.json (or pass --config)' });
   }
@@ -41,8 +44,10 @@ export async function prepareJobs(jobs: readonly Job[], method: Method): Promise
       throw new ConfigError(`${job.file}: profile ${job.profile} maps ${profileResource} items, but the file is to be read as ${resource}`);
     }
     const reader = { ...profile?.reader, ...job.reader };
-    const source = asOriginalExport(await openJobSource(job.file, reader));
-    const mapper = createMapper({ resource, method, header: source.header, unnamedAtEnd: source.unnamedAtEnd, profile, file: job.file });
+    const source = asOriginalExport(await openJobSource(job.file, reader, fast));
+    const created = createMapper({ resource, method, header: source.header, unnamedAtEnd: source.unnamedAtEnd, profile, file: job.file });
+    // the simple engine maps every row and serialises its item with JSON.stringify
+    const mapper: Mapper = fast ? created : { resource: created.resource, map: (record) => created.map(record) };
     // only runs that keep a state ask: the context digests the build (~7 ms)
     let context: string | undefined;
     const fingerprint = () => (context ??= fingerprintContext({ method, resource, header: source.header, detected: source.detected, reader, profile }));
@@ -60,12 +65,12 @@ export async function prepareJobs(jobs: readonly Job[], method: Method): Promise
  * Opens an input. An errors CSV has its header on line 1 whatever the export it came from: fed back
  * with the export's profile, a header row set for the export's title rows must not apply to it.
  */
-async function openJobSource(file: string, reader: ReaderOptions): Promise<OpenedSource> {
-  if (reader.headerRow === undefined || reader.headerRow === 1) return openSource(file, reader);
+async function openJobSource(file: string, reader: ReaderOptions, fast: boolean): Promise<OpenedSource> {
+  if (reader.headerRow === undefined || reader.headerRow === 1) return openSource(file, reader, fast);
   const { headerRow: _, ...fromLineOne } = reader;
-  const errorsCsv = await openSource(file, fromLineOne).then(
+  const errorsCsv = await openSource(file, fromLineOne, fast).then(
     (s) => isErrorsCsv(s.header),
     () => false,
   );
-  return openSource(file, errorsCsv ? fromLineOne : reader);
+  return openSource(file, errorsCsv ? fromLineOne : reader, fast);
 }

@@ -118,16 +118,16 @@ export async function runPipeline(
   // --dry-run alike); the rest stays here
   const ordered = inSendOrder(jobs);
   // runs that keep a state fingerprint each row (row-fingerprint.ts): in incremental mode, a row the
-  // state knows from its text is not validated or serialised again (BATCH_SYNC_ROW_FINGERPRINTS=0,
-  // for tests: every row built and checked against its item hash)
-  const fingerprinting = hooks.sameRow !== undefined && process.env.BATCH_SYNC_ROW_FINGERPRINTS !== '0';
+  // state knows from its text is not validated or serialised again; the simple engine builds and
+  // checks every row against its item hash
+  const fingerprinting = hooks.sameRow !== undefined && settings.engine !== 'simple';
   const fingerprintSets = new Map<Resource, SharedArrayBuffer | undefined>();
   const fingerprintsOf = (resource: Resource) => {
     if (!fingerprintSets.has(resource)) fingerprintSets.set(resource, hooks.fingerprints?.(resource));
     return fingerprintSets.get(resource);
   };
   const workerJobs = () => ordered.map((j) => ({ ...j.job, resource: j.resource, fingerprint: fingerprinting ? { context: j.fingerprint, known: fingerprintsOf(j.resource) } : undefined }));
-  const inWorker = ordered.length > 0 && readsInWorker(ordered.map((j) => j.job.file), settings.mode === 'push') ? readInWorker(workerJobs(), settings.method) : undefined;
+  const inWorker = ordered.length > 0 && readsInWorker(ordered.map((j) => j.job.file), settings.mode === 'push', settings.engine) ? readInWorker(workerJobs(), settings.method, settings.readTuning) : undefined;
   const workerRows = inWorker?.chunks();
   // what the reader found about a whole file (encoding guessed, title rows, unnamed columns…): a
   // warning under the file's resource, naming the file and the line where there is one
@@ -304,7 +304,7 @@ export async function runPipeline(
         return batcher.add({ json: json!, bytes, meta: { ...where, externalId, row, fp } });
       };
 
-      const validate = createItemValidator(resource, settings.method);
+      const validate = createItemValidator(resource, settings.method, settings.engine !== 'simple');
       // the ids of a row whose JSON the mapper wrote, and the item of its references (reused row to row)
       const rawIds = new Array<unknown>(REF_PATHS.length);
       const rawRefs: RefsItem = { associated: {} };

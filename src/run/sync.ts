@@ -179,7 +179,7 @@ export async function sync(request: SyncRequest, environment: SyncEnvironment = 
   let finished: { report: RunReport; exitCode: number } | undefined;
   let out: SyncOutcome | undefined;
   try {
-    const prepared = await prepareJobs(jobsFor(request, plan), settings.method);
+    const prepared = await prepareJobs(jobsFor(request, plan), settings.method, settings.engine);
     // a profile nobody named is said once, so a file is never mapped by a surprise
     for (const { job } of prepared) if (job.profileBeside) environment.onEvent?.(`profile ${shown(job.profile!, request.cwd ?? process.cwd())} for ${job.file} (found beside it)`, 'info');
     environment.onPrepared?.(prepared);

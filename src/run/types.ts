@@ -2,6 +2,7 @@
 import type { Method } from '../contract/resources.js';
 import type { ItemHash } from '../state/item-hash.js';
 import type { RunMode } from '../report/run-report.js';
+import type { Engine, ReadTuning } from '../config/settings.js';
 
 // the run's mode and its progress counts are the report's own types: one definition each
 export type { RunMode } from '../report/run-report.js';
@@ -26,4 +27,7 @@ export interface RunSettings {
   isolateUnattributed: boolean;
   isolationBudget: number;
   runId: string;
+  /** settings.ts: which machinery reads the rows (simple, fast, auto), decided once for the run. */
+  engine: Engine;
+  readTuning: ReadTuning;
 }

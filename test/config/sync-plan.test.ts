@@ -56,6 +56,32 @@ describe('settings: a flag beats the environment, which beats the plan, which be
   });
 });
 
+describe('the engine (simple, fast, auto): one setting, decided here', () => {
+  const engine = (flags: { engine?: string }, env: NodeJS.ProcessEnv = {}, planned?: string) => resolveSettings(flags, (planned ? { defaults: { engine: planned } } : undefined) as never, env).engine;
+  test('the flag, then $BATCH_SYNC_ENGINE, then the plan\'s defaults.engine, else auto', () => {
+    expect(engine({})).toBe('auto');
+    expect(engine({}, {}, 'fast')).toBe('fast');
+    expect(engine({}, { BATCH_SYNC_ENGINE: 'simple' }, 'fast')).toBe('simple');
+    expect(engine({ engine: 'fast' }, { BATCH_SYNC_ENGINE: 'simple' }, 'auto')).toBe('fast');
+    // an empty variable is no value, as for the base URL
+    expect(engine({}, { BATCH_SYNC_ENGINE: '' })).toBe('auto');
+  });
+  test('an unknown engine is a usage error that says where it may come from', () => {
+    expect(() => engine({}, { BATCH_SYNC_ENGINE: 'turbo' })).toThrow('BATCH_SYNC_ENGINE takes simple, fast or auto, not "turbo"');
+    expect(() => engine({ engine: 'Fast' })).toThrow(/not "Fast"/);
+  });
+  test('the read worker\'s tuning for tests is read here too, never deep in the core', () => {
+    expect(resolveSettings({}, undefined, {}).readTuning).toEqual({ split: 'auto', chunkRows: 1024 });
+    expect(resolveSettings({}, undefined, { BATCH_SYNC_READ_SPLIT: 'all', BATCH_SYNC_READ_CHUNK_ROWS: '3' }).readTuning).toEqual({ split: 'all', chunkRows: 3 });
+  });
+  test('a plan\'s defaults.engine is checked with the plan', async () => {
+    const { path } = planIn({ defaults: { engine: 'turbo' }, jobs: [{ file: 'deals.csv' }] }, { 'deals.csv': 'externalId\n' });
+    await expect(loadSyncPlan(path)).rejects.toThrow(/defaults\.engine/);
+    const ok = planIn({ defaults: { engine: 'simple' }, jobs: [{ file: 'deals.csv' }] }, { 'deals.csv': 'externalId\n' });
+    expect(((await loadSyncPlan(ok.path)) as { defaults?: { engine?: string } }).defaults?.engine).toBe('simple');
+  });
+});
+
 describe('the answers profile (how the API answers)', () => {
   const resolve = (flags: Record<string, unknown>, plan?: unknown) => {
     const s = resolveSettings(flags as never, plan as never, {});
