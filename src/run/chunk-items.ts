@@ -3,7 +3,7 @@
 // memory back as soon as nothing can read it any more.
 import type { PlannedItem } from '../plan/batcher.js';
 import { chunkBuffers, decodeRow, type ChunkReader, type RowChunk, type RowSource } from './row-chunk.js';
-import type { ItemHash } from '../state/item-hash.js';
+import type { ItemHash } from '../util/item-hash.js';
 import type { RowMeta } from './types.js';
 
 /** A row's cells: at hand, not there, or still in its chunk. */

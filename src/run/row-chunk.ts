@@ -7,8 +7,8 @@
 // copying every cell apart cost the worker ~1 s per million rows.
 import { CsvRow } from '../read/csv/row-builder.js';
 import type { SourceRecord } from '../read/types.js';
-import type { ItemHash } from '../state/item-hash.js';
-import type { Diagnostic } from '../validate/diagnostic.js';
+import type { ItemHash } from '../util/item-hash.js';
+import type { Diagnostic } from '../util/diagnostic.js';
 
 /** What the worker decided about a row that does not go on (built into an outcome on the main thread). */
 export type WorkerVerdict =

@@ -1,6 +1,6 @@
 // What a run is given and what it hands back.
 import type { Method } from '../contract/resources.js';
-import type { ItemHash } from '../state/item-hash.js';
+import type { ItemHash } from '../util/item-hash.js';
 import type { RunMode } from '../report/run-report.js';
 import type { Engine, ReadTuning } from '../config/settings.js';
 
