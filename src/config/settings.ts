@@ -7,7 +7,7 @@ import { resolveOptions, type GivenFlags, type OptionValues } from './option.js'
 import { RUN_OPTIONS } from './options.js';
 import type { SyncPlan } from './sync-plan.js';
 
-export { BASE_URL_ENV, ENGINE_ENV, ENGINES, type Engine } from './options.js';
+export { BASE_URL_ENV, type Engine } from './options.js';
 
 /** Internal tuning of the read worker, for tests: chunk boundaries inside small inputs, RAW chunks or none. */
 export interface ReadTuning {

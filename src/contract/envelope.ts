@@ -10,7 +10,6 @@ export const batchEnvelope = z
     items: z.array(z.unknown()).describe('Records of the resource kind of the path.'),
   })
   .describe('Batch envelope.');
-export type BatchEnvelope<T = unknown> = { batchId: string; source: string; items: T[] };
 
 export const dataError = z.object({ message: z.string(), detail: z.string() });
 export type DataError = z.infer<typeof dataError>;

@@ -112,7 +112,3 @@ export function itemSchema(resource: Resource, method: Method): z.ZodType {
   return ITEM_SCHEMAS[resource][method];
 }
 
-export type DealItem = z.infer<typeof dealPost>;
-export type ActivityItem = z.infer<typeof activityPost>;
-export type AccountItem = z.infer<typeof accountPost>;
-export type SalesProfileItem = z.infer<typeof salesProfilePost>;

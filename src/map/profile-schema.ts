@@ -68,7 +68,7 @@ export const customFieldSpec = z
     ...valueSpec,
   })
   .superRefine(exactlyOneSource);
-export type CustomFieldSpec = z.output<typeof customFieldSpec>;
+type CustomFieldSpec = z.output<typeof customFieldSpec>;
 
 export const skipCondition = z
   .strictObject({

@@ -34,7 +34,3 @@ export function parseTemplate(template: string): TemplateParse {
   if (literal) parts.push({ literal });
   return { ok: true, parts };
 }
-
-export function templateColumns(parts: TemplatePart[]): string[] {
-  return parts.flatMap((p) => ('column' in p ? [p.column] : []));
-}

@@ -1,5 +1,5 @@
 // The read stage's public surface.
 
-export { formatOf, openSource } from './open.js';
-export { type SourceSample, sampleSource } from './sample.js';
+export { openSource } from './open.js';
+export { sampleSource } from './sample.js';
 export * from './types.js';
