@@ -13,8 +13,7 @@ import type { Diagnostic } from '../validate/diagnostic.js';
 /** What the worker decided about a row that does not go on (built into an outcome on the main thread). */
 export type WorkerVerdict =
   | { kind: 'skip'; reason: string }
-  | { kind: 'map-invalid'; externalId?: string; field?: string; column?: string; detail: string }
-  | { kind: 'check-invalid'; externalId?: string; field?: string; detail: string };
+  | { kind: 'invalid'; externalId?: string; field?: string; column?: string; detail: string };
 
 export interface RowChunk {
   /** Index of the job (in the order the worker was given them). */

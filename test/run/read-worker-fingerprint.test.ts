@@ -34,7 +34,7 @@ async function mainView(file: string): Promise<{ context: string; known: SharedA
 }
 
 async function workerChunks(file: string, fingerprint: { context: string; known: SharedArrayBuffer }): Promise<RowChunk[]> {
-  const worker = readInWorker([{ file, resource: 'deal', fingerprint }], 'post');
+  const worker = readInWorker([{ file, resource: 'deal', reader: {}, opened: {}, fingerprint }], 'post');
   const chunks: RowChunk[] = [];
   try {
     for await (const c of worker.chunks()) if (c !== JOB_END) chunks.push(c);
