@@ -13,7 +13,8 @@ import { ChunkLease, LazyRow, lazyRow, type RowRef } from './chunk-items.js';
 import type { PreparedJob } from './prepare.js';
 import { processRow, type KnownRows, type RowContext } from './process-row.js';
 import { JOB_END, type WorkerRows } from './read-in-worker.js';
-import { ChunkReader, RAW, SAME, type RowChunk } from './row-chunk.js';
+import { ChunkReader } from './chunk-reader.js';
+import { RAW, SAME, type RowChunk } from './row-chunk.js';
 import type { RunControl } from './send-batch.js';
 import type { RowMeta } from './types.js';
 

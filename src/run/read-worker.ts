@@ -20,7 +20,7 @@ import type { Diagnostic } from '../validate/diagnostic.js';
 import { createItemValidator } from '../validate/validate-item.js';
 import { openJob, type JobSpec } from './prepare.js';
 import { processRow, type KnownRows, type RowSink } from './process-row.js';
-import { ChunkWriter } from './row-chunk.js';
+import { ChunkWriter } from './chunk-writer.js';
 
 /**
  * A job as the worker reads it: as the main thread decided it (prepare.ts), and in incremental runs
