@@ -11,8 +11,7 @@ import type { Diagnostic } from '../validate/diagnostic.js';
 import { ChunkLease, ChunkRowMeta, EncodedItem, LazyRow, MappedItem, rowOf, type RowRef } from './chunk-items.js';
 import { ownString } from './own-string.js';
 import type { RowSink } from './process-row.js';
-import type { RunHooks } from './run.js';
-import type { RowMeta, RunSettings } from './types.js';
+import type { RowMeta, RunHooks, RunSettings } from './types.js';
 
 type RefsItem = Record<string, unknown> & { associated: Record<string, unknown> };
 

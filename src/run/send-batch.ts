@@ -8,8 +8,7 @@ import type { RowOutcome } from '../report/outcome.js';
 import type { Diagnostic } from '../validate/diagnostic.js';
 import { createLimiter } from './concurrency.js';
 import { answersOf, dispatchBatch, type BatchSender, type DispatchContext, type Isolation } from './dispatch.js';
-import type { RunHooks } from './run.js';
-import type { ProgressCounts, RowMeta, RunSettings } from './types.js';
+import type { ProgressCounts, RowMeta, RunHooks, RunSettings } from './types.js';
 
 /** What every stage of a run shares: its settings and hooks, its counts, and whether it has stopped. */
 export interface RunControl {
