@@ -54,3 +54,30 @@ describe('readAnswer', () => {
     expect(readAnswer(answer(['boom'], 3), ids, named).kind).toBe('unverifiable');
   });
 });
+
+describe('the reason of an answer whose errors name no item', () => {
+  const owners = ['ana-souza', 'bruno-diaz', 'camila-rojas', 'diego-lopez'];
+  const errors = owners.flatMap((o) => [
+    err(`ownerExternalId: "${o}" does not exist as a sales profile`),
+    err(`agentExternalId: "${o}" does not exist as a sales profile`),
+  ]);
+  const reason = (r: AnswerReading) => (r.kind === 'unresolved' ? r.reason : '');
+
+  test('quotes whole errors and counts the rest, never a detail cut mid-word ("ca)', () => {
+    const text = reason(readAnswer(answer(errors, 100, 201), ids, documented));
+    expect(text).toMatch(/^8 errors name no item of the 4: VALIDATION_ERROR ownerExternalId: "ana-souza" does not exist as a sales profile; /);
+    // every error quoted is whole: its quotes balanced, and the list ends with how many were left out
+    expect(text.split('"').length % 2).toBe(1);
+    expect(text).toMatch(/ \(and \d+ more\)$/);
+    expect(text.length).toBeLessThanOrEqual(260);
+  });
+  test('a short list is quoted whole', () => {
+    const text = reason(readAnswer(answer(errors.slice(0, 2), 100, 201), ids, documented));
+    expect(text).toBe('2 errors name no item of the 4: VALIDATION_ERROR ownerExternalId: "ana-souza" does not exist as a sales profile; VALIDATION_ERROR agentExternalId: "ana-souza" does not exist as a sales profile');
+  });
+  test('one long error is cut at a word, marked with …', () => {
+    const long = `ownerExternalId: ${'word '.repeat(80)}end`;
+    const text = reason(readAnswer(answer([err(long)], 100, 201), ids, documented));
+    expect(text).toMatch(/: VALIDATION_ERROR ownerExternalId: (word )+word…$/);
+  });
+});

@@ -12,10 +12,11 @@ import { UsageError } from '../errors.js';
 import { proposeProfile, type Proposal } from '../map/propose.js';
 import { checkOwnersAcrossFiles, type CrossFileCheck } from '../map/propose/cross-files.js';
 import { guessResource } from '../map/propose/guess-resource.js';
-import { SEND_ORDER } from '../plan/order.js';
+import { inSendOrder } from '../plan/order.js';
 import { sampleSource } from '../read/index.js';
-import { DEFAULT_PLAN_FILE } from '../run/sync-plan.js';
-import { readerFlags } from './input-options.js';
+import { profileBeside } from '../config/pair-profiles.js';
+import { DEFAULT_PLAN_FILE } from '../config/sync-plan.js';
+import { readerFlags } from '../config/input-flags.js';
 import type { Output } from '../report/output.js';
 import type { SetExit } from './index.js';
 
@@ -42,11 +43,6 @@ interface Proposed {
   complete: boolean;
 }
 
-/** `<file>.profile.json` beside the file: `exports/ventas.csv` → `exports/ventas.profile.json`. */
-export function profilePathFor(file: string): string {
-  return join(dirname(file), `${basename(file).replace(/\.[^.]*$/, '')}.profile.json`);
-}
-
 export function registerInit(program: Command, output: Output, _setExit: SetExit): void {
   program
     .command('init')
@@ -71,7 +67,7 @@ export function registerInit(program: Command, output: Output, _setExit: SetExit
         const file = args[0]!;
         if (!resource) throw new UsageError('--resource is required when init maps one file', { suggestion: `batch-sync init ${file} --resource <kind> (${RESOURCE_NAMES_HELP})` });
         if (opts.plan !== undefined) throw new UsageError('--plan is for init of several files');
-        const one = await proposeFor(file, resource, undefined, opts.out ?? profilePathFor(file), limit, opts);
+        const one = await proposeFor(file, resource, undefined, opts.out ?? profileBeside(file), limit, opts);
         await writeProfile(one, opts.force);
         printProposal(one, output, false);
         if (!one.proposal.fillIn.length) output.out(`\nnext: batch-sync validate ${file} --profile ${one.out}`);
@@ -88,13 +84,13 @@ export function registerInit(program: Command, output: Output, _setExit: SetExit
       const planPath = opts.plan ?? join(dirname(targets[0]!.file), DEFAULT_PLAN_FILE);
       // everything is read and decided before anything is written: a file init cannot place leaves no half-done set
       const all: Proposed[] = [];
-      for (const t of targets) all.push(await proposeFor(t.file, t.resource, t.guessed, profilePathFor(t.file), limit, opts));
+      for (const t of targets) all.push(await proposeFor(t.file, t.resource, t.guessed, profileBeside(t.file), limit, opts));
       if (!opts.force) {
         for (const path of [...all.map((p) => p.out), planPath]) {
           if (existsSync(path)) throw new UsageError(`${path} already exists`, { suggestion: 'use --force to overwrite it' });
         }
       }
-      const ordered = SEND_ORDER.flatMap((r) => all.filter((p) => p.resource === r));
+      const ordered = inSendOrder(all);
       for (const p of ordered) {
         await writeProfile(p, opts.force);
         printProposal(p, output, true);
@@ -113,7 +109,7 @@ export function registerInit(program: Command, output: Output, _setExit: SetExit
 
   async function proposeFor(file: string, kind: Resource | undefined, guessed: string | undefined, out: string, limit: number, opts: InitOptions): Promise<Proposed> {
     if (resolve(out) === resolve(file)) throw new UsageError(`refusing to write the profile over the export it reads: ${out}`, { suggestion: 'pass another --out' });
-    const sample = await sampleSource(file, limit, readerFlags({ ...opts, format: 'human' })); // InputError (exit 2) when it cannot be read
+    const sample = await sampleSource(file, limit, readerFlags({ delimiter: opts.delimiter, encoding: opts.encoding, headerRow: opts.headerRow })); // InputError (exit 2) when it cannot be read
     if (!sample.header) {
       throw new UsageError(`${file} is ${sample.format.toUpperCase()}: items in the API's shape need no profile`, {
         suggestion: `check them with: batch-sync validate ${file}`,

@@ -11,19 +11,18 @@ import { startProgress } from '../report/progress.js';
 import { REPORTERS } from '../report/reporters.js';
 import type { PlannedBatchInfo } from '../report/run-report.js';
 import { summaryLine } from '../report/summary-line.js';
-import { DEFAULT_PLAN_FILE } from '../run/sync-plan.js';
+import { readerFlags, resourceFlag } from '../config/input-flags.js';
+import { resolveOptions, type GivenFlags } from '../config/option.js';
+import { REPORT_OPTIONS } from '../config/options.js';
+import { DEFAULT_PLAN_FILE } from '../config/sync-plan.js';
 import { sync, type SyncEnvironment, type SyncOutcome, type SyncRequest } from '../run/sync.js';
-import { readerFlags, resourceFlag, type InputFlags } from './input-options.js';
 
-export interface CommonFlags extends InputFlags {
-  errors?: string;
-  emit?: string;
-  quiet?: boolean;
-  verbose?: boolean;
-}
+export const FILES_ARGUMENT = ['[files...]', 'CSV, JSON or NDJSON files, each optionally paired with its profile as FILE:PROFILE; none: run the jobs of the sync plan'] as const;
 
-export function syncRequest(mode: SyncRequest['mode'], files: string[], flags: CommonFlags, settings: SyncRequest['flags']): SyncRequest {
-  return { mode, files, resource: resourceFlag(flags.resource), profiles: flags.profile, reader: readerFlags(flags), config: flags.config, flags: settings };
+/** The run the options given on the command line ask for; the settings are resolved by sync(). */
+export function syncRequest(mode: SyncRequest['mode'], files: string[], given: GivenFlags): SyncRequest {
+  const text = (key: string) => given[key] as string | undefined;
+  return { mode, files, resource: resourceFlag(text('resource')), profiles: given.profile as string[] | undefined, reader: readerFlags(given), config: text('config'), flags: given };
 }
 
 /**
@@ -100,17 +99,33 @@ function openEmit(path: string): { write(text: string): void; close(): void; fai
   };
 }
 
+/** The errors CSV completed, or aborted with what went wrong added to `failures`. */
+function finishErrorsCsv(errors: ErrorsCsvWriter, outcome: SyncOutcome, failures: BatchSyncError[], target: string): void {
+  const failure = errors.failure();
+  if (failure) {
+    errors.abort();
+    failures.push(failure);
+    return;
+  }
+  try {
+    outcome.report.errorFiles = errors.finish().files.map((f) => f.path);
+  } catch (error) {
+    errors.abort();
+    failures.push(error instanceof BatchSyncError ? error : writeError(error, target));
+  }
+}
+
 /**
  * `epilogue`: lines the command adds after the report (what the embedded sandbox holds), printed
  * where the report goes and before the summary line, which stays the last line on stderr.
  */
 export async function runSyncCommand(
   request: SyncRequest,
-  flags: CommonFlags,
   output: Output,
   environment: SyncEnvironment = {},
   epilogue?: (outcome: SyncOutcome) => string[],
 ): Promise<{ outcome: SyncOutcome; exitCode: number }> {
+  const flags = resolveOptions(REPORT_OPTIONS, request.flags, {});
   const progress = await startProgress({ output, mode: flags.quiet ? 'quiet' : undefined, verbose: flags.verbose });
   // both output files are opened once the run's inputs are known (files named or the plan's jobs)
   // and before anything is sent, so neither can ever be written over an input
@@ -166,20 +181,7 @@ export async function runSyncCommand(
   if (emitFailure) failures.push(emitFailure);
   // the state and the run's report folder (--report-dir)
   for (const failure of outcome.outputFailures ?? []) failures.push(new BatchSyncError('OUTPUT', failure, EXIT.aborted));
-  if (errors) {
-    const failure = errors.failure();
-    if (failure) {
-      errors.abort();
-      failures.push(failure);
-    } else {
-      try {
-        outcome.report.errorFiles = errors.finish().files.map((f) => f.path);
-      } catch (error) {
-        errors.abort();
-        failures.push(error instanceof BatchSyncError ? error : writeError(error, flags.errors!));
-      }
-    }
-  }
+  if (errors) finishErrorsCsv(errors, outcome, failures, flags.errors!);
   // a push's accepted row was sent (the sink hears only the rows not accepted)
   if (request.mode === 'push' && outcome.report.totals.accepted > 0) sent = true;
   const exitCode = failures.length === 0 ? outcome.exitCode : Math.max(outcome.exitCode, sent ? EXIT.aborted : EXIT.usage);

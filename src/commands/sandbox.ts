@@ -3,8 +3,8 @@
 import { randomBytes } from 'node:crypto';
 import { Option, type Command } from 'commander';
 import { UsageError } from '../errors.js';
-import { BASE_URL_ENV } from '../run/settings.js';
-import { API_KEY_ENV } from '../send/api-key.js';
+import { BASE_URL_ENV } from '../config/settings.js';
+import { API_KEY_ENV } from '../config/api-key.js';
 import type { Output } from '../report/output.js';
 import { visible } from '../report/terminal-text.js';
 import type { BatchLogEntry } from '../sandbox/batch-history.js';

@@ -26,11 +26,12 @@ export function formatOf(file: string, forced?: string): SourceFormat {
  * Opens a file and detects how to read it from a bounded prefix; `records` then streams it once.
  * Throws InputError (exit 2) for files that cannot be read at all; rows that cannot be read come
  * back as `unreadable` records, and everything else worth telling as `warnings` (never printed here).
+ * `fastCsv`: CSV through the fast path in front of csv-parse (the run's engine decides; simple: off).
  */
-export async function openSource(file: string, options: ReaderOptions = {}): Promise<OpenedSource> {
+export async function openSource(file: string, options: ReaderOptions = {}, fastCsv = true): Promise<OpenedSource> {
   const warnings: SourceWarning[] = [];
   const format = formatOf(file, options.format);
   if (format === 'json') return openJson(file, options, warnings);
   if (format === 'ndjson') return openNdjson(file, options, warnings);
-  return openCsv(file, options, warnings);
+  return openCsv(file, options, warnings, fastCsv);
 }

@@ -6,7 +6,7 @@ import { accessSync, constants, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
 import { BatchSyncError, EXIT, UsageError } from '../errors.js';
-import { openAtomic, type AtomicFile } from './atomic-file.js';
+import { openAtomic, type AtomicFile } from '../util/atomic-file.js';
 import { neutraliseCell } from './formula-guard.js';
 import type { RowOutcome } from './outcome.js';
 import { inputFiles, sameFileNote } from './same-file.js';

@@ -19,13 +19,35 @@ export function consoleOutput(): Output {
   const plain = process.env.TERM === 'dumb' && !process.env.FORCE_COLOR;
   const color = new Chalk(plain ? { level: 0 } : {});
   const safe = (text: string) => terminalSafe(redact(text.endsWith('\n') ? text : `${text}\n`), color.level > 0);
+  const stdoutOpen = keepRunningWhenClosed(process.stdout);
+  const stderrOpen = keepRunningWhenClosed(process.stderr);
   return {
-    out: (text) => process.stdout.write(safe(text)),
-    err: (text) => process.stderr.write(safe(text)),
+    out: (text) => void (stdoutOpen() && process.stdout.write(safe(text))),
+    err: (text) => void (stderrOpen() && process.stderr.write(safe(text))),
     color,
     stderrIsTTY: Boolean(process.stderr.isTTY),
     stderrStream: process.stderr,
   };
+}
+
+const closedStreams = new WeakSet<NodeJS.WritableStream>();
+const guardedStreams = new WeakSet<NodeJS.WritableStream>();
+
+/**
+ * A reader that goes away (`| head -c 100`, a closed terminal) makes the next write fail with
+ * EPIPE, which Node throws as an unhandled 'error' event: a raw stack and exit 1 in place of the
+ * run's own code. Such a stream is only marked closed; later lines to it are dropped and the run
+ * ends with its exit code (a push is not cut short by its reader leaving). Returns "still open?".
+ */
+function keepRunningWhenClosed(stream: NodeJS.WritableStream): () => boolean {
+  if (!guardedStreams.has(stream)) {
+    guardedStreams.add(stream);
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE' && error.code !== 'ERR_STREAM_DESTROYED') throw error;
+      closedStreams.add(stream);
+    });
+  }
+  return () => !closedStreams.has(stream);
 }
 
 /** Collects output in memory: used by tests of renderers and by `--format json` wrappers. */

@@ -2,6 +2,7 @@
 // examples each (10,000 failures with one cause are one paragraph, not 10,000 lines), warnings apart,
 // and a one-line verdict. It prints only; the exit code is decided elsewhere.
 import type { ChalkInstance } from 'chalk';
+import { shorten } from '../shorten.js';
 import { formatDiagnostic } from '../validate/diagnostic.js';
 import type { OutcomeGroup, ResourceCounts, WarningGroup } from './collector.js';
 import type { RowOutcome } from './outcome.js';
@@ -13,7 +14,7 @@ import { commandName, durationSeconds, failedRows, isSendingMode, ownersNotInRun
 const MAX_DETAIL = 300;
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
-const clip = (s: string) => (s.length > MAX_DETAIL ? `${s.slice(0, MAX_DETAIL - 1)}…` : s);
+const clip = (s: string) => shorten(s, MAX_DETAIL);
 
 export function renderHuman(report: RunReport, output: Output): void {
   for (const line of humanReport(report, output.color)) output.out(line);
@@ -92,7 +93,7 @@ function batchSection(batches: readonly PlannedBatchInfo[], c: ChalkInstance): s
 
 function isolationLine(i: NonNullable<RunReport['isolation']>): string {
   const over = i.overBudget > 0 ? `; the budget ran out: ${plural(i.overBudget, 'batch', 'batches')} left unverified` : '';
-  return `Isolation (--isolate-unattributed): ${plural(i.requests, 'extra request')} of a budget of ${i.budget} resent split batches to pin errors that named no row${over}.`;
+  return `Isolation (--isolate-unattributed): ${plural(i.requests, 'extra request')} of a budget of ${i.budget}, resending batches split to pin errors that named no row${over}.`;
 }
 
 function countsTable(report: RunReport): string[] {

@@ -10,6 +10,7 @@ import { openSource } from '../read/index.js';
 import { fingerprintContext } from '../state/row-fingerprint.js';
 import type { OpenedSource, ReaderOptions } from '../read/types.js';
 import { asOriginalExport, isErrorsCsv } from './errors-csv-input.js';
+import type { Engine } from '../config/settings.js';
 import type { Job } from './types.js';
 
 /**
@@ -23,8 +24,10 @@ export interface JobSpec {
   profile?: Profile;
   /** The profile's reader options under the job's own: what the row fingerprints name. */
   reader: ReaderOptions;
-  /** What the file is opened with: `reader`, without its header row for an errors CSV (openJobSource). */
+  /** What the file is opened with: `reader`, without its header row for an errors CSV (readerFor). */
   opened: ReaderOptions;
+  /** False for the simple engine: CSV through csv-parse alone, and mappers without their fast paths. */
+  fast?: boolean;
 }
 
 export interface PreparedJob {
@@ -37,7 +40,9 @@ export interface PreparedJob {
   readonly fingerprint: string;
 }
 
-export async function prepareJobs(jobs: readonly Job[], method: Method): Promise<PreparedJob[]> {
+/** `engine` (settings.ts): simple reads CSV through csv-parse alone, and its mappers have no fast paths. */
+export async function prepareJobs(jobs: readonly Job[], method: Method, engine: Engine = 'auto'): Promise<PreparedJob[]> {
+  const fast = engine !== 'simple';
   if (jobs.length === 0) {
     throw new UsageError('no input files', { suggestion: 'name files to read, or run from a directory with a batch-sync.config.json (or pass --config)' });
   }
@@ -58,7 +63,7 @@ export async function prepareJobs(jobs: readonly Job[], method: Method): Promise
       throw new ConfigError(`${job.file}: profile ${job.profile} maps ${profileResource} items, but the file is to be read as ${resource}`);
     }
     const reader = { ...profile?.reader, ...job.reader };
-    const spec: JobSpec = { file: job.file, resource, profile, reader, opened: await readerFor(job.file, reader) };
+    const spec: JobSpec = { file: job.file, resource, profile, reader, opened: await readerFor(job.file, reader, fast), fast };
     prepared.push(await openJob(spec, method, job));
   }
   return prepared;
@@ -67,8 +72,11 @@ export async function prepareJobs(jobs: readonly Job[], method: Method): Promise
 /** Opens a job's file and builds its mapper, as decided in its spec: on the main thread and in the read worker alike. */
 export async function openJob(spec: JobSpec, method: Method, job: Job = { file: spec.file }): Promise<PreparedJob> {
   const { file, resource, profile, reader } = spec;
-  const source = asOriginalExport(await openSource(file, spec.opened));
-  const mapper = createMapper({ resource, method, header: source.header, unnamedAtEnd: source.unnamedAtEnd, profile, file });
+  const fast = spec.fast !== false;
+  const source = asOriginalExport(await openSource(file, spec.opened, fast));
+  const created = createMapper({ resource, method, header: source.header, unnamedAtEnd: source.unnamedAtEnd, profile, file });
+  // the simple engine maps every row and serialises its item with JSON.stringify
+  const mapper: Mapper = fast ? created : { resource: created.resource, map: (record) => created.map(record) };
   // only runs that keep a state ask: the context digests the build (~7 ms)
   let context: string | undefined;
   const fingerprint = () => (context ??= fingerprintContext({ method, resource, header: source.header, detected: source.detected, reader, profile }));
@@ -85,10 +93,10 @@ export async function openJob(spec: JobSpec, method: Method, job: Job = { file: 
  * it came from: fed back with the export's profile, a header row set for the export's title rows
  * must not apply to it.
  */
-async function readerFor(file: string, reader: ReaderOptions): Promise<ReaderOptions> {
+async function readerFor(file: string, reader: ReaderOptions, fast: boolean): Promise<ReaderOptions> {
   if (reader.headerRow === undefined || reader.headerRow === 1) return reader;
   const { headerRow: _, ...fromLineOne } = reader;
-  const errorsCsv = await openSource(file, fromLineOne).then(
+  const errorsCsv = await openSource(file, fromLineOne, fast).then(
     (s) => isErrorsCsv(s.header),
     () => false,
   );

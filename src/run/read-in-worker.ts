@@ -8,6 +8,7 @@ import type { SourceWarning } from '../read/types.js';
 import { BatchSyncError, ConfigError, InputError, UsageError } from '../errors.js';
 import type { ReadWorkerData, ReadWorkerMessage, WorkerJob } from './read-worker.js';
 import type { RowChunk } from './row-chunk.js';
+import type { Engine, ReadTuning } from '../config/settings.js';
 
 /**
  * Below this much input the worker costs more than it saves: its start (~0.1–0.2 s) and its isolate
@@ -23,20 +24,24 @@ const WORKER_MIN_BYTES = { sends: 10 * 1024 * 1024, checks: 24 * 1024 * 1024 };
 function workerFile(): string | undefined {
   const here = new URL('./read-worker.js', import.meta.url);
   if (existsSync(fileURLToPath(here))) return fileURLToPath(here);
-  // run from the TypeScript sources (the tests): the built worker, when there is one
+  // run from the TypeScript sources (the tests): the built worker, which test/global-setup.ts
+  // rebuilds whenever it is older than the sources
   const built = new URL('../../dist/run/read-worker.js', import.meta.url);
   return existsSync(fileURLToPath(built)) ? fileURLToPath(built) : undefined;
 }
 
 /**
- * Whether a run over these files reads them in the worker; `sends`: a push (validate and --dry-run
- * gain from it only on larger inputs). BATCH_SYNC_READ_WORKER=0/1 decides for tests.
+ * Whether a run over these files reads them in the worker, by the run's engine: never for simple,
+ * always for fast, and for auto when the input is large enough to gain from it (`sends`: a push;
+ * validate and --dry-run gain only on larger inputs).
  */
-export function readsInWorker(files: readonly string[], sends: boolean, env: NodeJS.ProcessEnv = process.env): boolean {
-  const forced = env.BATCH_SYNC_READ_WORKER;
-  if (forced === '0') return false;
-  if (workerFile() === undefined) return false;
-  if (forced === '1') return true;
+export function readsInWorker(files: readonly string[], sends: boolean, engine: Engine): boolean {
+  if (engine === 'simple') return false;
+  if (workerFile() === undefined) {
+    if (engine === 'fast') throw new Error('the read worker is not built (dist/run/read-worker.js): run npm run build');
+    return false;
+  }
+  if (engine === 'fast') return true;
   let total = 0;
   for (const file of files) {
     try {
@@ -70,11 +75,8 @@ export interface WorkerRows {
   close(): Promise<void>;
 }
 
-export function readInWorker(jobs: readonly WorkerJob[], method: Method): WorkerRows {
-  // for tests: which chunks go RAW, and smaller chunks, so chunk boundaries fall inside small inputs
-  const forced = process.env.BATCH_SYNC_READ_SPLIT;
-  const split = forced === 'all' || forced === 'none' ? forced : 'auto';
-  const chunkRows = Number(process.env.BATCH_SYNC_READ_CHUNK_ROWS) || 1024;
+export function readInWorker(jobs: readonly WorkerJob[], method: Method, tuning: ReadTuning): WorkerRows {
+  const { split, chunkRows } = tuning;
   const taken = new Int32Array(new SharedArrayBuffer(4));
   const data: ReadWorkerData = { jobs: [...jobs], method, chunkRows, chunkBytes: 1024 * 1024, ahead: 4, split, rawGap: 1, taken: taken.buffer as SharedArrayBuffer };
   const worker = new Worker(workerFile()!, {

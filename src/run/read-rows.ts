@@ -106,7 +106,7 @@ async function rowDone(run: RunControl, r: ResourceRead): Promise<void> {
 function rowContext(run: RunControl, r: ResourceRead, job: PreparedJob): RowContext {
   return {
     mapper: job.mapper,
-    validate: createItemValidator(r.resource, run.settings.method),
+    validate: createItemValidator(r.resource, run.settings.method, run.settings.engine !== 'simple'),
     header: job.source.header,
     fingerprint: r.fingerprinting ? job.fingerprint : undefined,
     known: new StateRows(run, r.resource, r.known),

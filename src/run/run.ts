@@ -9,7 +9,8 @@ import { inSendOrder, SEND_ORDER } from '../plan/order.js';
 import type { RowOutcome } from '../report/outcome.js';
 import { createCrossChecks } from '../validate/cross-checks.js';
 import { Admission } from './admission.js';
-import { newIsolation, type BatchSender, type Isolation } from './dispatch.js';
+import { newIsolation, type Isolation } from '../plan/bisect.js';
+import type { BatchSender } from '../send/dispatch.js';
 import type { PreparedJob } from './prepare.js';
 import { readFromWorker, readHere, type ResourceRead } from './read-rows.js';
 import { readInWorker, readsInWorker, type WorkerRows } from './read-in-worker.js';
@@ -43,9 +44,9 @@ export async function runPipeline(
   const read: RunResult['read'] = {};
   const run = runControl(settings, hooks, failedProfiles, sender, signal, given ?? newIsolation(settings));
   // runs that keep a state fingerprint each row (row-fingerprint.ts): in incremental mode, a row the
-  // state knows from its text is not validated or serialised again (BATCH_SYNC_ROW_FINGERPRINTS=0,
-  // for tests: every row built and checked against its item hash)
-  const fingerprinting = hooks.sameRow !== undefined && process.env.BATCH_SYNC_ROW_FINGERPRINTS !== '0';
+  // state knows from its text is not validated or serialised again; the simple engine builds and
+  // checks every row against its item hash
+  const fingerprinting = hooks.sameRow !== undefined && settings.engine !== 'simple';
   const known = new Map<Resource, SharedArrayBuffer | undefined>();
   for (const r of SEND_ORDER) if (fingerprinting && jobs.some((j) => j.resource === r)) known.set(r, hooks.fingerprints?.(r));
   // big inputs are read, mapped, validated and serialised on the second core (push, validate and
@@ -82,9 +83,9 @@ export async function runPipeline(
 }
 
 function startWorker(ordered: readonly PreparedJob[], settings: RunSettings, fingerprinting: boolean, known: Map<Resource, SharedArrayBuffer | undefined>): WorkerRows | undefined {
-  if (ordered.length === 0 || !readsInWorker(ordered.map((j) => j.job.file), settings.mode === 'push')) return undefined;
+  if (ordered.length === 0 || !readsInWorker(ordered.map((j) => j.job.file), settings.mode === 'push', settings.engine)) return undefined;
   const jobs = ordered.map((j) => ({ ...j.spec, fingerprint: fingerprinting ? { context: j.fingerprint, known: known.get(j.resource) } : undefined }));
-  return readInWorker(jobs, settings.method);
+  return readInWorker(jobs, settings.method, settings.readTuning);
 }
 
 function batcherFor(settings: RunSettings, resource: Resource) {

@@ -6,8 +6,9 @@ import type { Resource } from '../contract/resources.js';
 import { envelopeBytes, type PlannedBatch, type PlannedItem } from '../plan/batcher.js';
 import type { RowOutcome } from '../report/outcome.js';
 import type { Diagnostic } from '../validate/diagnostic.js';
-import { createLimiter } from './concurrency.js';
-import { answersOf, dispatchBatch, type BatchSender, type DispatchContext, type Isolation } from './dispatch.js';
+import type { Isolation } from '../plan/bisect.js';
+import { createLimiter } from '../send/concurrency.js';
+import { answersOf, dispatchBatch, type BatchSender, type DispatchContext } from '../send/dispatch.js';
 import type { ProgressCounts, RowMeta, RunHooks, RunSettings } from './types.js';
 
 /** What every stage of a run shares: its settings and hooks, its counts, and whether it has stopped. */

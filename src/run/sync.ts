@@ -1,6 +1,7 @@
 // The core behind `validate` and `push`: resolve the jobs and settings, check everything that can
 // be checked before sending, run the pipeline, and hand back the run's report. It never prints and
 // never exits: the command renders the report and sets the exit code.
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
 import type { Resource } from '../contract/resources.js';
@@ -9,14 +10,19 @@ import { newRunId } from '../plan/batch-id.js';
 import { createCollector, type Collector } from '../report/collector.js';
 import type { RowOutcome } from '../report/outcome.js';
 import { buildRunReport, failedRows, type PlannedBatchInfo, type RunReport } from '../report/run-report.js';
-import { createRejectionGuard } from '../state/rejection-guard.js';
+import { createRejectionGuard } from './rejection-guard.js';
 import type { Diagnostic } from '../validate/diagnostic.js';
-import { newIsolation, type BatchSender, type Isolation } from './dispatch.js';
-import { pairProfiles } from './pair-profiles.js';
+import type { SandboxHeld } from '../report/sandbox-lines.js';
+import { connect } from '../send/connect.js';
+import { newIsolation } from '../plan/bisect.js';
+import type { BatchSender } from '../send/dispatch.js';
+import type { ResumeContext } from '../send/resend.js';
+import { pairProfiles } from '../config/pair-profiles.js';
 import { prepareJobs, type PreparedJob } from './prepare.js';
 import { runPipeline, type RunHooks } from './run.js';
-import { resolveSettings, type FlagSettings, type ResolvedSettings } from './settings.js';
-import { DEFAULT_PLAN_FILE, loadSyncPlan, type SyncPlan } from './sync-plan.js';
+import type { GivenFlags } from '../config/option.js';
+import { resolveSettings, type ResolvedSettings } from '../config/settings.js';
+import { DEFAULT_PLAN_FILE, loadSyncPlan, type SyncPlan } from '../config/sync-plan.js';
 import type { Job, ProgressCounts, RunMode } from './types.js';
 
 /** The hooks by which the incremental state takes part in a run. */
@@ -33,18 +39,20 @@ export interface SyncRequest {
   reader?: Job['reader'];
   /** --config; otherwise batch-sync.config.json in the working directory if there is one. */
   config?: string;
-  flags: FlagSettings;
+  /** The options given on the command line, by key (config/options.ts); the rest comes from the plan, the environment, the defaults. */
+  flags: GivenFlags;
   cwd?: string;
   env?: NodeJS.ProcessEnv;
 }
 
 /** What sending needs beyond the settings: given by the command (client, sandbox, signals). */
 export interface SyncEnvironment {
-  /** Creates the sender once the settings are known (push only); `say` shows retries and warnings. */
-  connect?(settings: ResolvedSettings, plan: SyncPlan | undefined, say: (text: string, level: 'info' | 'error') => void): Promise<{ sender: BatchSender; close(): Promise<void> }>;
   /** Lines about sending (retries, warnings), for the progress display. */
   onEvent?(text: string, level: 'info' | 'error'): void;
+  /** No new batches once it fires (an interrupt). */
   signal?: AbortSignal;
+  /** Fires after an interrupt's grace period: requests in flight are then cancelled. */
+  cancel?: AbortSignal;
   onProgress?(counts: ProgressCounts): void;
   emit?(body: string, resource: Resource): void;
   /** Each batch validate or `--dry-run` planned and did not send. */
@@ -60,8 +68,6 @@ export interface SyncEnvironment {
    * settings are known and before any file is opened, and always closed after the run.
    */
   openSession?(context: SessionContext): RunSession | undefined;
-  /** Overrides the base URL as the target the state is kept for (`push --sandbox`: a fresh API every run). */
-  target?: string;
   /** Something the user should hear about now (a lock taken over, the guard tripping). */
   onNotice?(text: string): void;
 }
@@ -77,12 +83,6 @@ export interface SessionContext {
   notice(text: string): void;
   /** Stop taking new batches; the run ends aborted (exit 3) with this reason. */
   stop(code: string, message: string): void;
-}
-
-/** What the batches resent at the start share with the rest of the run. */
-export interface ResumeContext {
-  isolation?: Isolation;
-  warn(diagnostic: Diagnostic, resource: Resource): void;
 }
 
 export interface RunSession {
@@ -110,6 +110,8 @@ export interface SyncOutcome {
   collector: Collector;
   /** Input files of the run, so output files are never written over one. */
   inputs: string[];
+  /** What the embedded sandbox held at the end (`push --sandbox`). */
+  sandbox?: SandboxHeld;
   /** Files of the session that could not be written (the state, the run's report folder), one line each. */
   outputFailures?: string[];
 }
@@ -150,27 +152,34 @@ export function exitCodeOf(report: RunReport, interrupted: boolean): number {
   return failedRows(report) > 0 ? EXIT.notAccepted : EXIT.ok;
 }
 
-export async function sync(request: SyncRequest, environment: SyncEnvironment = {}): Promise<SyncOutcome> {
-  const startedAt = new Date();
-  const plan = await loadPlanFor(request);
-  const settings = resolveSettings(request.flags, plan, request.env, request.cwd);
-  const runId = newRunId(startedAt);
-  // a guard or the session can stop the run like an interrupt, but with a reason of its own
-  const stopper = new AbortController();
+/** A guard or the session can stop the run like an interrupt, but with a reason of its own. */
+function stopper(environment: SyncEnvironment) {
+  const controller = new AbortController();
   let stopped: { code: string; message: string } | undefined;
   const stop = (code: string, message: string) => {
     if (stopped) return;
     stopped = { code, message };
     environment.onNotice?.(message);
-    stopper.abort(message);
+    controller.abort(message);
   };
-  const signal = environment.signal ? AbortSignal.any([environment.signal, stopper.signal]) : stopper.signal;
+  const signal = environment.signal ? AbortSignal.any([environment.signal, controller.signal]) : controller.signal;
+  return { stop, signal, stopped: () => stopped };
+}
+
+export async function sync(request: SyncRequest, environment: SyncEnvironment = {}): Promise<SyncOutcome> {
+  const startedAt = new Date();
+  const plan = await loadPlanFor(request);
+  const settings = resolveSettings(request.flags, plan, request.env, request.cwd);
+  const runId = newRunId(startedAt);
+  const { stop, signal, stopped: stoppedBy } = stopper(environment);
   const notice = (text: string) => environment.onNotice?.(text);
-  const session = environment.openSession?.({ runId, target: environment.target ?? settings.baseUrl, startedAt, mode: request.mode, settings, inputs: jobsFor(request, plan).map((j) => j.file), notice, stop });
+  // each embedded sandbox starts empty: its state must never make a rerun skip rows
+  const target = settings.sandbox ? `embedded-sandbox-${randomBytes(6).toString('hex')}` : settings.baseUrl;
+  const session = environment.openSession?.({ runId, target, startedAt, mode: request.mode, settings, inputs: jobsFor(request, plan).map((j) => j.file), notice, stop });
   let finished: { report: RunReport; exitCode: number } | undefined;
   let out: SyncOutcome | undefined;
   try {
-    const prepared = await prepareJobs(jobsFor(request, plan), settings.method);
+    const prepared = await prepareJobs(jobsFor(request, plan), settings.method, settings.engine);
     // a profile nobody named is said once, so a file is never mapped by a surprise
     for (const { job } of prepared) if (job.profileBeside) environment.onEvent?.(`profile ${shown(job.profile!, request.cwd ?? process.cwd())} for ${job.file} (found beside it)`, 'info');
     environment.onPrepared?.(prepared);
@@ -178,7 +187,8 @@ export async function sync(request: SyncRequest, environment: SyncEnvironment = 
     const sinks = [environment.sink, session?.sink].filter((f) => f !== undefined);
     const collector = createCollector({ sink: sinks.length === 0 ? undefined : (o) => sinks.forEach((f) => f(o)) });
     const guard = request.mode === 'push' ? createRejectionGuard(settings) : undefined;
-    const connection = request.mode === 'push' ? await environment.connect?.(settings, plan, (text, level) => environment.onEvent?.(text, level)) : undefined;
+    const connection = request.mode === 'push' ? await connect(settings, { env: request.env, cancel: environment.cancel, say: (text, level) => environment.onEvent?.(text, level) }) : undefined;
+    let sandbox: SandboxHeld | undefined;
     let result: Awaited<ReturnType<typeof runPipeline>>;
     try {
       // the batches a killed run left in flight draw on the same isolation allowance as this run's
@@ -208,7 +218,7 @@ export async function sync(request: SyncRequest, environment: SyncEnvironment = 
         isolation,
       );
     } finally {
-      await connection?.close();
+      sandbox = await connection?.close();
     }
     // every row read must have exactly one outcome: a row without one would vanish from every count
     // and file, so a run where that happened says so loudly instead of reporting a clean result
@@ -217,14 +227,16 @@ export async function sync(request: SyncRequest, environment: SyncEnvironment = 
       const what = unaccounted.map((u) => `${u.resource}: ${u.read} rows read, ${u.recorded} outcomes`).join('; ');
       throw new BatchSyncError('UNACCOUNTED', `batch-sync bug: rows without exactly one outcome (${what}); the accepted rows so far are recorded. Please report this`, EXIT.bug);
     }
+    const stopped = stoppedBy();
     const interrupted = result.interrupted && !stopped;
     const aborted = result.aborted
       ? { code: result.aborted.code, message: result.aborted.suggestion ? `${result.aborted.message}. ${result.aborted.suggestion}` : result.aborted.message }
       : (stopped ?? (interrupted ? { code: 'INTERRUPTED', message: 'the run was interrupted (SIGINT/SIGTERM): no new batches were taken' } : undefined));
-    const isolation = result.isolation && { requests: result.isolation.sent, budget: result.isolation.budget, overBudget: result.isolation.overBudget };
+    // validate and dry runs send nothing: no isolation to report, whatever the flag
+    const isolation = connection && result.isolation && { requests: result.isolation.sent, budget: result.isolation.budget, overBudget: result.isolation.overBudget };
     const report = buildRunReport({ runId, mode: request.mode, startedAt, endedAt: new Date(), aborted, ownersNotInRun: result.ownersNotInRun, isolation }, collector);
     finished = { report, exitCode: exitCodeOf(report, result.interrupted) };
-    out = { ...finished, settings, plan, collector, inputs: prepared.map((p) => p.job.file) };
+    out = { ...finished, settings, plan, collector, inputs: prepared.map((p) => p.job.file), sandbox };
     return out;
   } finally {
     const failures = session?.close(finished) ?? [];

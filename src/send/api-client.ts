@@ -89,15 +89,9 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       halt: halt.signal,
     };
     const started = Date.now();
-    let unverified: { reason: string; status: number; body: string } | undefined;
-    // the run ends, but a batch that may already have been applied (an unreadable 2xx) says so
-    const ended = (error: unknown, attempts: number): SendResult => {
-      if (!unverified) throw error;
-      return { kind: 'unverified', reason: redact(`${unverified.reason}; then ${(error as Error).message}`), attempts, status: unverified.status, body: unverified.body };
-    };
 
     for (let attempt = 1; ; attempt++) {
-      if (fatal) return ended(fatal, attempt - 1);
+      if (fatal) throw fatal;
       if (req.signal?.aborted) return { kind: 'cancelled', attempts: attempt - 1 };
       let outcome: Awaited<ReturnType<typeof attemptOnce>>;
       try {
@@ -107,25 +101,26 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
           fatal = err;
           halt.abort();
         }
-        return ended(err, attempt);
+        throw err;
       }
       // a batch that finished stays finished even if another send has just ended the run
       if (outcome.kind === 'done') return outcome.result;
       if (outcome.kind === 'cancelled') {
-        if (fatal && !req.signal?.aborted) return ended(fatal, attempt);
+        if (fatal && !req.signal?.aborted) throw fatal;
         return { kind: 'cancelled', attempts: attempt };
       }
-      if ((outcome.kind === 'retry' || outcome.kind === 'stop') && outcome.unverified) unverified = outcome.unverified;
-
-      // a 2xx we could not read means the batch may have been applied: whatever happens after,
-      // the result must not read as a plain failure
-      const giveUp = (reason: string, failure: AttemptFailure, body?: string): SendResult =>
-        unverified
-          ? { kind: 'unverified', reason: redact(`${unverified.reason}; ${reason}`), attempts: attempt, status: unverified.status, body: unverified.body }
-          : { kind: 'gave-up', reason: redact(reason), attempts: attempt, status: failure.status, body, lastError: failure };
+      // (a 2xx we could not read is 'done' as unverified in attempt.ts: it never comes back here)
+      const giveUp = (reason: string, failure: AttemptFailure, body?: string): SendResult => ({
+        kind: 'gave-up',
+        reason: redact(reason),
+        attempts: attempt,
+        status: failure.status,
+        body,
+        lastError: failure,
+      });
 
       if (outcome.kind === 'stop') return giveUp(outcome.failure.message, outcome.failure, outcome.body);
-      if (fatal) return ended(fatal, attempt);
+      if (fatal) throw fatal;
       const { failure, retryAfterMs } = outcome;
       if (retryAfterMs !== undefined && retryAfterMs > policy.maxRetryAfterMs) {
         return giveUp(
@@ -155,7 +150,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         error: failure,
       });
       const slept = await sleep(delayMs, req.signal, halt.signal, req.stop);
-      if (fatal) return ended(fatal, attempt);
+      if (fatal) throw fatal;
       // interrupted while waiting to retry: no request leaves after the run stopped taking batches
       if (!slept || req.stop?.aborted) return { kind: 'cancelled', attempts: attempt };
     }

@@ -27,18 +27,11 @@ export interface AttemptContext {
   halt: AbortSignal;
 }
 
-/** A 2xx arrived but could not be read: the batch may have been applied. */
-export interface Unverified {
-  reason: string;
-  status: number;
-  body: string;
-}
-
 export type AttemptOutcome =
   | { kind: 'done'; result: SendResult }
-  /** Not retried, but not final either: the loop turns it into gave-up (or unverified). */
-  | { kind: 'stop'; failure: AttemptFailure; body?: string; unverified?: Unverified }
-  | { kind: 'retry'; failure: AttemptFailure; retryAfterMs?: number; unverified?: Unverified }
+  /** Not retried, but not final either: the loop turns it into gave-up. */
+  | { kind: 'stop'; failure: AttemptFailure; body?: string }
+  | { kind: 'retry'; failure: AttemptFailure; retryAfterMs?: number }
   | { kind: 'cancelled' };
 
 export async function attemptOnce(ctx: AttemptContext, attempts: number): Promise<AttemptOutcome> {

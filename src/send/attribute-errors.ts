@@ -4,6 +4,7 @@
 // unambiguously (a leading `items[3]`, or the one leading `externalId=X` label); what cannot be
 // placed is never guessed: the batch is then unresolved (UNVERIFIED, or isolated). Pure: no I/O.
 import { redact } from '../redact.js';
+import { shortList, shorten } from '../shorten.js';
 import type { AnswersProfile } from './answers.js';
 
 export interface DataErrorElement {
@@ -81,9 +82,10 @@ function isElement(value: unknown): value is DataErrorElement {
   );
 }
 
-const show = (text: string) => redact(text).slice(0, 200);
+const SHOWN = 200;
+const show = (text: string) => shorten(redact(text), SHOWN);
 const describeErrors = (errors: readonly DataErrorElement[]) =>
-  errors.length === 0 ? '' : `: ${show(errors.map((e) => [e.message, e.detail].filter(Boolean).join(' ')).join('; '))}`;
+  errors.length === 0 ? '' : `: ${shortList(errors.map((e) => redact([e.message, e.detail].filter(Boolean).join(' '))), SHOWN)}`;
 
 /** Reads one answer to a batch of items with these externalIds, as the profile says the API answers. */
 export function readAnswer(answer: BatchAnswerData, externalIds: readonly (string | undefined)[], profile: AnswersProfile): AnswerReading {

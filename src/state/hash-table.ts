@@ -3,8 +3,8 @@
 // hashes in one Uint32Array, four words per entry number (the id's slot): the item hash, then the
 // fingerprint (0, 0 when there is none). The Map of strings this replaces held ~100 MB of heap for a
 // million ids, which the GC then marked and grew around.
-import { IdTable } from '../validate/id-table.js';
-import { grownUint32 } from '../validate/outgrown.js';
+import { IdTable } from '../util/id-table.js';
+import { grownUint32 } from '../util/outgrown.js';
 import type { ItemHash } from './item-hash.js';
 
 const WORDS = 4;

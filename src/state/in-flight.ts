@@ -12,10 +12,12 @@
 //
 // File: a first line `batch-sync-in-flight 1`, a second line of JSON (the record), then the body bytes.
 import { createHash } from 'node:crypto';
-import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
 import { open, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Resource } from '../contract/resources.js';
+import { inSendOrder } from '../plan/order.js';
+import { syncDirectory } from '../util/atomic-file.js';
 import { hashHex, parseHashHex, type ItemHash } from './item-hash.js';
 
 export const IN_FLIGHT_DIR = 'in-flight';
@@ -60,7 +62,7 @@ function fileName(batchId: string): string {
 export function ensureInFlightDir(stateDir: string): string {
   const dir = inFlightDir(stateDir);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  syncDir(stateDir);
+  syncDirectory(stateDir);
   return dir;
 }
 
@@ -132,6 +134,27 @@ export function loadInFlight(stateDir: string, notes: string[]): LoadedInFlight[
   return records;
 }
 
+/**
+ * The records a run of `scope` resends, in send order (by batchId within a kind). Another target's
+ * or method's batches wait for a run against it; an embedded sandbox's batches can never be resent
+ * (it lived and died with its run): they are removed. `notes` says what was kept or removed.
+ */
+export function loadInFlightFor(stateDir: string, scope: string, notes: string[]): LoadedInFlight[] {
+  const all = loadInFlight(stateDir, notes);
+  const mine = inSendOrder(all.filter((r) => r.scope === scope).sort((a, b) => (a.batchId < b.batchId ? -1 : a.batchId > b.batchId ? 1 : 0)));
+  const gone = all.filter((r) => r.scope !== scope && r.scope.includes('@embedded-sandbox-'));
+  for (const r of gone) {
+    try {
+      unlinkSync(r.path);
+    } catch {
+      // gone already
+    }
+  }
+  const elsewhere = all.length - mine.length - gone.length;
+  if (elsewhere > 0) notes.push(`${elsewhere === 1 ? '1 batch' : `${elsewhere} batches`} left in flight by an interrupted run against another target or method ${elsewhere === 1 ? 'is' : 'are'} kept in ${stateDir} for a run against it`);
+  return mine;
+}
+
 function parse(path: string, bytes: Buffer): LoadedInFlight | undefined {
   const first = bytes.indexOf(10);
   if (first < 0 || bytes.toString('utf8', 0, first) !== HEADER) return undefined;
@@ -161,14 +184,3 @@ function parse(path: string, bytes: Buffer): LoadedInFlight | undefined {
   return { path, scope: raw.scope, resource: raw.resource, source: raw.source, batchId: raw.batchId, items, body, itemJson };
 }
 
-function syncDir(dir: string): void {
-  let fd: number | undefined;
-  try {
-    fd = openSync(dir, 'r');
-    fsyncSync(fd);
-  } catch {
-    // best effort
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
-}

@@ -4,10 +4,7 @@
 // id are ever deleted, whatever else the user keeps in the report directory.
 import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { openAtomic } from '../report/atomic-file.js';
-import { reportJson } from '../report/render-json.js';
-import type { RunReport } from '../report/run-report.js';
-import { summaryLine } from '../report/summary-line.js';
+import { openAtomic } from '../util/atomic-file.js';
 
 export const REPORT_FILE = 'report.json';
 export const SUMMARY_FILE = 'summary.txt';
@@ -31,11 +28,11 @@ function writeAtomic(path: string, text: string): void {
   }
 }
 
-/** The same JSON document `--format json` prints, plus the summary line; both appear whole or not at all. */
-export function writeRunReport(dir: string, report: RunReport, exitCode: number): string {
+/** The run's JSON report and its summary line, as the caller rendered them; both appear whole or not at all. */
+export function writeRunReport(dir: string, texts: { json: string; summary: string }): string {
   const path = join(dir, REPORT_FILE);
-  writeAtomic(path, `${JSON.stringify({ ...reportJson(report), exitCode }, null, 2)}\n`);
-  writeAtomic(join(dir, SUMMARY_FILE), `${summaryLine(report, exitCode)}\n`);
+  writeAtomic(path, texts.json);
+  writeAtomic(join(dir, SUMMARY_FILE), texts.summary);
   return path;
 }
 

@@ -1,7 +1,7 @@
 // Checks on the files of a state directory before they are opened: a FIFO where the journal belongs
 // would block the open for ever, a directory where the lock belongs would be renamed aside and left
 // behind. And the leftovers of a run killed while writing a snapshot, removed by the next run.
-import { readdirSync, statSync, unlinkSync, type Stats } from 'node:fs';
+import { closeSync, fsyncSync, ftruncateSync, openSync, readdirSync, statSync, unlinkSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { BatchSyncError, EXIT } from '../errors.js';
 
@@ -11,6 +11,12 @@ function kind(st: Stats): string {
   if (st.isSocket()) return 'a socket';
   if (st.isCharacterDevice() || st.isBlockDevice()) return 'a device';
   return 'a special file';
+}
+
+export function stateError(path: string, why: string): BatchSyncError {
+  return new BatchSyncError('STATE', `cannot use the state ${path}: ${why}`, EXIT.usage, {
+    suggestion: 'Fix or remove the state directory (without it the next run sends every row again), or run without --incremental.',
+  });
 }
 
 /** Throws when `path` exists and is not a regular file (a symlink to one is fine). */
@@ -65,4 +71,15 @@ export function removeOrphanSnapshots(dir: string, heldSince: Date): string[] {
     }
   }
   return removed;
+}
+
+/** Cuts a file to its first `bytes` bytes, on disk. */
+export function truncateFile(path: string, bytes: number): void {
+  const fd = openSync(path, 'r+');
+  try {
+    ftruncateSync(fd, bytes);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
 }

@@ -3,8 +3,8 @@
 // order, so by the time deals are read every sales profile of the run has been seen.
 import type { Resource } from '../contract/resources.js';
 import type { Diagnostic } from './diagnostic.js';
-import { IdTable } from './id-table.js';
-import { grownUint32 } from './outgrown.js';
+import { IdTable } from '../util/id-table.js';
+import { grownUint32 } from '../util/outgrown.js';
 
 interface Where {
   file: string;

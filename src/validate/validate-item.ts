@@ -1,5 +1,6 @@
 // Local validation of one mapped item against the contract: the same zod schema the sandbox uses.
 import { contractWarnings, toFieldProblems, type FieldProblem } from '../contract/issues.js';
+import { itemSchema } from '../contract/items.js';
 import type { Method, Resource } from '../contract/resources.js';
 import { compiledItemSchema } from './compiled-schema.js';
 
@@ -9,9 +10,12 @@ export type ItemValidation =
 
 export type ItemValidator = (item: unknown) => ItemValidation;
 
-/** Compiles (once per resource and method) the function that checks each item. */
-export function createItemValidator(resource: Resource, method: Method): ItemValidator {
-  const schema = compiledItemSchema(resource, method);
+/**
+ * The function that checks each item. `compiled`: through z.compile's generated parser (the fast
+ * engines; compiled once per resource and method), else through the schema itself (the simple engine).
+ */
+export function createItemValidator(resource: Resource, method: Method, compiled = true): ItemValidator {
+  const schema = compiled ? compiledItemSchema(resource, method) : itemSchema(resource, method);
   return (item) => {
     const result = schema.safeParse(item);
     if (!result.success) return { ok: false, problems: toFieldProblems(result.error.issues) };

@@ -41,6 +41,15 @@ test('a deals file alone into the empty embedded sandbox: the report says how to
   expect(r.stderr.trimEnd().split('\n').at(-1)).toMatch(/^batch-sync push: run \S+ FAILED exit=1 /);
 });
 
+test('a sales-profiles file beside the deals is named in the hint, so the command shown works as printed', async () => {
+  const r = await spawnCli(['push', '--sandbox', 'fixtures/canonical/deals.csv'], { cwd: ROOT });
+  expect(r.code).toBe(1);
+  const hint = 'batch-sync push --sandbox fixtures/canonical/sales-profiles.csv fixtures/canonical/deals.csv';
+  expect(r.stdout).toContain(`Push the sales profiles in the same run, e.g.: ${hint} (they are sent first`);
+  const again = await spawnCli(hint.split(' ').slice(1), { cwd: ROOT });
+  expect(again.code, again.stdout).toBe(0);
+});
+
 test('a run whose refusals have other causes, with every owner present, gets no such hint', async () => {
   const dir = tempFiles({ 'sales-profiles.csv': SALES_PROFILES_CSV, 'deals.csv': dealsCsv(2) });
   // the sandbox knows every owner, and refuses nothing: no hint

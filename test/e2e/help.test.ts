@@ -42,3 +42,14 @@ test('push --help and sandbox --help say how answers are read, and that isolatio
   const sandbox = await spawnCli(['sandbox', '--help']);
   expect(sandbox.stdout.replace(/\s+/g, ' ')).toMatch(/--answers <style> .*documented: as the real API's documentation shows .*\(choices: "named", "documented", default: "named"\)/);
 });
+
+test('validate and push --help offer --engine and say the outputs are the same; a bad engine is a usage error', async () => {
+  for (const command of ['validate', 'push']) {
+    const help = (await spawnCli([command, '--help'])).stdout.replace(/\s+/g, ' ');
+    expect(help).toMatch(/--engine <engine> simple: one thread, csv-parse, zod; fast: a read worker and fast paths; auto: fast paths, the worker for large inputs\. Same output \(default: auto\)/);
+  }
+  expect((await spawnCli(['push', '--help'])).stdout).toMatch(/BATCH_SYNC_ENGINE\s+simple, fast or auto, when --engine is not given/);
+  const bad = await spawnCli(['validate', 'deals.csv'], { env: { BATCH_SYNC_ENGINE: 'turbo' } });
+  expect(bad.code).toBe(2);
+  expect(bad.stderr.trim()).toBe('error: BATCH_SYNC_ENGINE takes simple, fast or auto, not "turbo"');
+});

@@ -68,7 +68,7 @@ describe('sandbox --answers documented', () => {
     expect(sandbox.records('deal')).toHaveLength(19);
     // the human report and the summary line count them too
     const human = await runCli(['push', '--batch-size', '10', '--isolate-unattributed', ...files], env);
-    expect(human.stdout).toContain('Isolation (--isolate-unattributed): 8 extra requests of a budget of 5000');
+    expect(human.stdout).toContain('Isolation (--isolate-unattributed): 8 extra requests of a budget of 5000, resending batches split to pin errors that named no row.');
     expect(human.stderr.trim().split('\n').at(-1)).toMatch(/ isolation-requests=8/);
   });
 
@@ -176,4 +176,14 @@ describe('push --sandbox answers in the style the run reads', () => {
     expect(report.counts.deal).toMatchObject({ accepted: 19, rejected: 1, skipped: 0 });
     expect(report.notAccepted[0]!.detail).toMatch(/^items\[6\] externalId=D-7: ownerExternalId/);
   });
+});
+
+test('a dry run sends nothing, so it reports no isolation (human, json, summary line), even with --isolate-unattributed', async () => {
+  const { files } = oneRefused();
+  const human = await runCli(['push', '--dry-run', '--isolate-unattributed', ...files]);
+  expect(human.code, human.stderr).toBe(0);
+  expect(human.stdout).not.toContain('Isolation');
+  expect(human.stderr).not.toContain('isolation-requests');
+  const json = await runCli(['push', '--dry-run', '--isolate-unattributed', '--format', 'json', ...files]);
+  expect((JSON.parse(json.stdout) as Report).isolation).toBeNull();
 });

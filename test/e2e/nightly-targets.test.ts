@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
-import { stateScope } from '../../src/state/nightly-session.js';
+import { stateScope } from '../../src/state/state-scope.js';
 import { SALES_PROFILES_CSV, runCli, tempFiles } from '../helpers/cli.js';
 
 const KEY = 'targets-key-0123456789';

@@ -47,8 +47,8 @@ test('file-level warnings are listed in the human report with file and line', as
 
 test('a warning found while reading (a header and no rows) is reported, with the read worker too', async () => {
   const dir = tempFiles({ 'accounts.csv': 'externalId,name,type\n' });
-  for (const worker of ['0', '1']) {
-    const r = await spawnCli(['validate', '--format', 'json', 'accounts.csv'], { cwd: dir, env: { BATCH_SYNC_READ_WORKER: worker } });
+  for (const engine of ['simple', 'auto', 'fast']) {
+    const r = await spawnCli(['validate', '--format', 'json', 'accounts.csv'], { cwd: dir, env: { BATCH_SYNC_ENGINE: engine } });
     expect(r.code).toBe(0);
     const report = JSON.parse(r.stdout);
     expect(report.warnings).toContainEqual(expect.objectContaining({ file: 'accounts.csv', line: 1, reason: 'has a header but no rows' }));

@@ -43,11 +43,11 @@ test('init --help says --resource is required (with one file; several have their
   expect(r.stdout.replace(/\s+/g, ' ')).toMatch(/--resource <kind> .*?required with one file/);
 });
 
-test.each(['0', '1'])('a row whose cells fail to map still names its externalId (read worker %s)', async (worker) => {
+test.each(['simple', 'auto', 'fast'])('a row whose cells fail to map still names its externalId (%s engine)', async (engine) => {
   const dir = tempFiles({
     'deals.csv': ['externalId,title,ownerExternalId,agentExternalId,isWon,amount.value,amount.currency', 'D-7,Seven,ana,ana,maybe,1,USD'].join('\n'),
   });
-  const r = await spawnCli(['validate', '--format', 'json', 'deals.csv'], { cwd: dir, env: { BATCH_SYNC_READ_WORKER: worker } });
+  const r = await spawnCli(['validate', '--format', 'json', 'deals.csv'], { cwd: dir, env: { BATCH_SYNC_ENGINE: engine } });
   expect(r.code).toBe(1);
   expect(JSON.parse(r.stdout).notAccepted[0]).toMatchObject({ line: 2, externalId: 'D-7', field: 'isWon', outcome: 'invalid' });
 });

@@ -52,7 +52,7 @@ describe('a token in the base URL', () => {
     const r = await spawnCli(['push', file], { env: { BATCH_SYNC_API_KEY: 'a-good-key-1234', BATCH_SYNC_BASE_URL: baseUrl } });
     expect(r.code).toBe(2);
     expectCleanStderr(r.stderr);
-    expect(r.stderr).toMatch(/^error: (the base URL|--base-url)/m);
+    expect(r.stderr).toMatch(/^error: (the base URL|--base-url|BATCH_SYNC_BASE_URL)/m);
     expect(r.stdout + r.stderr).not.toContain('TOKEN');
   });
 });

@@ -16,6 +16,12 @@ describe('a row in the terminal report names its externalId', () => {
     expect(exampleLine(invalid(22, '12,5,0'))).toBe('deals.csv:22  D-22  amount → amount.value: "12,5,0" is not a decimal number');
   });
 
+  test('a long server detail is cut after a whole word, not mid-word', () => {
+    const detail = `the server's answer does not say which rows it refused: ${'ownerExternalId: "camila-rojas" does not exist as a sales profile; '.repeat(6)}`;
+    const line = exampleLine({ ...invalid(2, 'x'), outcome: 'skipped', message: 'UNVERIFIED', field: undefined, column: undefined, detail });
+    expect(line).toMatch(/ (profile;|as|a|sales|"camila-rojas"|does|not|exist|ownerExternalId:)…$/);
+  });
+
   test('a row without an externalId keeps file:line alone', () => {
     expect(exampleLine({ ...invalid(22, 'abc'), externalId: undefined })).toBe('deals.csv:22  amount → amount.value: "abc" is not a decimal number');
   });

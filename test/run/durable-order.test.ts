@@ -7,14 +7,15 @@
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { prepareJobs } from '../../src/run/prepare.js';
+import { engineSettings } from '../helpers/engine.js';
 import { runPipeline } from '../../src/run/run.js';
-import type { BatchSender } from '../../src/run/dispatch.js';
+import type { BatchSender } from '../../src/send/dispatch.js';
 import type { SendRequest, SendResult } from '../../src/send/types.js';
 import { dealsCsv, tempFiles } from '../helpers/cli.js';
 
 test('no request, split halves included, leaves while recorded acceptances are not yet durable', async () => {
   const dir = tempFiles({ 'deals.csv': dealsCsv(6) });
-  const jobs = await prepareJobs([{ file: join(dir, 'deals.csv') }], 'post');
+  const jobs = await prepareJobs([{ file: join(dir, 'deals.csv') }], 'post', engineSettings().engine);
   let unsynced = 0; // acceptances recorded whose fsync has not finished
   const sentWhileUnsynced: string[] = [];
   const sent: string[] = [];
@@ -30,7 +31,7 @@ test('no request, split halves included, leaves while recorded acceptances are n
   let syncing: Promise<void> | undefined;
   await runPipeline(
     jobs,
-    { mode: 'push', method: 'post', source: 'order', batchSize: 2, maxBodyBytes: 1 << 20, concurrency: 1, holdDependents: false, checkSuccessCount: true, namesItems: true, successCodes: [200, 201], isolateUnattributed: false, isolationBudget: 0, runId: 'r' },
+    { mode: 'push', method: 'post', source: 'order', batchSize: 2, maxBodyBytes: 1 << 20, concurrency: 1, holdDependents: false, checkSuccessCount: true, namesItems: true, successCodes: [200, 201], isolateUnattributed: false, isolationBudget: 0, runId: 'r', ...engineSettings() },
     {
       record: () => undefined,
       warn: () => undefined,

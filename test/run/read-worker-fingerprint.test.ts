@@ -4,7 +4,7 @@
 // must not get its new rows recorded, or judged, under the old context.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { prepareJobs } from '../../src/run/prepare.js';
 import { JOB_END, readInWorker, readsInWorker } from '../../src/run/read-in-worker.js';
 import { SAME, type RowChunk } from '../../src/run/row-chunk.js';
@@ -15,16 +15,6 @@ import { tempFiles } from '../helpers/cli.js';
 const HEADER = 'externalId,title,ownerExternalId,agentExternalId,isWon,amount.value,amount.currency';
 const rows = (n: number) => Array.from({ length: n }, (_, i) => `D-${i},Deal ${i},ana,ana,false,${i}.50,USD`);
 
-let saved: string | undefined;
-beforeEach(() => {
-  saved = process.env.BATCH_SYNC_READ_SPLIT;
-  process.env.BATCH_SYNC_READ_SPLIT = 'none'; // every row read by the worker
-});
-afterEach(() => {
-  if (saved === undefined) delete process.env.BATCH_SYNC_READ_SPLIT;
-  else process.env.BATCH_SYNC_READ_SPLIT = saved;
-});
-
 /** The main thread's view of the file now: its context, and a set of every row's fingerprint. */
 async function mainView(file: string): Promise<{ context: string; known: SharedArrayBuffer }> {
   const [job] = await prepareJobs([{ file, resource: 'deal' }], 'post');
@@ -34,7 +24,8 @@ async function mainView(file: string): Promise<{ context: string; known: SharedA
 }
 
 async function workerChunks(file: string, fingerprint: { context: string; known: SharedArrayBuffer }): Promise<RowChunk[]> {
-  const worker = readInWorker([{ file, resource: 'deal', reader: {}, opened: {}, fingerprint }], 'post');
+  // every row read by the worker
+  const worker = readInWorker([{ file, resource: 'deal', reader: {}, opened: {}, fingerprint }], 'post', { split: 'none', chunkRows: 1024 });
   const chunks: RowChunk[] = [];
   try {
     for await (const c of worker.chunks()) if (c !== JOB_END) chunks.push(c);
@@ -46,7 +37,7 @@ async function workerChunks(file: string, fingerprint: { context: string; known:
 const sameRows = (chunks: RowChunk[]) => chunks.reduce((n, c) => n + c.itemBytes.filter((b) => b === SAME).length, 0);
 
 test('rows the state knows travel as SAME when the worker reads what the main thread read', async () => {
-  expect(readsInWorker([], true, { BATCH_SYNC_READ_WORKER: '1' }), 'build first: npx tsc -p tsconfig.build.json').toBe(true);
+  expect(readsInWorker([], true, 'fast'), 'build first: npx tsc -p tsconfig.build.json').toBe(true);
   const dir = tempFiles({ 'deals.csv': [HEADER, ...rows(50)].join('\n') });
   const file = join(dir, 'deals.csv');
   const chunks = await workerChunks(file, await mainView(file));

@@ -45,7 +45,8 @@ test('one thread, the read worker and RAW chunks give identical results on any C
       // the comma over the semicolon (the same on every thread); what is compared here is the threads
       const dir = tempFiles({ 'sales-profiles.csv': SALES_PROFILES_CSV.replaceAll(',', i.delimiter), 'deals.csv': csvOf(i) });
       const runs = [];
-      for (const env of [{ BATCH_SYNC_READ_WORKER: '0' }, { BATCH_SYNC_READ_WORKER: '1', BATCH_SYNC_READ_SPLIT: 'none' }, { BATCH_SYNC_READ_WORKER: '1', BATCH_SYNC_READ_SPLIT: 'all' }]) {
+      // the simple engine, auto (one thread at this size), and the fast engine's worker with no RAW chunk or only RAW chunks
+      for (const env of [{ BATCH_SYNC_ENGINE: 'simple' }, { BATCH_SYNC_ENGINE: 'auto' }, { BATCH_SYNC_ENGINE: 'fast', BATCH_SYNC_READ_SPLIT: 'none' }, { BATCH_SYNC_ENGINE: 'fast', BATCH_SYNC_READ_SPLIT: 'all' }]) {
         const tag = Object.values(env).join('-');
         const errors = join(dir, `errors-${tag}.csv`);
         const emit = join(dir, `emit-${tag}.ndjson`);

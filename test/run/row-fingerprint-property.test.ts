@@ -75,10 +75,12 @@ test('fingerprints on or off, one thread or the worker: the same rerun', async (
       const dir = versions.v1!;
       const files = (v: string) => [join(versions[v]!, 'sales-profiles.csv'), join(versions[v]!, 'deals.csv')];
       const flows = {
-        off: { BATCH_SYNC_ROW_FINGERPRINTS: '0', BATCH_SYNC_READ_WORKER: '0' },
-        alone: { BATCH_SYNC_READ_WORKER: '0' },
-        worker: { BATCH_SYNC_READ_WORKER: '1', BATCH_SYNC_READ_SPLIT: 'none' },
-        raw: { BATCH_SYNC_READ_WORKER: '1', BATCH_SYNC_READ_SPLIT: 'all' },
+        // the simple engine: no fingerprints, every row built and checked against its item hash
+        off: { BATCH_SYNC_ENGINE: 'simple' },
+        // auto keeps inputs this small on one thread
+        alone: { BATCH_SYNC_ENGINE: 'auto' },
+        worker: { BATCH_SYNC_ENGINE: 'fast', BATCH_SYNC_READ_SPLIT: 'none' },
+        raw: { BATCH_SYNC_ENGINE: 'fast', BATCH_SYNC_READ_SPLIT: 'all' },
       };
       const results: Record<string, unknown> = {};
       for (const [name, flow] of Object.entries(flows)) {

@@ -2,7 +2,7 @@
 
 import { UsageError } from '../../errors.js';
 import type { SourceWarning } from '../types.js';
-import { type CsvDialect, CsvSyntaxError } from './csv-chunk-parser.js';
+import { CsvChunkParser, type CsvDialect, CsvSyntaxError } from './csv-chunk-parser.js';
 import { FastCsvParser } from './fast-csv-parser.js';
 
 export const CANDIDATES = [',', ';', '\t', '|'] as const;
@@ -25,13 +25,13 @@ export interface DetectedLayout {
 }
 
 /** Records of the prefix; a syntax error just ends the sample (the full read reports it). */
-export function prefixRecords(text: Buffer, dialect: CsvDialect, whole: boolean, firstLine = 1): {
+export function prefixRecords(text: Buffer, dialect: CsvDialect, whole: boolean, firstLine = 1, fast = true): {
   records: PrefixRecord[];
   error?: CsvSyntaxError;
 } {
   const records: PrefixRecord[] = [];
-  // the fast path here too: four candidate delimiters over 64 KiB cost ~110 ms in csv-parse alone
-  const parser = new FastCsvParser(dialect, firstLine);
+  // the fast path here too (unless the simple engine reads): four candidate delimiters over 64 KiB cost ~110 ms in csv-parse alone
+  const parser = fast ? new FastCsvParser(dialect, firstLine) : new CsvChunkParser(dialect, firstLine);
   const onRecord = (cells: string[], line: number, textAfterQuote: boolean) => void records.push(textAfterQuote ? { cells, line, textAfterQuote } : { cells, line });
   try {
     parser.feed(text, false, onRecord);
@@ -101,13 +101,13 @@ function strayQuote(text: Buffer, start: number, end: number, d: number, q: numb
  * width was read as comma-separated, the comma splitting both data rows alike. Without quotes every
  * record votes, as before.
  */
-export function chooseDelimiter(text: Buffer, dialect: Omit<CsvDialect, 'delimiter'>, whole: boolean): string {
+export function chooseDelimiter(text: Buffer, dialect: Omit<CsvDialect, 'delimiter'>, whole: boolean, fast = true): string {
   const q = dialect.quote.length === 1 && dialect.quote.charCodeAt(0) < 0x80 ? dialect.quote.charCodeAt(0) : -1;
   const starts = lineStarts(text, SAMPLE_RECORDS * 4);
   const startOf = (line: number) => starts[line - 1] ?? text.length;
   let best: { delimiter: string; rank: number[] } | undefined;
   for (const delimiter of CANDIDATES) {
-    const records = prefixRecords(text, { ...dialect, delimiter }, whole).records.slice(0, SAMPLE_RECORDS);
+    const records = prefixRecords(text, { ...dialect, delimiter }, whole, 1, fast).records.slice(0, SAMPLE_RECORDS);
     const d = delimiter.charCodeAt(0);
     const clean = q < 0 ? records : records.filter((r, i) => !strayQuote(text, startOf(r.line), startOf(records[i + 1]?.line ?? r.line + 1), d, q));
     const all = agreement(records);

@@ -1,18 +1,20 @@
-// CSV: detect the layout on a bounded prefix, then stream the file once (fast path, csv-parse behind it).
+// CSV: detect the layout on a bounded prefix, then stream the file once (fast path, csv-parse behind
+// it; csv-parse alone for the simple engine).
 
 import { InputError, UsageError } from '../../errors.js';
 import { utf8Chunks } from '../encoding.js';
 import { at } from '../file-errors.js';
 import { PREFIX_BYTES, type Sniffed, sniff } from '../sniff.js';
 import { DEFAULT_MAX_RECORD_BYTES, type OpenedSource, type ReaderOptions, type SourceRecord, type SourceWarning } from '../types.js';
-import { type CsvDialect, CsvSyntaxError } from './csv-chunk-parser.js';
+import { CsvChunkParser, type CsvDialect, CsvSyntaxError } from './csv-chunk-parser.js';
 import { csvSyntaxError } from './csv-errors.js';
 import { chooseDelimiter, chooseHeader, type DetectedLayout, lineOffset, prefixRecords, sepLine } from './detect-dialect.js';
 import { FastCsvParser } from './fast-csv-parser.js';
 import { buildHeader } from './header.js';
 import { rowBuilder } from './row-builder.js';
 
-export async function openCsv(file: string, options: ReaderOptions, warnings: SourceWarning[]): Promise<OpenedSource> {
+/** `fast`: the fast path in front of csv-parse; without it, csv-parse alone (the simple engine). */
+export async function openCsv(file: string, options: ReaderOptions, warnings: SourceWarning[], fast = true): Promise<OpenedSource> {
   const quote = options.quote ?? '"';
   if (quote.length !== 1) throw new UsageError(`the quote must be one character, got ${JSON.stringify(quote)}`);
   if (options.delimiter !== undefined && (options.delimiter === '' || options.delimiter === quote)) {
@@ -25,11 +27,11 @@ export async function openCsv(file: string, options: ReaderOptions, warnings: So
   };
 
   let sniffed = await sniff(file, options.encoding, warnings);
-  let layout = detectLayout(file, sniffed, base, options, warnings);
+  let layout = detectLayout(file, sniffed, base, options, warnings, fast);
   if (!layout) {
     // the header did not end inside the first 64 KiB: look once more, as far as one record may go
     sniffed = await sniff(file, options.encoding, [], base.maxRecordBytes + PREFIX_BYTES);
-    layout = detectLayout(file, sniffed, base, options, warnings);
+    layout = detectLayout(file, sniffed, base, options, warnings, fast);
   }
   if (!layout) {
     throw new InputError(`${file}: no complete header line in the first ${base.maxRecordBytes + PREFIX_BYTES} bytes`);
@@ -41,7 +43,7 @@ export async function openCsv(file: string, options: ReaderOptions, warnings: So
   const { headerLine, skipBytes } = layout;
 
   async function* records(): AsyncGenerator<SourceRecord> {
-    const parser = new FastCsvParser(dialect, headerLine);
+    const parser = fast ? new FastCsvParser(dialect, headerLine) : new CsvChunkParser(dialect, headerLine);
     const build = rowBuilder(file, header, quote, warnings);
     const ready: SourceRecord[] = [];
     let seenHeader = false;
@@ -88,13 +90,14 @@ function detectLayout(
   base: Omit<CsvDialect, 'delimiter'>,
   options: ReaderOptions,
   warnings: SourceWarning[],
+  fast: boolean,
 ): DetectedLayout | undefined {
   const { text, whole } = sniffed;
   const sep = sepLine(text);
   const firstLine = sep === undefined ? 1 : 2;
   const body = sep === undefined ? text : text.subarray(lineOffset(text, 2));
-  const delimiter = options.delimiter ?? sep ?? chooseDelimiter(body, base, whole);
-  const { records, error } = prefixRecords(body, { ...base, delimiter }, whole, firstLine);
+  const delimiter = options.delimiter ?? sep ?? chooseDelimiter(body, base, whole, fast);
+  const { records, error } = prefixRecords(body, { ...base, delimiter }, whole, firstLine, fast);
   const found: SourceWarning[] = [];
   const header = chooseHeader(file, records, options.headerRow, found);
   if (!header) {

@@ -12,11 +12,14 @@ export interface PairedFile {
   beside?: boolean;
 }
 
-/** Where `init` writes a file's profile: `deals.csv` → `deals.profile.json` beside it. */
+/** Where `init` writes a file's profile: `exports/deals.csv` → `exports/deals.profile.json` beside it. */
+export function profileBeside(file: string): string {
+  return join(dirname(file), `${basename(file).replace(/\.[^.]*$/, '')}.profile.json`);
+}
+
+/** The profile picked up beside a file named on the command line; a profile has none. */
 export function siblingProfile(file: string): string | undefined {
-  const name = basename(file);
-  if (/\.profile\.json$/i.test(name)) return undefined;
-  return join(dirname(file), `${name.replace(/\.[^.]*$/, '')}.profile.json`);
+  return /\.profile\.json$/i.test(basename(file)) ? undefined : profileBeside(file);
 }
 
 /**

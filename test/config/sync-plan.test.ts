@@ -1,8 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { resolveSettings } from '../../src/run/settings.js';
-import { loadSyncPlan } from '../../src/run/sync-plan.js';
+import { resolveSettings } from '../../src/config/settings.js';
+import { loadSyncPlan } from '../../src/config/sync-plan.js';
 import { tempFiles } from '../helpers/cli.js';
 
 function planIn(plan: unknown, files: Record<string, string> = {}) {
@@ -56,6 +56,32 @@ describe('settings: a flag beats the environment, which beats the plan, which be
   });
 });
 
+describe('the engine (simple, fast, auto): one setting, decided here', () => {
+  const engine = (flags: { engine?: string }, env: NodeJS.ProcessEnv = {}, planned?: string) => resolveSettings(flags, (planned ? { defaults: { engine: planned } } : undefined) as never, env).engine;
+  test('the flag, then $BATCH_SYNC_ENGINE, then the plan\'s defaults.engine, else auto', () => {
+    expect(engine({})).toBe('auto');
+    expect(engine({}, {}, 'fast')).toBe('fast');
+    expect(engine({}, { BATCH_SYNC_ENGINE: 'simple' }, 'fast')).toBe('simple');
+    expect(engine({ engine: 'fast' }, { BATCH_SYNC_ENGINE: 'simple' }, 'auto')).toBe('fast');
+    // an empty variable is no value, as for the base URL
+    expect(engine({}, { BATCH_SYNC_ENGINE: '' })).toBe('auto');
+  });
+  test('an unknown engine is a usage error that says where it may come from', () => {
+    expect(() => engine({}, { BATCH_SYNC_ENGINE: 'turbo' })).toThrow('BATCH_SYNC_ENGINE takes simple, fast or auto, not "turbo"');
+    expect(() => engine({ engine: 'Fast' })).toThrow(/not "Fast"/);
+  });
+  test('the read worker\'s tuning for tests is read here too, never deep in the core', () => {
+    expect(resolveSettings({}, undefined, {}).readTuning).toEqual({ split: 'auto', chunkRows: 1024 });
+    expect(resolveSettings({}, undefined, { BATCH_SYNC_READ_SPLIT: 'all', BATCH_SYNC_READ_CHUNK_ROWS: '3' }).readTuning).toEqual({ split: 'all', chunkRows: 3 });
+  });
+  test('a plan\'s defaults.engine is checked with the plan', async () => {
+    const { path } = planIn({ defaults: { engine: 'turbo' }, jobs: [{ file: 'deals.csv' }] }, { 'deals.csv': 'externalId\n' });
+    await expect(loadSyncPlan(path)).rejects.toThrow(/defaults\.engine/);
+    const ok = planIn({ defaults: { engine: 'simple' }, jobs: [{ file: 'deals.csv' }] }, { 'deals.csv': 'externalId\n' });
+    expect(((await loadSyncPlan(ok.path)) as { defaults?: { engine?: string } }).defaults?.engine).toBe('simple');
+  });
+});
+
 describe('the answers profile (how the API answers)', () => {
   const resolve = (flags: Record<string, unknown>, plan?: unknown) => {
     const s = resolveSettings(flags as never, plan as never, {});
@@ -65,15 +91,15 @@ describe('the answers profile (how the API answers)', () => {
     expect(resolve({})).toEqual({ style: 'documented', successIsCount: false, namesItems: false, successCodes: [200, 201], isolate: false, budget: 5000 });
   });
   test('--answers named sets both switches; --no-check-success-count still turns success off', () => {
-    expect(resolve({ answers: 'named' })).toMatchObject({ style: 'named', successIsCount: true, namesItems: true });
-    expect(resolve({ answers: 'named', checkSuccessCount: false })).toMatchObject({ successIsCount: false, namesItems: true });
+    expect(resolve({ answerStyle: 'named' })).toMatchObject({ style: 'named', successIsCount: true, namesItems: true });
+    expect(resolve({ answerStyle: 'named', checkSuccessCount: false })).toMatchObject({ successIsCount: false, namesItems: true });
   });
   test('the plan sets it once; its old defaults.checkSuccessCount still means successIsCount; flags win', () => {
     const plan = { answers: { successIsCount: true, successCodes: [200, 201, 207] }, defaults: { isolateUnattributed: true, isolationBudget: 40 } };
     expect(resolve({}, plan)).toEqual({ style: 'documented', successIsCount: true, namesItems: false, successCodes: [200, 201, 207], isolate: true, budget: 40 });
     expect(resolve({}, { defaults: { checkSuccessCount: true } })).toMatchObject({ successIsCount: true });
     expect(resolve({}, { answers: { style: 'named' } })).toMatchObject({ successIsCount: true, namesItems: true });
-    expect(resolve({ answers: 'documented', isolationBudget: '7' }, { answers: { style: 'named' } })).toMatchObject({ successIsCount: false, budget: 7 });
+    expect(resolve({ answerStyle: 'documented', isolationBudget: '7' }, { answers: { style: 'named' } })).toMatchObject({ successIsCount: false, budget: 7 });
   });
   test('a plan answers field of the wrong kind is refused naming it', async () => {
     const error = (await loadSyncPlan(planIn({ answers: { style: 'loud' }, jobs: [{ file: 'a.csv' }] }, { 'a.csv': 'x' }).path).catch((e: Error) => e)) as Error;

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { siblingProfile, splitFileProfile } from '../../src/run/pair-profiles.js';
+import { siblingProfile, splitFileProfile } from '../../src/config/pair-profiles.js';
 
 const none = () => false;
 

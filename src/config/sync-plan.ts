@@ -5,69 +5,31 @@ import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import { formatPath } from '../contract/issues.js';
-import { METHODS, parseResource, RESOURCE_NAMES_HELP } from '../contract/resources.js';
+import { parseResource, RESOURCE_NAMES_HELP } from '../contract/resources.js';
 import { ConfigError } from '../errors.js';
-import { ANSWER_STYLE_NAMES } from '../send/answers.js';
 import { expandGlob } from './glob.js';
+import { planShape } from './option.js';
+import { READER_OPTIONS, RUN_OPTIONS } from './options.js';
 import { isFileOnDisk, siblingProfile } from './pair-profiles.js';
-import type { Job } from './types.js';
+import type { ReaderOptions } from '../read/types.js';
+import type { Job } from './job.js';
 
 export const DEFAULT_PLAN_FILE = 'batch-sync.config.json';
 
 const resourceName = z.string().refine((s) => parseResource(s) !== undefined, { error: (iss) => `${JSON.stringify(iss.input)} is not a resource (${RESOURCE_NAMES_HELP})` });
 
-const readerOptions = z.strictObject({
-  format: z.enum(['csv', 'json', 'ndjson']).optional(),
-  delimiter: z.string().min(1).max(1).optional(),
-  encoding: z.string().optional(),
-  headerRow: z.number().int().positive().optional(),
-  escape: z.string().min(1).max(1).optional(),
-  maxRecordBytes: z.number().int().min(1024).optional(),
-});
-
-const settings = {
-  batchSize: z.number().int().min(1).max(10_000).optional(),
-  maxBodyBytes: z.number().int().min(1024).optional(),
-  concurrency: z.number().int().min(1).max(64).optional(),
-  method: z.enum(METHODS).optional(),
-  retries: z.number().int().min(0).max(20).optional(),
-  retryOn500: z.boolean().optional(),
-  retryDelayMs: z.number().int().min(0).optional(),
-  maxRetryTimeMs: z.number().int().min(0).optional(),
-  timeoutMs: z.number().int().min(1).optional(),
-  holdDependents: z.boolean().optional(),
-  checkSuccessCount: z.boolean().optional(),
-  isolateUnattributed: z.boolean().optional(),
-  isolationBudget: z.number().int().min(0).optional(),
-};
-
-/** How the API answers (README, "Reading the API's answers"); every field optional. */
-const answersProfile = z.strictObject({
-  style: z.enum(ANSWER_STYLE_NAMES).optional(),
-  successIsCount: z.boolean().optional(),
-  namesItems: z.boolean().optional(),
-  successCodes: z.array(z.number().int().min(100).max(999)).min(1).optional(),
-});
-
 export const syncPlanSchema = z
   .strictObject({
     $schema: z.string().optional(),
-    baseUrl: z.url().optional(),
-    source: z.string().min(1).optional(),
-    defaults: z.strictObject(settings).optional(),
-    answers: answersProfile.optional(),
-    incremental: z.boolean().optional(),
-    stateDir: z.string().optional(),
-    reportDir: z.string().optional(),
-    maxRejections: z.number().int().min(0).optional(),
-    maxRejectionRate: z.number().min(0).max(1).optional(),
+    // baseUrl, source, defaults, answers, incremental, stateDir, reportDir, maxRejections, maxRejectionRate
+    ...planShape(RUN_OPTIONS),
     jobs: z
       .array(
         z.strictObject({
           file: z.string().min(1),
           resource: resourceName.optional(),
           profile: z.string().min(1).optional(),
-          reader: readerOptions.optional(),
+          reader: planShape(READER_OPTIONS).reader!,
         }),
       )
       .min(1),
@@ -113,7 +75,7 @@ export async function loadSyncPlan(path: string): Promise<SyncPlan> {
       // a job without a profile takes the one beside its file, as a file named on the command line does
       const beside = job.profile ? undefined : siblingProfile(file);
       const found = beside !== undefined && isFileOnDisk(beside);
-      jobs.push({ file, resource: job.resource ? parseResource(job.resource) : undefined, profile: job.profile ? resolve(dir, job.profile) : found ? beside : undefined, ...(found ? { profileBeside: true } : {}), reader: job.reader });
+      jobs.push({ file, resource: job.resource ? parseResource(job.resource) : undefined, profile: job.profile ? resolve(dir, job.profile) : found ? beside : undefined, ...(found ? { profileBeside: true } : {}), reader: job.reader as ReaderOptions | undefined });
     }
   }
   return { ...parsed.data, path, dir, jobs };

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { expect, test } from 'vitest';
-import { IdTable } from '../../src/validate/id-table.js';
+import { IdTable } from '../../src/util/id-table.js';
 
 test('behaves exactly like a Map from id to the order it was first added in, whatever the ids', () => {
   fc.assert(

@@ -3,30 +3,32 @@
 // server are loaded only here, by runs that send.
 import { randomBytes } from 'node:crypto';
 import v8 from 'node:v8';
-import { UsageError } from '../errors.js';
+import { RESOURCES, type Resource } from '../contract/resources.js';
+import type { SandboxHeld } from '../report/sandbox-lines.js';
 import type { SandboxHandle } from '../sandbox/index.js';
-import { readApiKey } from '../send/api-key.js';
-import type { SendEvent } from '../send/types.js';
+import { apiTarget } from '../config/api-key.js';
+import type { SendEvent } from './types.js';
 import type { BatchSender } from './dispatch.js';
-import { BASE_URL_ENV, type ResolvedSettings } from './settings.js';
+import type { ResolvedSettings } from '../config/settings.js';
 
 export interface ConnectOptions {
-  /** Start an embedded sandbox instead of using the base URL. */
-  sandbox?: boolean;
-  apiKeyFile?: string;
-  caFile?: string;
-  allowInsecureHttp?: boolean;
+  /** Where the API key is read from when no --api-key-file is given; the process's by default. */
+  env?: Record<string, string | undefined>;
   /** Fires after the grace period of an interrupt: requests in flight are then cancelled. */
   cancel?: AbortSignal;
   /** Retries and warnings, as lines for the user (never payload values). */
   say?(text: string, level: 'info' | 'error'): void;
 }
 
+
 export interface Connection {
   sender: BatchSender;
-  /** The embedded sandbox, when there is one: the command shows what it holds. */
-  sandbox?: SandboxHandle;
-  close(): Promise<void>;
+  /** Closes the client, and the embedded sandbox after saying what it holds. */
+  close(): Promise<SandboxHeld | undefined>;
+}
+
+function held(sandbox: SandboxHandle): SandboxHeld {
+  return { records: Object.fromEntries(RESOURCES.map((r) => [r, sandbox.records(r).length])) as Record<Resource, number>, batches: sandbox.batches().length };
 }
 
 function describeEvent(e: SendEvent): string {
@@ -38,7 +40,7 @@ export async function connect(settings: ResolvedSettings, options: ConnectOption
   let baseUrl = settings.baseUrl;
   let apiKey: string;
   let sandbox: SandboxHandle | undefined;
-  if (options.sandbox) {
+  if (settings.sandbox) {
     const { startSandbox } = await import('../sandbox/index.js');
     // it answers in the style the run reads answers in (--answers, the plan's answers.style); a run
     // that counts with data.success needs the named style, whose success is a count
@@ -47,15 +49,14 @@ export async function connect(settings: ResolvedSettings, options: ConnectOption
     baseUrl = sandbox.url;
     apiKey = sandbox.apiKey;
   } else {
-    if (!baseUrl) throw new UsageError('no base URL: where is the API?', { suggestion: `pass --base-url, set ${BASE_URL_ENV}, put baseUrl in the plan, or try --sandbox` });
-    apiKey = readApiKey({ apiKeyFile: options.apiKeyFile }).apiKey;
+    ({ baseUrl, apiKey } = apiTarget(settings, options.env));
   }
   // undici (~11 MB resident) is loaded only by a run that sends. It parses HTTP with llhttp compiled
   // to WebAssembly at the first connection, and V8's optimising compiler took ~35 MB for a moment
   // there (a push of one row peaked at 115 MB, validate at 69 MB): for a parser that reads a few
   // thousand short answers a run, the baseline compiler is enough (81 MB). Compile-time only.
   v8.setFlagsFromString('--liftoff-only');
-  const { createApiClient } = await import('../send/api-client.js');
+  const { createApiClient } = await import('./api-client.js');
   let client: Awaited<ReturnType<typeof createApiClient>>;
   try {
     client = createApiClient({
@@ -64,8 +65,8 @@ export async function connect(settings: ResolvedSettings, options: ConnectOption
       concurrency: settings.concurrency,
       retry: { maxAttempts: settings.retries + 1, retryOn500: settings.retryOn500, baseDelayMs: settings.retryDelayMs, maxTotalMs: settings.maxRetryTimeMs },
       timeouts: { headersMs: settings.timeoutMs, bodyMs: settings.timeoutMs, attemptMs: Math.max(settings.timeoutMs * 2, 1000) },
-      caFile: options.caFile,
-      allowInsecureHttp: options.allowInsecureHttp,
+      caFile: settings.caFile,
+      allowInsecureHttp: settings.allowInsecureHttp,
       // a TLS or clear-text warning is shown even to --quiet runs; retries are progress
       onEvent: (e) => options.say?.(describeEvent(e), e.type === 'warning' ? 'error' : 'info'),
     });
@@ -74,12 +75,15 @@ export async function connect(settings: ResolvedSettings, options: ConnectOption
     throw error;
   }
   return {
-    sandbox,
     // in-flight requests get a grace period after Ctrl-C: the cancel signal fires later; the run's
     // own signal (it stopped taking batches) only keeps retries from starting
     sender: { send: (req) => client.send({ ...req, stop: req.signal, signal: options.cancel }) },
     close: async () => {
       await client.close();
+      if (!sandbox) return undefined;
+      const holds = held(sandbox);
+      await sandbox.close();
+      return holds;
     },
   };
 }

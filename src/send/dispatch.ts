@@ -2,35 +2,22 @@
 // (with the server's message and detail), or — when the answer does not prove it — skipped as
 // unverified. A 400 is bisected so one bad item never sinks its neighbours (unless both halves fail
 // alike: then the request is at fault, not an item); an answer whose errors name no item is, with
-// --isolate-unattributed, resent split the same way until each error is pinned to one item.
+// --isolate-unattributed, resent split the same way until each error is pinned to one item. What
+// to split, when to stop and each row's verdict are decided in plan/bisect.ts; this file sends.
 import type { Method, Resource } from '../contract/resources.js';
-import type { SendRequest, SendResult } from '../send/types.js';
-import { envelopeBody, type PlannedBatch, type PlannedItem } from '../plan/batcher.js';
+import type { SendRequest, SendResult } from './types.js';
+import type { PlannedItem } from '../plan/batcher.js';
+import { claimIsolation, halves, onRefusal, refusedAlike, refusedItem, refusedWhole, rejectionOf, unclaim, type Batch, type Isolation } from '../plan/bisect.js';
 import type { RowOutcome } from '../report/outcome.js';
-import type { AnswersProfile } from '../send/answers.js';
-import { readAnswer, type DataErrorElement } from '../send/attribute-errors.js';
+import type { AnswersProfile } from './answers.js';
+import { readAnswer } from './attribute-errors.js';
 import type { Diagnostic } from '../validate/diagnostic.js';
-import type { RowMeta } from './types.js';
+import type { RowMeta } from '../plan/row-meta.js';
 import { redact } from '../redact.js';
 
 /** The part of the API client a run needs. */
 export interface BatchSender {
   send(req: SendRequest): Promise<SendResult>;
-}
-
-/** The run's allowance of extra requests to pin errors that name no item (--isolate-unattributed). */
-export interface Isolation {
-  /** Most extra requests in the run. */
-  budget: number;
-  /** Extra requests sent so far. */
-  sent: number;
-  /** Batches left unverified because the budget was used up. */
-  overBudget: number;
-}
-
-/** One allowance for the whole run, shared by every kind's batches and by the batches a killed run left in flight. */
-export function newIsolation(settings: { isolateUnattributed: boolean; isolationBudget: number }): Isolation | undefined {
-  return settings.isolateUnattributed ? { budget: settings.isolationBudget, sent: 0, overBudget: 0 } : undefined;
 }
 
 /** The answers profile the settings resolved to. */
@@ -68,18 +55,12 @@ export interface DispatchContext {
   stopped?(): string | undefined;
 }
 
-type Batch = Pick<PlannedBatch<RowMeta>, 'batchId' | 'items' | 'body'>;
-
 function outcome(ctx: DispatchContext, meta: RowMeta, batchId: string, kind: RowOutcome['outcome'], message: string, detail: string): RowOutcome {
   // server texts go to files (errors CSV, report.json) that the output redactor never sees: a
   // server echoing the key back must not put it there (an accepted item has no text: 0.3 s per 1M rows saved)
   // an accepted row needs no cells (nothing hands it back); rows from the read worker decode theirs on demand
   ctx.settled?.add(meta);
   return { outcome: kind, resource: ctx.resource, file: meta.file, line: meta.line, externalId: meta.externalId, message: message && redact(message), detail: detail && redact(detail), row: kind === 'accepted' ? undefined : meta.row, batchId };
-}
-
-function joinErrors(errors: readonly DataErrorElement[]): { message: string; detail: string } {
-  return { message: [...new Set(errors.map((e) => e.message))].join(', '), detail: errors.map((e) => e.detail).join('; ') };
 }
 
 /** Resolves true when the server answered the batch (every item then has the server's verdict). */
@@ -116,10 +97,9 @@ async function settle(ctx: DispatchContext, batch: Batch, result: SendResult): P
         ctx.warn?.({ severity: 'warning', file: items[0]!.meta.file, reason: `the server's answer to batch ${batchId} carried a message about no row (no row was refused for it): ${redact([w.message, w.detail].filter(Boolean).join(' '))}` });
       }
       items.forEach((item, index) => {
-        const own = reading.perItem.get(index);
+        const own = rejectionOf(reading.perItem, index);
         if (own) {
-          const { message, detail } = joinErrors(own);
-          ctx.record(outcome(ctx, item.meta, batchId, 'rejected', message, detail));
+          ctx.record(outcome(ctx, item.meta, batchId, 'rejected', own.message, own.detail));
         } else {
           ctx.record(outcome(ctx, item.meta, batchId, 'accepted', '', ''));
           ctx.accepted(item);
@@ -128,33 +108,8 @@ async function settle(ctx: DispatchContext, batch: Batch, result: SendResult): P
       return true;
     }
     case 'bad-request':
-    case 'too-large': {
-      if (items.length === 1) {
-        const why = result.kind === 'too-large' ? 'the server found this single item too large' : 'the server refused this item';
-        ctx.record(outcome(ctx, items[0]!.meta, batchId, 'rejected', `HTTP_${result.status}`, `${why}: ${errorText(result.body)} (batch ${batchId})`));
-        return true;
-      }
-      // bisect (a 400 to isolate the bad item, a 413 to fit): each half is a new batch whose id derives from the parent's
-      const [first, second] = halves(ctx, batch);
-      const firstResult = await sendHalf(ctx, first);
-      if (result.kind === 'bad-request' && firstResult && sameRefusal(firstResult, result)) {
-        const secondResult = await sendHalf(ctx, second);
-        if (secondResult && sameRefusal(secondResult, result)) {
-          // both halves refused alike: the request, not an item, is at fault; splitting further
-          // would send 2n−1 requests to learn nothing (a circuit breaker, issue 16.10)
-          const detail = `the server refused every part of batch ${batchId} with the same error, so no item is singled out: ${errorText(result.body)}`;
-          for (const item of items) ctx.record(outcome(ctx, item.meta, batchId, 'rejected', `HTTP_${result.status}`, detail));
-          return true;
-        }
-        const a = await settle(ctx, first, firstResult);
-        const b = secondResult ? await settle(ctx, second, secondResult) : false;
-        return a && b;
-      }
-      const a = firstResult ? await settle(ctx, first, firstResult) : false;
-      const secondResult = await sendHalf(ctx, second);
-      const b = secondResult ? await settle(ctx, second, secondResult) : false;
-      return a && b;
-    }
+    case 'too-large':
+      return refused(ctx, batch, result);
     case 'unverified':
     case 'gave-up': {
       const message = result.kind === 'unverified' ? 'UNVERIFIED' : 'NOT_DELIVERED';
@@ -165,6 +120,34 @@ async function settle(ctx: DispatchContext, batch: Batch, result: SendResult): P
     case 'cancelled':
       return unverified(`batch ${batchId} was interrupted before the server answered; a rerun sends it again`);
   }
+}
+
+/** A 400 or 413: the one item is rejected, a larger batch is split (a 400's halves watched by the circuit breaker). */
+async function refused(ctx: DispatchContext, batch: Batch, result: SendResult & { kind: 'bad-request' | 'too-large' }): Promise<boolean> {
+  const { batchId, items } = batch;
+  const action = onRefusal(result.kind, items.length);
+  if (action === 'reject') {
+    const { message, detail } = refusedItem(result.kind, result, batchId);
+    ctx.record(outcome(ctx, items[0]!.meta, batchId, 'rejected', message, detail));
+    return true;
+  }
+  const [first, second] = halves(batch, ctx.source);
+  const firstResult = await sendHalf(ctx, first);
+  if (action === 'split-guarded' && firstResult?.kind === 'bad-request' && refusedAlike(firstResult, result)) {
+    const secondResult = await sendHalf(ctx, second);
+    if (secondResult?.kind === 'bad-request' && refusedAlike(secondResult, result)) {
+      const { message, detail } = refusedWhole(result, batchId);
+      for (const item of items) ctx.record(outcome(ctx, item.meta, batchId, 'rejected', message, detail));
+      return true;
+    }
+    const a = await settle(ctx, first, firstResult);
+    const b = secondResult ? await settle(ctx, second, secondResult) : false;
+    return a && b;
+  }
+  const a = firstResult ? await settle(ctx, first, firstResult) : false;
+  const secondResult = await sendHalf(ctx, second);
+  const b = secondResult ? await settle(ctx, second, secondResult) : false;
+  return a && b;
 }
 
 /**
@@ -179,32 +162,25 @@ async function isolate(ctx: DispatchContext, batch: Batch, reason: string): Prom
     for (const item of items) ctx.record(outcome(ctx, item.meta, batchId, 'skipped', 'UNVERIFIED', `the server's answer to batch ${batchId} does not say which rows it refused (${reason}); ${why}`));
     return false;
   };
-  if (!iso) {
-    const hint = ctx.method === 'post' ? '; --isolate-unattributed resends it split to pin each error (safe when POST replaces by externalId)' : '';
-    return unverified(`none counted accepted, a rerun sends them again${hint}`);
+  switch (claimIsolation(iso, items.length)) {
+    case 'off': {
+      const hint = ctx.method === 'post' ? '; --isolate-unattributed resends it split to pin each error (safe when POST replaces by externalId)' : '';
+      return unverified(`none counted accepted, a rerun sends them again${hint}`);
+    }
+    case 'single':
+      return unverified('none counted accepted, a rerun sends it again');
+    case 'over-budget':
+      return unverified(`the isolation budget of ${iso!.budget} extra requests is used up; a rerun sends them again`);
+    case 'split':
+      break;
   }
-  // one item whose answer still contradicts itself (named, yet counted accepted): resending tells no more
-  if (items.length < 2) return unverified('none counted accepted, a rerun sends it again');
-  if (iso.sent + 2 > iso.budget) {
-    iso.overBudget++;
-    return unverified(`the isolation budget of ${iso.budget} extra requests is used up; a rerun sends them again`);
-  }
-  // both requests are taken from the budget before either is sent: batches isolating at the same
-  // time must not overdraw it; a half the run stops before sending is given back
-  iso.sent += 2;
-  const [first, second] = halves(ctx, batch);
+  const [first, second] = halves(batch, ctx.source);
   const firstResult = await sendHalf(ctx, first);
   const a = firstResult ? await settle(ctx, first, firstResult) : false;
   const secondResult = await sendHalf(ctx, second);
   const b = secondResult ? await settle(ctx, second, secondResult) : false;
-  iso.sent -= Number(!firstResult) + Number(!secondResult);
+  unclaim(iso!, Number(!firstResult) + Number(!secondResult));
   return a && b;
-}
-
-function halves(ctx: DispatchContext, { batchId, items }: Batch): [Batch, Batch] {
-  const middle = Math.ceil(items.length / 2);
-  const part = (suffix: string, slice: PlannedItem<RowMeta>[]): Batch => ({ batchId: `${batchId}.${suffix}`, items: slice, body: envelopeBody(`${batchId}.${suffix}`, ctx.source, slice) });
-  return [part('1', items.slice(0, middle)), part('2', items.slice(middle))];
 }
 
 /** Sends one half of a split batch, or records its rows NOT_SENT when the run has stopped (undefined). */
@@ -219,31 +195,4 @@ async function sendHalf(ctx: DispatchContext, half: Batch): Promise<SendResult |
     return undefined;
   }
   return sendBatch(ctx, half);
-}
-
-/** A refusal's text as a person reads it: the messages of a JSON error body, else the body itself. */
-export function errorText(body: string): string {
-  const text = body.trim();
-  if (!text) return '(no body)';
-  try {
-    const json = JSON.parse(text) as { data?: { error?: unknown }; message?: unknown; error?: unknown };
-    const list = Array.isArray(json?.data?.error) ? json.data.error : Array.isArray(json?.error) ? json.error : [json];
-    const parts = list
-      .map((e) => (e && typeof e === 'object' ? [(e as { message?: unknown }).message, (e as { detail?: unknown }).detail].filter((v) => typeof v === 'string' && v !== '').join(': ') : ''))
-      .filter(Boolean);
-    if (parts.length > 0) return parts.join('; ');
-  } catch {
-    // not JSON: the body as it came
-  }
-  return text;
-}
-
-/**
- * Two refusals alike: the same status and the same text once numbers and batch ids are left out. A
- * refusal that names an item (`items[3]`, `externalId=`) is about that item, never the whole batch.
- */
-function sameRefusal(a: SendResult, b: SendResult & { kind: 'bad-request' }): boolean {
-  const norm = (body: string) => errorText(body).replace(/[\w.-]*\d[\w.-]*/g, '#');
-  if (/\bitems\[\d+\]|\bexternalId\s*=/.test(b.body)) return false;
-  return a.kind === 'bad-request' && a.status === b.status && norm(a.body) === norm(b.body);
 }

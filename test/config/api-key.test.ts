@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, EXIT, UsageError } from '../../src/errors.js';
 import { redact } from '../../src/redact.js';
-import { readApiKey } from '../../src/send/api-key.js';
+import { readApiKey } from '../../src/config/api-key.js';
 
 function keyFile(content: string, mode: number): string {
   const path = join(mkdtempSync(join(tmpdir(), 'bs-key-')), 'key');

@@ -1,10 +1,12 @@
-// Where the API key comes from: the environment or a private file, never a command-line flag
-// (a flag would show in `ps` and in shell history).
+// Where a push sends, with which key: the base URL as the settings resolved it, and the API key
+// from the environment or a private file, never a command-line flag (a flag would show in `ps` and
+// in shell history).
 import { readFileSync, statSync } from 'node:fs';
 import { ConfigError, UsageError } from '../errors.js';
 import { addSecret } from '../redact.js';
+import { API_KEY_ENV, BASE_URL_ENV } from './options.js';
 
-export const API_KEY_ENV = 'BATCH_SYNC_API_KEY';
+export { API_KEY_ENV } from './options.js';
 
 export interface ApiKey {
   apiKey: string;
@@ -32,6 +34,13 @@ export function readApiKey(opts: ReadApiKeyOptions = {}): ApiKey {
   throw new UsageError('no API key: batch-sync needs the key of the batch integration API to send', {
     suggestion: `set ${API_KEY_ENV}=<key> in the environment, or put the key alone in a file (chmod 600) and pass --api-key-file <file>`,
   });
+}
+
+/** The API a push sends to and its key, read only once a push needs them (never for validate). */
+export function apiTarget(settings: { baseUrl?: string; apiKeyFile?: string }, env?: Record<string, string | undefined>): { baseUrl: string } & ApiKey {
+  const { baseUrl } = settings;
+  if (!baseUrl) throw new UsageError('no base URL: where is the API?', { suggestion: `pass --base-url, set ${BASE_URL_ENV}, put baseUrl in the plan, or try --sandbox` });
+  return { baseUrl, ...readApiKey({ apiKeyFile: settings.apiKeyFile, env }) };
 }
 
 function fromFile(path: string, platform: NodeJS.Platform): string {

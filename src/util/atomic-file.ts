@@ -56,7 +56,7 @@ export function openAtomic(target: string): AtomicFile {
 }
 
 /** Makes the rename itself durable; not possible on every platform (Windows), so best effort. */
-function syncDirectory(dir: string): void {
+export function syncDirectory(dir: string): void {
   let fd: number | undefined;
   try {
     fd = openSync(dir, 'r');

@@ -1,0 +1,155 @@
+// The engines (settings.ts: simple, fast) must be indistinguishable from outside: the same reports
+// (json and human), errors CSVs and emitted batches, byte for byte once run ids and times are
+// normalised, on every fixture with its profile or plan, on the shared CRM export and on a
+// generated bench-like input large enough for the fast engine's read worker to cut it in chunks.
+import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { openSource } from '../../src/read/index.js';
+import { runCli } from '../helpers/cli.js';
+// @ts-expect-error: a plain .mjs module without types
+import { generate, generateSpanish } from '../bench/generate.mjs';
+
+const ROOT = resolve(__dirname, '../..');
+const F = (p: string) => join(ROOT, 'fixtures', p);
+const DATASET = resolve(ROOT, '../shared/datasets/crm-sales-opportunities');
+const ENGINES = ['simple', 'fast'] as const;
+// each case runs both engines itself: once is enough, so npm test's fast pass leaves it to the simple one
+const suite = process.env.BATCH_SYNC_ENGINE === 'fast' ? describe.skip : describe;
+
+/** Run ids, times and the temp directory: what differs between two runs of the same input. */
+function normalise(text: string, dir: string): string {
+  return text
+    .replaceAll(dir, '<DIR>')
+    .replaceAll(/\d{8}T\d{6}Z-[0-9a-f]{4}/g, '<RUN>')
+    .replaceAll(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z/g, '<TIME>')
+    .replaceAll(/"durationMs":\s*\d+/g, '"durationMs":0')
+    .replaceAll(/\b\d+(\.\d+)?s\b/g, '<S>')
+    .replaceAll(/\b\d+ items\/s\b/g, '<N> items/s');
+}
+
+/** Everything a user sees of one command on one engine: both report formats, the errors CSVs, the emitted batches. */
+async function outputs(engine: string, args: string[], dir: string): Promise<Record<string, string>> {
+  const seen: Record<string, string> = {};
+  for (const format of ['json', 'human']) {
+    const out = join(dir, 'out');
+    rmSync(out, { recursive: true, force: true });
+    const emit = args[0] === 'push' ? [] : ['--emit', join(dir, 'emitted.ndjson')];
+    const r = await runCli([...args, '--format', format, '--errors', out, ...emit], { BATCH_SYNC_ENGINE: engine });
+    seen[`${format} exit`] = String(r.code);
+    seen[`${format} stdout`] = normalise(r.stdout, dir);
+    seen[`${format} stderr`] = normalise(r.stderr, dir);
+    if (existsSync(out)) for (const f of readdirSync(out).sort()) seen[`${format} ${f}`] = normalise(readFileSync(join(out, f), 'utf8'), dir);
+    const emitted = join(dir, 'emitted.ndjson');
+    if (existsSync(emitted)) seen[`${format} emitted`] = normalise(readFileSync(emitted, 'utf8'), dir);
+    rmSync(emitted, { force: true });
+  }
+  return seen;
+}
+
+async function expectSameOnBothEngines(args: string[]): Promise<Record<string, string>> {
+  const dir = mkdtempSync(join(tmpdir(), 'batch-sync-engines-'));
+  const [simple, fast] = [await outputs(ENGINES[0], args, dir), await outputs(ENGINES[1], args, dir)];
+  expect(fast).toEqual(simple);
+  return simple;
+}
+
+interface BadCase {
+  file: string;
+  profile: string;
+}
+const badCases = (JSON.parse(readFileSync(F('bad/cli-expected.json'), 'utf8')) as BadCase[]).map((c) => [`${c.file} with ${c.profile}`, c] as const);
+
+suite('every fixture: reports, errors CSVs and emitted batches are the same on both engines', () => {
+  test.each(badCases)('bad/%s', async (_, c) => {
+    await expectSameOnBothEngines(['validate', F(`bad/${c.file}`), '--profile', F(`bad/profiles/${c.profile}.profile.json`)]);
+  });
+
+  test.each([
+    ['salesforce', ['salesforce/opportunities.csv:salesforce/opportunities.profile.json']],
+    ['hubspot', ['hubspot/deals.csv:hubspot/deals.profile.json']],
+    ['es-excel', ['es-excel/vendedores.csv', 'es-excel/oportunidades.csv:es-excel/oportunidades.profile.json']],
+    ['canonical', ['canonical/sales-profiles.csv', 'canonical/accounts.csv', 'canonical/deals.csv', 'canonical/activities.csv']],
+  ])('%s (validate)', async (_, files) => {
+    const out = await expectSameOnBothEngines(['validate', ...files.map((f) => f.split(':').map(F).join(':'))]);
+    expect(out['json exit']).toBe('0');
+  });
+
+  test('canonical (push --sandbox)', async () => {
+    const out = await expectSameOnBothEngines(['push', '--sandbox', '--concurrency', '1', ...['sales-profiles', 'accounts', 'deals', 'activities'].map((f) => F(`canonical/${f}.csv`))]);
+    expect(out['json exit']).toBe('0');
+  });
+
+  test.skipIf(!existsSync(DATASET))('the shared CRM export through its plan (validate, then push --sandbox)', async () => {
+    const plan = F('crm-sales-opportunities/batch-sync.config.json');
+    const validated = await expectSameOnBothEngines(['validate', '--config', plan]);
+    expect(validated['json exit']).toBe('0');
+    expect(validated['json emitted']!.split('\n').length).toBeGreaterThan(80);
+    await expectSameOnBothEngines(['push', '--sandbox', '--concurrency', '1', '--config', plan]);
+  });
+});
+
+suite('a generated bench-like input, with rows the worker and the main thread must reject alike', () => {
+  let canonical: { profiles: string; deals: string };
+  let spanish: { deals: string; profile: string };
+  beforeAll(() => {
+    const dir = mkdtempSync(join(tmpdir(), 'batch-sync-bench-'));
+    canonical = generate(join(dir, 'canonical'), 20_000);
+    // bad rows among the good ones, in several chunks: a bad amount, a duplicate id, a ragged row,
+    // a quoted title with a delimiter and a line break, an owner no profile names
+    appendFileSync(canonical.deals, [
+      'X-1,Bad amount,ana-souza-0,ana-souza-0,false,12;5,USD,Main,Propuesta,2024-01-02T00:00:00Z,2024-02-01,ACC-1,50',
+      'D-00000010,Duplicate,ana-souza-0,ana-souza-0,false,1.00,USD,Main,Propuesta,2024-01-02T00:00:00Z,2024-02-01,ACC-1,50',
+      'X-2,Ragged,ana-souza-0',
+      'X-3,"Quoted, with\na line break",ana-souza-0,ana-souza-0,true,3.50,EUR,Main,Ganado,2024-01-02T00:00:00Z,2024-02-01,ACC-2,90',
+      'X-4,Unknown owner,nobody,nobody,false,3.50,EUR,Main,Ganado,2024-01-02T00:00:00Z,2024-02-01,ACC-2,90',
+      '',
+    ].join('\n'));
+    spanish = generateSpanish(join(dir, 'spanish'), 20_000);
+  });
+
+  test('canonical deals and their sales profiles (validate)', async () => {
+    expect(statSync(canonical.deals).size).toBeGreaterThan(2_000_000);
+    const out = await expectSameOnBothEngines(['validate', canonical.profiles, canonical.deals]);
+    expect(out['json exit']).toBe('1');
+    expect(out['json emitted']!.split('\n').length).toBeGreaterThan(200);
+  });
+
+  test('canonical deals (push --sandbox)', async () => {
+    await expectSameOnBothEngines(['push', '--sandbox', '--concurrency', '1', canonical.profiles, canonical.deals]);
+  });
+
+  test('the Spanish Excel export through its profile (validate)', async () => {
+    const out = await expectSameOnBothEngines(['validate', `${spanish.deals}:${spanish.profile}`]);
+    expect(out['json emitted']!.length).toBeGreaterThan(1_000_000);
+  });
+});
+
+/** Every CSV, JSON and NDJSON file under fixtures/, for the readers. */
+function inputFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const path = join(dir, e.name);
+    if (e.isDirectory()) return inputFiles(path);
+    return /\.(csv|json|ndjson)$/.test(e.name) && !/(profile|config|cases|expected)[^/]*\.json$/.test(e.name) ? [path] : [];
+  });
+}
+
+async function readAll(file: string, fast: boolean): Promise<unknown> {
+  try {
+    const source = await openSource(file, {}, fast);
+    const records = [];
+    for await (const r of source.records) records.push(r.kind === 'row' ? { kind: r.kind, line: r.line, row: { ...r.row } } : r);
+    return { header: source.header, detected: source.detected, warnings: source.warnings, records };
+  } catch (error) {
+    return { error: (error as Error).message, name: (error as Error).name };
+  }
+}
+
+suite('the readers', () => {
+  test('every input file under fixtures/ (the outside corpora too) reads the same through csv-parse alone and through the fast path', async () => {
+    const files = inputFiles(join(ROOT, 'fixtures'));
+    expect(files.length).toBeGreaterThan(100);
+    for (const file of files) expect(await readAll(file, false), relative(ROOT, file)).toEqual(await readAll(file, true));
+  });
+});
