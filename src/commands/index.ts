@@ -6,9 +6,9 @@ import { registerPush } from './push.js';
 import { registerSandbox } from './sandbox.js';
 import { registerSchema } from './schema.js';
 import { registerValidate } from './validate.js';
+import type { SetExit } from './set-exit.js';
 
-/** Commands report their exit code through `setExit`; the highest wins. */
-export type SetExit = (code: number) => void;
+export type { SetExit } from './set-exit.js';
 
 export function registerCommands(program: Command, output: Output, setExit: SetExit): void {
   registerPush(program, output, setExit);

@@ -18,7 +18,7 @@ import { profileBeside } from '../config/pair-profiles.js';
 import { DEFAULT_PLAN_FILE } from '../config/sync-plan.js';
 import { readerFlags } from '../config/input-flags.js';
 import type { Output } from '../report/output.js';
-import type { SetExit } from './index.js';
+import type { SetExit } from './set-exit.js';
 
 interface InitOptions {
   resource?: string;

@@ -5,7 +5,7 @@ import type { Output } from '../report/output.js';
 import { sandboxLines } from '../report/sandbox-lines.js';
 import { openNightlySession } from '../run/nightly-session.js';
 import { addOptions, givenFlags } from './add-options.js';
-import type { SetExit } from './index.js';
+import type { SetExit } from './set-exit.js';
 import { FILES_ARGUMENT, runSyncCommand, syncRequest } from './run-command.js';
 import { interruptSignals } from './signals.js';
 

@@ -9,7 +9,7 @@ import type { Output } from '../report/output.js';
 import { visible } from '../report/terminal-text.js';
 import type { BatchLogEntry } from '../sandbox/batch-history.js';
 import { OPTION_FLAGS, SANDBOX_DEFAULTS, sandboxOptionsSchema } from '../sandbox/options.js';
-import type { SetExit } from './index.js';
+import type { SetExit } from './set-exit.js';
 
 interface SandboxFlags {
   port: string;

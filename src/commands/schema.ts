@@ -4,7 +4,7 @@ import { itemJsonSchema } from '../contract/json-schema.js';
 import { METHODS, RESOURCE_NAMES_HELP, parseResource, type Method } from '../contract/resources.js';
 import { UsageError } from '../errors.js';
 import type { Output } from '../report/output.js';
-import type { SetExit } from './index.js';
+import type { SetExit } from './set-exit.js';
 
 export function registerSchema(program: Command, output: Output, _setExit: SetExit): void {
   program

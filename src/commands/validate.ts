@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { VALIDATE_OPTIONS } from '../config/options.js';
 import type { Output } from '../report/output.js';
 import { addOptions, givenFlags } from './add-options.js';
-import type { SetExit } from './index.js';
+import type { SetExit } from './set-exit.js';
 import { FILES_ARGUMENT, runSyncCommand, syncRequest } from './run-command.js';
 
 export function registerValidate(program: Command, output: Output, setExit: SetExit): void {

@@ -5,7 +5,7 @@
 import type { Method, Resource } from '../contract/resources.js';
 import { ConfigError } from '../errors.js';
 import type { SourceRecord } from '../read/types.js';
-import type { Diagnostic } from '../validate/diagnostic.js';
+import type { Diagnostic } from '../util/diagnostic.js';
 import { excelError, scientificId } from './cell-checks.js';
 import { parseCanonicalHeader, type CanonicalColumn } from './canonical-header.js';
 import { compileItemJson, FAIL } from './item-json.js';

@@ -1,7 +1,7 @@
 // One field of a profile compiled into a closure over a row: source (column, columns, const or
 // template) → trim → Excel checks → default → value map → text transforms → conversion. Built once
 // per file; per row it only reads cells and calls functions already chosen.
-import type { Diagnostic } from '../validate/diagnostic.js';
+import type { Diagnostic } from '../util/diagnostic.js';
 import { excelError, scientificId } from './cell-checks.js';
 import type { ColumnResolver, RowLike } from './columns.js';
 import { CONVERSIONS, type FieldSpec, type TransformName } from './profile-schema.js';

@@ -1,7 +1,7 @@
 // What mapping does with one source record: an API item, a deliberate skip, or problems.
 import type { Resource } from '../contract/resources.js';
 import type { SourceRecord } from '../read/types.js';
-import type { Diagnostic } from '../validate/diagnostic.js';
+import type { Diagnostic } from '../util/diagnostic.js';
 
 export type MapResult =
   | { kind: 'item'; item: Record<string, unknown>; warnings: Diagnostic[] }

@@ -1,5 +1,5 @@
 // Where a planned item came from: the row behind it, carried through sending to its outcome.
-import type { ItemHash } from '../state/item-hash.js';
+import type { ItemHash } from '../util/item-hash.js';
 
 export interface RowMeta {
   file: string;

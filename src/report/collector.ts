@@ -2,10 +2,10 @@
 // million-row import; rows not accepted are kept (up to a cap) for the report, and every one of them
 // goes to the optional sink as it arrives, so the errors CSV gets all rows whatever the cap.
 import { RESOURCES, resourceFromFileName, type Resource } from '../contract/resources.js';
-import type { Diagnostic } from '../validate/diagnostic.js';
+import type { Diagnostic } from '../util/diagnostic.js';
 import { groupKey, groupLabel, normaliseReason } from './group-key.js';
 import { serverField } from './server-field.js';
-import { OUTCOMES, isDeliberateSkip, type OutcomeKind, type RowOutcome } from './outcome.js';
+import { OUTCOMES, isDeliberateSkip, type OutcomeKind, type RowOutcome } from '../plan/outcome.js';
 
 export interface ResourceCounts {
   /** Rows that reached an outcome: always accepted + rejected + invalid + skipped. */

@@ -8,7 +8,7 @@ import { stringify } from 'csv-stringify/sync';
 import { BatchSyncError, EXIT, UsageError } from '../errors.js';
 import { openAtomic, type AtomicFile } from '../util/atomic-file.js';
 import { neutraliseCell } from './formula-guard.js';
-import type { RowOutcome } from './outcome.js';
+import type { RowOutcome } from '../plan/outcome.js';
 import { inputFiles, sameFileNote } from './same-file.js';
 
 export { canonical } from './same-file.js';

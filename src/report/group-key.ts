@@ -1,6 +1,6 @@
 // How identical reasons are recognised across rows: 10,000 failures with one cause must read as one
 // line, so the parts of a message that vary per row (which item, which value) are normalised away.
-import type { RowOutcome } from './outcome.js';
+import type { RowOutcome } from '../plan/outcome.js';
 
 /**
  * The server prefixes each error with the item it refers to (`items[3] externalId=DEAL-9: `).

@@ -3,9 +3,9 @@
 // and a one-line verdict. It prints only; the exit code is decided elsewhere.
 import type { ChalkInstance } from 'chalk';
 import { shorten } from '../shorten.js';
-import { formatDiagnostic } from '../validate/diagnostic.js';
+import { formatDiagnostic } from '../util/diagnostic.js';
 import type { OutcomeGroup, ResourceCounts, WarningGroup } from './collector.js';
-import type { RowOutcome } from './outcome.js';
+import type { RowOutcome } from '../plan/outcome.js';
 import type { Output } from './output.js';
 import { visibleStrings } from './terminal-text.js';
 import { commandName, durationSeconds, failedRows, isSendingMode, ownersNotInRunLine, type PlannedBatchInfo, type RunReport } from './run-report.js';

@@ -1,9 +1,9 @@
 // `--format json`: one document on stdout for CI. Keys are written in a fixed order and absent values
 // are null, so consumers (and snapshot tests) can rely on the shape. Raw row cells never appear here:
 // they are personal data and belong only in the errors CSV the user asked for.
-import type { Diagnostic } from '../validate/diagnostic.js';
+import type { Diagnostic } from '../util/diagnostic.js';
 import type { OutcomeGroup, ResourceCounts } from './collector.js';
-import type { RowOutcome } from './outcome.js';
+import type { RowOutcome } from '../plan/outcome.js';
 import type { Output } from './output.js';
 import type { RunReport } from './run-report.js';
 

@@ -1,9 +1,9 @@
 // Everything the renderers need about one run, as plain data: the orchestrator fills it once at the
 // end, and the human, json and summary-line renderers all read the same thing.
 import type { Resource } from '../contract/resources.js';
-import type { Diagnostic } from '../validate/diagnostic.js';
+import type { Diagnostic } from '../util/diagnostic.js';
 import type { Collector, OutcomeGroup, ResourceCounts, WarningGroup } from './collector.js';
-import type { RowOutcome } from './outcome.js';
+import type { RowOutcome } from '../plan/outcome.js';
 
 export type RunMode = 'validate' | 'push' | 'dry-run';
 

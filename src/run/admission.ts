@@ -4,10 +4,10 @@
 import type { Resource } from '../contract/resources.js';
 import { admit, jsonOf, type Candidate, type RunKnowledge } from '../plan/admit.js';
 import type { Batcher, PlannedBatch } from '../plan/batcher.js';
-import type { RowOutcome } from '../report/outcome.js';
-import type { ItemHash, ItemJson } from '../state/item-hash.js';
+import type { RowOutcome } from '../plan/outcome.js';
+import type { ItemHash, ItemJson } from '../util/item-hash.js';
 import type { CrossChecks } from '../validate/cross-checks.js';
-import type { Diagnostic } from '../validate/diagnostic.js';
+import type { Diagnostic } from '../util/diagnostic.js';
 import { ChunkLease, ChunkRowMeta, EncodedItem, LazyRow, MappedItem, rowOf, type RowRef } from './chunk-items.js';
 import { ownString } from './own-string.js';
 import type { RowSink } from './process-row.js';

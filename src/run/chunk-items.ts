@@ -4,7 +4,7 @@
 import type { PlannedItem } from '../plan/batcher.js';
 import { decodeRow, type ChunkReader, type RowSource } from './chunk-reader.js';
 import { chunkBuffers, type RowChunk } from './row-chunk.js';
-import type { ItemHash } from '../state/item-hash.js';
+import type { ItemHash } from '../util/item-hash.js';
 import type { RowMeta } from './types.js';
 
 /** A row's cells: at hand, not there, or still in its chunk. */

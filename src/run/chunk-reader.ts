@@ -2,7 +2,7 @@
 // row's original cells only when an outcome needs them.
 import { CsvRow } from '../read/csv/row-builder.js';
 import type { SourceRecord } from '../read/types.js';
-import type { ItemHash } from '../state/item-hash.js';
+import type { ItemHash } from '../util/item-hash.js';
 import { CELLS, ID_SLOTS, PLAIN, VERSION, type ChunkExtra, type RowChunk } from './row-chunk.js';
 
 /** Walks a chunk on the main thread, row by row. */

@@ -2,8 +2,8 @@
 // capacity, filled in place, trimmed and transferred when the chunk is full. A row read from a line
 // without quotes travels as that line: copying every cell apart cost the worker more than the line.
 import type { SourceRecord } from '../read/types.js';
-import type { ItemHash } from '../state/item-hash.js';
-import type { Diagnostic } from '../validate/diagnostic.js';
+import type { ItemHash } from '../util/item-hash.js';
+import type { Diagnostic } from '../util/diagnostic.js';
 import { ARRAYS, CELLS, DECIDED, ID_SLOTS, PLAIN, RAW, SAME, VERSION, chunkBuffers, type ArrayName, type ChunkArrays, type ChunkExtra, type RowChunk, type WorkerVerdict } from './row-chunk.js';
 
 const EMPTY_BUFFER = Buffer.alloc(0);

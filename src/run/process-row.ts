@@ -4,9 +4,9 @@
 // worker writes it into a chunk (row-chunk.ts) that the main thread hands to admit in turn.
 import type { Mapper } from '../map/types.js';
 import type { SourceRecord } from '../read/types.js';
-import type { ItemHash } from '../state/item-hash.js';
+import type { ItemHash } from '../util/item-hash.js';
 import { rowFingerprint } from '../state/row-fingerprint.js';
-import type { Diagnostic } from '../validate/diagnostic.js';
+import type { Diagnostic } from '../util/diagnostic.js';
 import type { ItemValidator } from '../validate/validate-item.js';
 import { problemText } from './problem-text.js';
 

@@ -4,7 +4,7 @@
 import type { Resource } from '../contract/resources.js';
 import type { PlannedBatch } from '../plan/batcher.js';
 import type { SourceWarning } from '../read/types.js';
-import type { ItemHash } from '../state/item-hash.js';
+import type { ItemHash } from '../util/item-hash.js';
 import { FingerprintSet } from '../state/row-fingerprint.js';
 import { createItemValidator } from '../validate/validate-item.js';
 import { REF_PATHS } from '../map/types.js';

@@ -12,11 +12,11 @@
 // each row gets the same outcome either way (test/run/read-worker.test.ts).
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Method } from '../contract/resources.js';
-import type { ItemHash } from '../state/item-hash.js';
+import type { ItemHash } from '../util/item-hash.js';
 import { FingerprintSet } from '../state/row-fingerprint.js';
 import { REF_PATHS, refsOf } from '../map/types.js';
 import type { SourceWarning } from '../read/types.js';
-import type { Diagnostic } from '../validate/diagnostic.js';
+import type { Diagnostic } from '../util/diagnostic.js';
 import { createItemValidator } from '../validate/validate-item.js';
 import { openJob, type JobSpec } from './prepare.js';
 import { processRow, type KnownRows, type RowSink } from './process-row.js';

@@ -1,7 +1,7 @@
 // Stops a run whose data is clearly broken (a column renamed upstream, making every row invalid)
 // before it floods the API. It counts invalid and rejected rows as they are recorded and trips once
 // either limit is passed; the run then takes no new batches and exits 3.
-import { isDeliberateSkip, type RowOutcome } from '../report/outcome.js';
+import { isDeliberateSkip, type RowOutcome } from '../plan/outcome.js';
 
 /** The rate is judged only once this many rows have an outcome: 3 bad rows of the first 4 say nothing. */
 export const RATE_MIN_ROWS = 100;

@@ -9,7 +9,7 @@
 // Every field is declared once, below: the writer (chunk-writer.ts) allocates and trims the arrays
 // from ARRAYS, the transfer list comes from ARRAYS and TEXTS, and the reader (chunk-reader.ts) checks
 // VERSION. Change a field: change it here and bump VERSION.
-import type { Diagnostic } from '../validate/diagnostic.js';
+import type { Diagnostic } from '../util/diagnostic.js';
 
 /** The format's version: a worker of another build (a stale dist/) is refused, not misread. */
 export const VERSION = 2;

@@ -6,7 +6,7 @@ import type { Resource } from '../contract/resources.js';
 import { batchId as makeBatchId } from '../plan/batch-id.js';
 import { BodyBuffers, createBatcher } from '../plan/batcher.js';
 import { inSendOrder, SEND_ORDER } from '../plan/order.js';
-import type { RowOutcome } from '../report/outcome.js';
+import type { RowOutcome } from '../plan/outcome.js';
 import { createCrossChecks } from '../validate/cross-checks.js';
 import { Admission } from './admission.js';
 import { newIsolation, type Isolation } from '../plan/bisect.js';

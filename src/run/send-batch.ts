@@ -4,8 +4,8 @@
 // stopped, a batch is not sent and its rows are NOT_SENT.
 import type { Resource } from '../contract/resources.js';
 import { envelopeBytes, type PlannedBatch, type PlannedItem } from '../plan/batcher.js';
-import type { RowOutcome } from '../report/outcome.js';
-import type { Diagnostic } from '../validate/diagnostic.js';
+import type { RowOutcome } from '../plan/outcome.js';
+import type { Diagnostic } from '../util/diagnostic.js';
 import type { Isolation } from '../plan/bisect.js';
 import { createLimiter } from '../send/concurrency.js';
 import { answersOf, dispatchBatch, type BatchSender, type DispatchContext } from '../send/dispatch.js';

@@ -1,11 +1,11 @@
 // What a run is given and what it hands back.
 import type { Method, Resource } from '../contract/resources.js';
-import type { ItemHash, ItemJson } from '../state/item-hash.js';
+import type { ItemHash, ItemJson } from '../util/item-hash.js';
 import type { PlannedBatch } from '../plan/batcher.js';
-import type { RowOutcome } from '../report/outcome.js';
+import type { RowOutcome } from '../plan/outcome.js';
 import type { ProgressCounts } from '../report/progress.js';
 import type { PlannedBatchInfo, RunMode } from '../report/run-report.js';
-import type { Diagnostic } from '../validate/diagnostic.js';
+import type { Diagnostic } from '../util/diagnostic.js';
 import type { Engine, ReadTuning } from '../config/settings.js';
 import type { RowMeta } from '../plan/row-meta.js';
 

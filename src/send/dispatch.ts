@@ -8,10 +8,10 @@ import type { Method, Resource } from '../contract/resources.js';
 import type { SendRequest, SendResult } from './types.js';
 import type { PlannedItem } from '../plan/batcher.js';
 import { claimIsolation, halves, onRefusal, refusedAlike, refusedItem, refusedWhole, rejectionOf, unclaim, type Batch, type Isolation } from '../plan/bisect.js';
-import type { RowOutcome } from '../report/outcome.js';
+import type { RowOutcome } from '../plan/outcome.js';
 import type { AnswersProfile } from './answers.js';
 import { readAnswer } from './attribute-errors.js';
-import type { Diagnostic } from '../validate/diagnostic.js';
+import type { Diagnostic } from '../util/diagnostic.js';
 import type { RowMeta } from '../plan/row-meta.js';
 import { redact } from '../redact.js';
 

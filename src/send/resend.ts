@@ -6,11 +6,11 @@ import type { Method, Resource } from '../contract/resources.js';
 import type { Isolation } from '../plan/bisect.js';
 import type { PlannedItem } from '../plan/batcher.js';
 import type { RowMeta } from '../plan/row-meta.js';
-import type { RowOutcome } from '../report/outcome.js';
+import type { RowOutcome } from '../plan/outcome.js';
 import type { LoadedInFlight } from '../state/in-flight.js';
-import { hashItem, type ItemHash, type ItemJson } from '../state/item-hash.js';
+import { hashItem, type ItemHash, type ItemJson } from '../util/item-hash.js';
 import type { StateStore } from '../state/state-store.js';
-import type { Diagnostic } from '../validate/diagnostic.js';
+import type { Diagnostic } from '../util/diagnostic.js';
 import type { AnswersProfile } from './answers.js';
 import { dispatchBatch, type BatchSender, type DispatchContext } from './dispatch.js';
 

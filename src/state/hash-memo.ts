@@ -3,7 +3,7 @@
 // the hash, so a hit is always right, and both hooks get the same string, whose V8 hash is cached.
 // Two generations bound it: an entry never accepted (rejected, not sent) is dropped after a few
 // thousand more; an item still in flight by then is just hashed again.
-import type { ItemHash } from './item-hash.js';
+import type { ItemHash } from '../util/item-hash.js';
 
 export class HashMemo {
   private current = new Map<string, ItemHash>();

@@ -5,7 +5,7 @@
 // million ids, which the GC then marked and grew around.
 import { IdTable } from '../util/id-table.js';
 import { grownUint32 } from '../util/outgrown.js';
-import type { ItemHash } from './item-hash.js';
+import type { ItemHash } from '../util/item-hash.js';
 
 const WORDS = 4;
 

@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import type { Resource } from '../contract/resources.js';
 import { inSendOrder } from '../plan/order.js';
 import { syncDirectory } from '../util/atomic-file.js';
-import { hashHex, parseHashHex, type ItemHash } from './item-hash.js';
+import { hashHex, parseHashHex, type ItemHash } from '../util/item-hash.js';
 
 export const IN_FLIGHT_DIR = 'in-flight';
 const HEADER = 'batch-sync-in-flight 1';

@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import type { Method, Resource } from '../contract/resources.js';
 import type { ReaderOptions, SourceRecord } from '../read/types.js';
 import { VERSION } from '../version.js';
-import { parseHashHex, sha1Prefix, type ItemHash } from './item-hash.js';
+import { parseHashHex, sha1Prefix, type ItemHash } from '../util/item-hash.js';
 
 export interface FingerprintContextParts {
   method: Method;

@@ -10,7 +10,7 @@
 // without one. A writable store rewrites a version 1 snapshot (and writes a new one) before it
 // journals anything, so a version 1 tool meets a version 2 header and refuses the directory: it
 // would read a journal line's "id, hash, fingerprint" as an id and a hash.
-import { hashHex, hashHexIn, type ItemHash } from './item-hash.js';
+import { hashHex, hashHexIn, type ItemHash } from '../util/item-hash.js';
 
 export const SNAPSHOT_HEADER = 'batch-sync-state 2';
 /** Headers this version reads: version 1 has no fingerprints. */

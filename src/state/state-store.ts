@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openAtomic } from '../util/atomic-file.js';
 import { HashMemo } from './hash-memo.js';
-import { FORGOTTEN, hashItem, type ItemHash, type ItemJson } from './item-hash.js';
+import { FORGOTTEN, hashItem, type ItemHash, type ItemJson } from '../util/item-hash.js';
 import { JournalFile } from './journal-file.js';
 import { FingerprintSet } from './row-fingerprint.js';
 import { expectRegularFile, removeOrphanSnapshots, truncateFile } from './state-files.js';

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import type { AtomicFile } from '../util/atomic-file.js';
 import { HashTable } from './hash-table.js';
-import { FORGOTTEN } from './item-hash.js';
+import { FORGOTTEN } from '../util/item-hash.js';
 import { stateError } from './state-files.js';
 import { entryAt, entryLine, forEachLineIn, journalEntryAt, sectionLine, SNAPSHOT_HEADER, SNAPSHOT_HEADERS, type EntryAt } from './state-format.js';
 

@@ -2,7 +2,7 @@
 // sales profiles, accounts and deals that the run does not carry. Kinds are read in dependency
 // order, so by the time deals are read every sales profile of the run has been seen.
 import type { Resource } from '../contract/resources.js';
-import type { Diagnostic } from './diagnostic.js';
+import type { Diagnostic } from '../util/diagnostic.js';
 import { IdTable } from '../util/id-table.js';
 import { grownUint32 } from '../util/outgrown.js';
 

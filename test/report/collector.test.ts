@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { createCollector } from '../../src/report/collector.js';
 import { normaliseReason } from '../../src/report/group-key.js';
-import type { RowOutcome } from '../../src/report/outcome.js';
+import type { RowOutcome } from '../../src/plan/outcome.js';
 import { accepted, invalid, rejected } from './fixtures.js';
 
 describe('normaliseReason', () => {

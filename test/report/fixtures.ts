@@ -1,5 +1,5 @@
 // Outcomes of a realistic mixed run, shared by the report tests.
-import type { RowOutcome } from '../../src/report/outcome.js';
+import type { RowOutcome } from '../../src/plan/outcome.js';
 
 export function rejected(line: number, item: number, id: string, currency: string): RowOutcome {
   return {

@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
 import { createCollector } from '../../src/report/collector.js';
-import type { RowOutcome } from '../../src/report/outcome.js';
+import type { RowOutcome } from '../../src/plan/outcome.js';
 import { buildRunReport } from '../../src/report/run-report.js';
 import { exitCodeOf } from '../../src/run/sync.js';
 

@@ -5,7 +5,7 @@ import { createMapper } from '../../src/map/index.js';
 import { REF_PATHS } from '../../src/map/types.js';
 import { CsvRow } from '../../src/read/csv/row-builder.js';
 import { processRow, type RowContext, type RowSink } from '../../src/run/process-row.js';
-import type { ItemHash } from '../../src/state/item-hash.js';
+import type { ItemHash } from '../../src/util/item-hash.js';
 import { createItemValidator } from '../../src/validate/validate-item.js';
 
 const header = ['externalId', 'email', 'profile.firstName', 'profile.lastName'];

@@ -9,7 +9,7 @@ import { prepareJobs } from '../../src/run/prepare.js';
 import { JOB_END, readInWorker, readsInWorker } from '../../src/run/read-in-worker.js';
 import { SAME, type RowChunk } from '../../src/run/row-chunk.js';
 import { FingerprintSet, rowFingerprint } from '../../src/state/row-fingerprint.js';
-import type { ItemHash } from '../../src/state/item-hash.js';
+import type { ItemHash } from '../../src/util/item-hash.js';
 import { tempFiles } from '../helpers/cli.js';
 
 const HEADER = 'externalId,title,ownerExternalId,agentExternalId,isWon,amount.value,amount.currency';

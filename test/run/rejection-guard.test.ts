@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import type { RowOutcome } from '../../src/report/outcome.js';
+import type { RowOutcome } from '../../src/plan/outcome.js';
 import { createRejectionGuard } from '../../src/run/rejection-guard.js';
 
 const row = (outcome: RowOutcome['outcome'], message = ''): RowOutcome => ({ outcome, resource: 'deal', file: 'f.csv', line: 2, message, detail: '' });

@@ -2,7 +2,7 @@
 // it forgets what was never accepted after two generations.
 import { expect, test } from 'vitest';
 import { HashMemo } from '../../src/state/hash-memo.js';
-import { hashItem } from '../../src/state/item-hash.js';
+import { hashItem } from '../../src/util/item-hash.js';
 
 test('returns a remembered hash once, and nothing for JSON it never saw', () => {
   const memo = new HashMemo();

@@ -7,8 +7,8 @@ import { RESOURCES, type Resource } from '../contract/resources.js';
 import type { SandboxHeld } from '../report/sandbox-lines.js';
 import type { SandboxHandle } from '../sandbox/index.js';
 import { apiTarget } from '../config/api-key.js';
-import type { SendEvent } from './types.js';
-import type { BatchSender } from './dispatch.js';
+import type { SendEvent } from '../send/types.js';
+import type { BatchSender } from '../send/dispatch.js';
 import type { ResolvedSettings } from '../config/settings.js';
 
 export interface ConnectOptions {
@@ -56,7 +56,7 @@ export async function connect(settings: ResolvedSettings, options: ConnectOption
   // there (a push of one row peaked at 115 MB, validate at 69 MB): for a parser that reads a few
   // thousand short answers a run, the baseline compiler is enough (81 MB). Compile-time only.
   v8.setFlagsFromString('--liftoff-only');
-  const { createApiClient } = await import('./api-client.js');
+  const { createApiClient } = await import('../send/api-client.js');
   let client: Awaited<ReturnType<typeof createApiClient>>;
   try {
     client = createApiClient({
