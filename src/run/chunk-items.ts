@@ -2,7 +2,8 @@
 // outcome needs them (most rows are accepted and never do), and the lease that gives the chunk's
 // memory back as soon as nothing can read it any more.
 import type { PlannedItem } from '../plan/batcher.js';
-import { chunkBuffers, decodeRow, type ChunkReader, type RowChunk, type RowSource } from './row-chunk.js';
+import { decodeRow, type ChunkReader, type RowSource } from './chunk-reader.js';
+import { chunkBuffers, type RowChunk } from './row-chunk.js';
 import type { ItemHash } from '../util/item-hash.js';
 import type { RowMeta } from './types.js';
 

@@ -4,6 +4,7 @@ import { access } from 'node:fs/promises';
 import { resourceFromFileName, type Method, type Resource } from '../contract/resources.js';
 import { ConfigError, InputError, UsageError } from '../errors.js';
 import { createMapper, loadProfile } from '../map/index.js';
+import type { Profile } from '../map/profile-schema.js';
 import type { Mapper } from '../map/types.js';
 import { openSource } from '../read/index.js';
 import { fingerprintContext } from '../state/row-fingerprint.js';
@@ -12,8 +13,26 @@ import { asOriginalExport, isErrorsCsv } from './errors-csv-input.js';
 import type { Engine } from '../config/settings.js';
 import type { Job } from './types.js';
 
+/**
+ * A job with everything decided that needs more than its own file: its resource, its profile as
+ * loaded and the reader options it is opened with. Plain data, so the read worker opens the same
+ * file the same way without deciding any of it again.
+ */
+export interface JobSpec {
+  file: string;
+  resource: Resource;
+  profile?: Profile;
+  /** The profile's reader options under the job's own: what the row fingerprints name. */
+  reader: ReaderOptions;
+  /** What the file is opened with: `reader`, without its header row for an errors CSV (readerFor). */
+  opened: ReaderOptions;
+  /** False for the simple engine: CSV through csv-parse alone, and mappers without their fast paths. */
+  fast?: boolean;
+}
+
 export interface PreparedJob {
   job: Job;
+  spec: JobSpec;
   resource: Resource;
   source: OpenedSource;
   mapper: Mapper;
@@ -44,33 +63,42 @@ export async function prepareJobs(jobs: readonly Job[], method: Method, engine: 
       throw new ConfigError(`${job.file}: profile ${job.profile} maps ${profileResource} items, but the file is to be read as ${resource}`);
     }
     const reader = { ...profile?.reader, ...job.reader };
-    const source = asOriginalExport(await openJobSource(job.file, reader, fast));
-    const created = createMapper({ resource, method, header: source.header, unnamedAtEnd: source.unnamedAtEnd, profile, file: job.file });
-    // the simple engine maps every row and serialises its item with JSON.stringify
-    const mapper: Mapper = fast ? created : { resource: created.resource, map: (record) => created.map(record) };
-    // only runs that keep a state ask: the context digests the build (~7 ms)
-    let context: string | undefined;
-    const fingerprint = () => (context ??= fingerprintContext({ method, resource, header: source.header, detected: source.detected, reader, profile }));
-    prepared.push({
-      job, resource, source, mapper,
-      get fingerprint() {
-        return fingerprint();
-      },
-    });
+    const spec: JobSpec = { file: job.file, resource, profile, reader, opened: await readerFor(job.file, reader, fast), fast };
+    prepared.push(await openJob(spec, method, job));
   }
   return prepared;
 }
 
+/** Opens a job's file and builds its mapper, as decided in its spec: on the main thread and in the read worker alike. */
+export async function openJob(spec: JobSpec, method: Method, job: Job = { file: spec.file }): Promise<PreparedJob> {
+  const { file, resource, profile, reader } = spec;
+  const fast = spec.fast !== false;
+  const source = asOriginalExport(await openSource(file, spec.opened, fast));
+  const created = createMapper({ resource, method, header: source.header, unnamedAtEnd: source.unnamedAtEnd, profile, file });
+  // the simple engine maps every row and serialises its item with JSON.stringify
+  const mapper: Mapper = fast ? created : { resource: created.resource, map: (record) => created.map(record) };
+  // only runs that keep a state ask: the context digests the build (~7 ms)
+  let context: string | undefined;
+  const fingerprint = () => (context ??= fingerprintContext({ method, resource, header: source.header, detected: source.detected, reader, profile }));
+  return {
+    job, spec, resource, source, mapper,
+    get fingerprint() {
+      return fingerprint();
+    },
+  };
+}
+
 /**
- * Opens an input. An errors CSV has its header on line 1 whatever the export it came from: fed back
- * with the export's profile, a header row set for the export's title rows must not apply to it.
+ * The options an input is opened with. An errors CSV has its header on line 1 whatever the export
+ * it came from: fed back with the export's profile, a header row set for the export's title rows
+ * must not apply to it.
  */
-async function openJobSource(file: string, reader: ReaderOptions, fast: boolean): Promise<OpenedSource> {
-  if (reader.headerRow === undefined || reader.headerRow === 1) return openSource(file, reader, fast);
+async function readerFor(file: string, reader: ReaderOptions, fast: boolean): Promise<ReaderOptions> {
+  if (reader.headerRow === undefined || reader.headerRow === 1) return reader;
   const { headerRow: _, ...fromLineOne } = reader;
   const errorsCsv = await openSource(file, fromLineOne, fast).then(
     (s) => isErrorsCsv(s.header),
     () => false,
   );
-  return openSource(file, errorsCsv ? fromLineOne : reader, fast);
+  return errorsCsv ? fromLineOne : reader;
 }

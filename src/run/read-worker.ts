@@ -11,19 +11,22 @@
 // thread has a backlog, the worker does it all. Mapping is per row (no mapper keeps state across rows), so
 // each row gets the same outcome either way (test/run/read-worker.test.ts).
 import { parentPort, workerData } from 'node:worker_threads';
-import type { Method, Resource } from '../contract/resources.js';
-import { FingerprintSet, rowFingerprint } from '../state/row-fingerprint.js';
+import type { Method } from '../contract/resources.js';
+import type { ItemHash } from '../util/item-hash.js';
+import { FingerprintSet } from '../state/row-fingerprint.js';
 import { REF_PATHS, refsOf } from '../map/types.js';
 import type { SourceWarning } from '../read/types.js';
+import type { Diagnostic } from '../util/diagnostic.js';
 import { createItemValidator } from '../validate/validate-item.js';
-import { prepareJobs } from './prepare.js';
-import { problemText } from './problem-text.js';
-import { ChunkWriter } from './row-chunk.js';
-import type { Job } from './types.js';
+import { openJob, type JobSpec } from './prepare.js';
+import { processRow, type KnownRows, type RowSink } from './process-row.js';
+import { ChunkWriter } from './chunk-writer.js';
 
-/** A job as the worker reads it: in incremental runs, with what it needs to fingerprint rows. */
-export interface WorkerJob extends Job {
-  resource: Resource;
+/**
+ * A job as the worker reads it: as the main thread decided it (prepare.ts), and in incremental runs
+ * with what it needs to fingerprint rows.
+ */
+export interface WorkerJob extends JobSpec {
   fingerprint?: {
     /** The job's fingerprint context (PreparedJob.fingerprint, from the main thread). */
     context: string;
@@ -79,19 +82,59 @@ async function post(writer: ChunkWriter): Promise<void> {
   while (unread() >= data.ahead) await new Promise<void>((resolve) => (wake = resolve));
 }
 
+/** A row's result into the chunk being filled (processRow's sink in the worker). */
+class ChunkSink implements RowSink {
+  constructor(public w: ChunkWriter) {}
+  warn(d: Diagnostic): void {
+    this.w.warn(d);
+  }
+  skip(reason: string): void {
+    this.w.verdict({ kind: 'skip', reason });
+  }
+  invalid(externalId: string | undefined, field: string | undefined, column: string | undefined, detail: string): void {
+    this.w.verdict({ kind: 'invalid', externalId, field, column, detail });
+  }
+  same(fp: ItemHash, ids: readonly unknown[] | undefined, item: Record<string, unknown> | undefined): void {
+    this.w.fingerprint(fp);
+    this.w.same(ids ?? refsOf(item!));
+  }
+  valid(fp: ItemHash | undefined, ids: readonly unknown[] | undefined, item: Record<string, unknown> | undefined, json: string | undefined): void {
+    if (fp !== undefined) this.w.fingerprint(fp);
+    this.w.item(json ?? JSON.stringify(item), ids ?? refsOf(item!));
+  }
+}
+
+/** The state's fingerprints as of the run's start: a row whose fingerprint is in the set is unchanged. */
+class KnownSet implements KnownRows {
+  constructor(private readonly set: FingerprintSet | undefined) {}
+  mayKnow(fp: ItemHash): boolean {
+    return this.set?.has(fp) === true;
+  }
+  knows(): boolean {
+    return true;
+  }
+}
+
 async function main(): Promise<void> {
   for (let j = 0; j < data.jobs.length; j++) {
-    const prepared = (await prepareJobs([data.jobs[j]!], data.method))[0]!;
+    const job = data.jobs[j]!;
+    const prepared = await openJob(job, data.method);
     const { source, mapper, resource } = prepared;
     const opened = source.warnings.length;
-    // the worker opens the file and loads the profile again, later than the main thread: if either
-    // changed in between, its rows would be built from another context than the main thread's. A
-    // fingerprint must name the context its item was built in, so then this job has none (its
-    // chunks carry none, and the main thread leaves its RAW rows without one too)
-    const asked = data.jobs[j]!.fingerprint;
+    // the worker opens the file again, later than the main thread: if it changed in between, its
+    // rows would be built from another context than the main thread's. A fingerprint must name the
+    // context its item was built in, so then this job has none (its chunks carry none, and the main
+    // thread leaves its RAW rows without one too)
+    const asked = job.fingerprint;
     const fingerprint = asked !== undefined && asked.context === prepared.fingerprint ? asked : undefined;
-    const known = fingerprint?.known === undefined ? undefined : new FingerprintSet(fingerprint.known);
-    const validator = createItemValidator(resource, data.method);
+    const ctx = {
+      mapper,
+      validate: createItemValidator(resource, data.method),
+      header: source.header,
+      fingerprint: fingerprint?.context,
+      known: new KnownSet(fingerprint?.known === undefined ? undefined : new FingerprintSet(fingerprint.known)),
+      ids: new Array<unknown>(REF_PATHS.length),
+    };
     const layout = source.format === 'csv' && source.header !== undefined && source.detected.delimiter !== undefined ? { header: source.header, delimiter: source.detected.delimiter } : undefined;
     let sinceRaw = data.rawGap;
     const leaveRaw = () => {
@@ -101,70 +144,19 @@ async function main(): Promise<void> {
       sinceRaw = raw ? 0 : sinceRaw + 1;
       return raw;
     };
-    const ids = new Array<unknown>(REF_PATHS.length);
-    let w = new ChunkWriter(j, data.chunkRows, layout, fingerprint !== undefined);
+    const sink = new ChunkSink(new ChunkWriter(j, data.chunkRows, layout, fingerprint !== undefined));
     let raw = leaveRaw();
     for await (const record of source.records) {
-      if (!w.fits(record.file, data.chunkBytes)) {
-        await post(w);
-        w = new ChunkWriter(j, data.chunkRows, layout, fingerprint !== undefined);
+      if (!sink.w.fits(record.file, data.chunkBytes)) {
+        await post(sink.w);
+        sink.w = new ChunkWriter(j, data.chunkRows, layout, fingerprint !== undefined);
         raw = leaveRaw();
       }
-      const where = { file: record.file, line: record.line };
-      w.row(record);
-      if (raw && record.kind === 'row') {
-        w.raw();
-        continue;
-      }
-      // incremental: a row whose fingerprint the state holds is unchanged; its ids are all the main
-      // thread needs (read without building the item where the mapper can)
-      const fp = fingerprint === undefined ? undefined : rowFingerprint(fingerprint.context, record, source.header);
-      const known_ = fp !== undefined && known?.has(fp) === true;
-      if (known_ && mapper.refs) {
-        const ids = mapper.refs(record);
-        if (typeof ids[0] === 'string') {
-          w.fingerprint(fp!);
-          w.same(ids);
-          continue;
-        }
-      }
-      // a row certainly valid and clean: its JSON straight from its cells, no item built
-      const json = known_ ? undefined : mapper.json?.(record, ids);
-      if (json !== undefined) {
-        if (fp !== undefined) w.fingerprint(fp);
-        w.item(json, ids);
-        continue;
-      }
-      const mapped = mapper.map(record);
-      if (mapped.kind === 'skip') {
-        w.verdict({ kind: 'skip', reason: mapped.reason });
-        continue;
-      }
-      if (mapped.kind === 'invalid') {
-        const first = mapped.problems[0];
-        // the first problem's column and field travel apart; further ones name their own
-        w.verdict({ kind: 'map-invalid', externalId: mapped.externalId, field: first?.field, column: first?.column, detail: mapped.problems.map((p, i) => problemText(i === 0 ? { ...p, column: undefined } : p)).join('; ') });
-        continue;
-      }
-      for (const d of mapped.warnings) w.warn(d);
-      const externalId = typeof mapped.item.externalId === 'string' ? mapped.item.externalId : undefined;
-      // a row with a warning never has its fingerprint recorded (its warnings come back every run)
-      const clean = mapped.warnings.length === 0;
-      if (known_ && clean && externalId !== undefined) {
-        w.fingerprint(fp!);
-        w.same(refsOf(mapped.item));
-        continue;
-      }
-      const checked = validator(mapped.item);
-      if (!checked.ok) {
-        w.verdict({ kind: 'check-invalid', externalId, field: checked.problems[0]?.field, detail: checked.problems.map((p) => problemText(p)).join('; ') });
-        continue;
-      }
-      for (const x of checked.warnings) w.warn({ severity: 'warning', ...where, field: x.field, reason: x.reason });
-      if (fp !== undefined && clean && checked.warnings.length === 0) w.fingerprint(fp);
-      w.item(JSON.stringify(checked.item), refsOf(checked.item));
+      sink.w.row(record);
+      if (raw && record.kind === 'row') sink.w.raw();
+      else processRow(record, ctx, sink);
     }
-    if (w.count > 0) await post(w);
+    if (sink.w.count > 0) await post(sink.w);
     port.postMessage({ type: 'job-end', warnings: source.warnings.slice(opened) } satisfies ReadWorkerMessage);
   }
   port.postMessage({ type: 'end' } satisfies ReadWorkerMessage);

@@ -25,7 +25,7 @@ async function mainView(file: string): Promise<{ context: string; known: SharedA
 
 async function workerChunks(file: string, fingerprint: { context: string; known: SharedArrayBuffer }): Promise<RowChunk[]> {
   // every row read by the worker
-  const worker = readInWorker([{ file, resource: 'deal', fingerprint }], 'post', { split: 'none', chunkRows: 1024 });
+  const worker = readInWorker([{ file, resource: 'deal', reader: {}, opened: {}, fingerprint }], 'post', { split: 'none', chunkRows: 1024 });
   const chunks: RowChunk[] = [];
   try {
     for await (const c of worker.chunks()) if (c !== JOB_END) chunks.push(c);

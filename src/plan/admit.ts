@@ -1,0 +1,95 @@
+// Whether a valid row goes into a batch: the decision that needs the whole run's knowledge (ids
+// already seen, sales profiles that failed, batches resent from an interrupted run, the incremental
+// state, the request size limit). Pure: it asks `RunKnowledge` and returns one verdict; recording
+// the outcome, warning and batching are the caller's (run/admission.ts).
+
+/** What became of a valid row. */
+export type Verdict =
+  /** Goes into a batch: its JSON is `json` (or `encoded`), `bytes` long. */
+  | 'batch'
+  /** Its externalId came earlier in the run (`detail`: where, "file:line"). */
+  | 'duplicate'
+  /** A batch resent at the start of the run carried this very item: its outcome is `prior`. */
+  | 'resent'
+  /** A deal whose owner or agent sales profile (`detail`) was invalid or rejected in this run. */
+  | 'held-back'
+  /** The server holds this item as it is (incremental mode). */
+  | 'unchanged'
+  /** Its JSON (`bytes`) does not fit one request. */
+  | 'too-large';
+
+/**
+ * A valid row as admit sees it: one object per run's resource, filled in for each row (no
+ * allocation per row). Inputs first; admit fills the outputs its verdict names.
+ */
+export interface Candidate<P = unknown> {
+  externalId: string | undefined;
+  /** Its owner and agent sales-profile ids (deals are held back on them). */
+  ownerExternalId: unknown;
+  agentExternalId: unknown;
+  /** Its JSON as UTF-8 (from the read worker), else `written` (by the mapper), else made from `item`. */
+  encoded: Uint8Array | undefined;
+  written: string | undefined;
+  item: Record<string, unknown> | undefined;
+  /** The state holds this row's item (found by its fingerprint): nothing to serialise or send. */
+  same: boolean;
+  // outputs
+  json: string | undefined;
+  bytes: number;
+  detail: string;
+  prior: P | undefined;
+}
+
+/** What the run knows, asked in this order. Only `claim` changes it (the id is then seen). */
+export interface RunKnowledge<P = unknown> {
+  /** Claims the id for this row; where it was seen first ("file:line") when it was, else undefined. */
+  claim(externalId: string): string | undefined;
+  /** The outcome a batch resent first gave this id's item, when it carried this very item (`row`'s JSON). */
+  resent(externalId: string, row: Candidate<P>): P | undefined;
+  /** Whether deals wait for their owner and agent (not `--no-hold-dependents`, and this is a deal). */
+  readonly holdsDependents: boolean;
+  /** Sales profiles invalid or rejected in this run. */
+  readonly failedProfiles: ReadonlySet<string>;
+  /** Whether the state holds this item for this id as it is (the JSON as text or UTF-8 bytes). */
+  unchanged(externalId: string, json: string | Uint8Array): boolean;
+  /** The largest item that fits one request, in bytes. */
+  readonly maxItemBytes: number;
+}
+
+/** The row's JSON, for a row the state does not know by its fingerprint; undefined for one it does. */
+export function jsonOf(row: Candidate): string | Uint8Array | undefined {
+  return row.same ? undefined : (row.encoded ?? row.written ?? JSON.stringify(row.item));
+}
+
+export function admit<P>(row: Candidate<P>, run: RunKnowledge<P>): Verdict {
+  const id = row.externalId;
+  if (id !== undefined) {
+    const first = run.claim(id);
+    if (first !== undefined) {
+      row.detail = first;
+      return 'duplicate';
+    }
+    const prior = run.resent(id, row);
+    if (prior !== undefined) {
+      row.prior = prior;
+      return 'resent';
+    }
+  }
+  if (run.holdsDependents) {
+    const missing = failed(row.ownerExternalId, run.failedProfiles) ?? failed(row.agentExternalId, run.failedProfiles);
+    if (missing !== undefined) {
+      row.detail = missing;
+      return 'held-back';
+    }
+  }
+  if (row.same) return 'unchanged';
+  const json = row.encoded === undefined ? (row.written ?? JSON.stringify(row.item)) : undefined;
+  row.json = json;
+  if (id !== undefined && run.unchanged(id, json ?? row.encoded!)) return 'unchanged';
+  row.bytes = json === undefined ? row.encoded!.length : Buffer.byteLength(json, 'utf8');
+  return row.bytes > run.maxItemBytes ? 'too-large' : 'batch';
+}
+
+function failed(id: unknown, profiles: ReadonlySet<string>): string | undefined {
+  return typeof id === 'string' && profiles.has(id) ? id : undefined;
+}

@@ -1,0 +1,175 @@
+// The main thread's end of a row: what processRow (or a chunk of the read worker) found becomes an
+// outcome recorded, or a verdict of admit (plan/admit.ts) and then an outcome or an item in a
+// batch. One per resource of a run; rows pass through it one at a time (`at`, then one result).
+import type { Resource } from '../contract/resources.js';
+import { admit, jsonOf, type Candidate, type RunKnowledge } from '../plan/admit.js';
+import type { Batcher, PlannedBatch } from '../plan/batcher.js';
+import type { RowOutcome } from '../plan/outcome.js';
+import type { ItemHash, ItemJson } from '../util/item-hash.js';
+import type { CrossChecks } from '../validate/cross-checks.js';
+import type { Diagnostic } from '../util/diagnostic.js';
+import { ChunkLease, ChunkRowMeta, EncodedItem, LazyRow, MappedItem, rowOf, type RowRef } from './chunk-items.js';
+import { ownString } from './own-string.js';
+import type { RowSink } from './process-row.js';
+import type { RowMeta, RunHooks, RunSettings } from './types.js';
+
+type RefsItem = Record<string, unknown> & { associated: Record<string, unknown> };
+
+export interface AdmissionParts {
+  resource: Resource;
+  settings: RunSettings;
+  hooks: RunHooks;
+  checks: CrossChecks;
+  batcher: Batcher<RowMeta>;
+  /** Sales profiles invalid or rejected so far in this run (filled by `record`). */
+  failedProfiles: ReadonlySet<string>;
+  record(outcome: RowOutcome): void;
+}
+
+export class Admission implements RowSink, RunKnowledge<RowOutcome> {
+  readonly holdsDependents: boolean;
+  readonly failedProfiles: ReadonlySet<string>;
+  readonly maxItemBytes: number;
+  private readonly resource: Resource;
+  private readonly candidate: Candidate<RowOutcome> = { externalId: undefined, ownerExternalId: undefined, agentExternalId: undefined, encoded: undefined, written: undefined, item: undefined, same: false, json: undefined, bytes: 0, detail: '', prior: undefined };
+  /** The item of a row's REF_PATHS ids, for the references check (reused row to row). */
+  private readonly refs: RefsItem = { associated: {} };
+  /** The current row's JSON for `hooks.resent`, made once for all rows. */
+  private readonly jsonNow = (): ItemJson | undefined => jsonOf(this.candidate);
+  file = '';
+  line = 0;
+  private row: RowRef;
+  private lease: ChunkLease | undefined;
+  /** The batch the last row completed, for the caller to send. */
+  private done: PlannedBatch<RowMeta> | undefined;
+
+  constructor(private readonly parts: AdmissionParts) {
+    this.resource = parts.resource;
+    this.holdsDependents = parts.settings.holdDependents && parts.resource === 'deal';
+    this.failedProfiles = parts.failedProfiles;
+    this.maxItemBytes = parts.batcher.maxItemBytes;
+  }
+
+  /** The next row: where it was read, its cells (decoded only if an outcome needs them) and its chunk. */
+  at(file: string, line: number, row: RowRef, lease?: ChunkLease): void {
+    this.file = file;
+    this.line = line;
+    this.row = row;
+    this.lease = lease;
+  }
+
+  /** The batch the current row completed, if any (taken once). */
+  take(): PlannedBatch<RowMeta> | undefined {
+    const done = this.done;
+    this.done = undefined;
+    return done;
+  }
+
+  // RowSink: what the row became before admit
+
+  warn(d: Diagnostic): void {
+    this.parts.hooks.warn(d, this.resource);
+  }
+
+  skip(reason: string): void {
+    this.parts.record({ outcome: 'skipped', resource: this.resource, file: this.file, line: this.line, message: 'SKIPPED', detail: reason, row: rowOf(this.row) });
+  }
+
+  invalid(externalId: string | undefined, field: string | undefined, column: string | undefined, detail: string): void {
+    const id = externalId === undefined ? undefined : ownString(externalId);
+    this.parts.record({ outcome: 'invalid', resource: this.resource, file: this.file, line: this.line, externalId: id, field, column, message: 'INVALID', detail, row: rowOf(this.row) });
+  }
+
+  same(fp: ItemHash, ids: readonly unknown[] | undefined, item: Record<string, unknown> | undefined): void {
+    this.admitRow(fp, ids, item, undefined, undefined, true);
+  }
+
+  valid(fp: ItemHash | undefined, ids: readonly unknown[] | undefined, item: Record<string, unknown> | undefined, json: string | undefined): void {
+    this.admitRow(fp, ids, item, json, undefined, false);
+  }
+
+  /** A valid row of the read worker: its JSON as UTF-8 and its REF_PATHS ids. */
+  encoded(fp: ItemHash | undefined, ids: readonly unknown[], encoded: Buffer): void {
+    this.admitRow(fp, ids, undefined, undefined, encoded, false);
+  }
+
+  // RunKnowledge: what admit asks
+
+  claim(externalId: string): string | undefined {
+    return this.parts.checks.claim(this.resource, externalId, this)?.reason;
+  }
+
+  resent(externalId: string): RowOutcome | undefined {
+    return this.parts.hooks.resent?.(this.resource, externalId, this.jsonNow);
+  }
+
+  unchanged(externalId: string, json: ItemJson): boolean {
+    return this.parts.hooks.unchanged?.(this.resource, externalId, json) ?? false;
+  }
+
+  private admitRow(fp: ItemHash | undefined, ids: readonly unknown[] | undefined, item: Record<string, unknown> | undefined, written: string | undefined, encoded: Buffer | undefined, same: boolean): void {
+    const c = this.candidate;
+    const refs = item ?? refsItem(ids!, this.refs);
+    const id = refs.externalId;
+    c.externalId = typeof id === 'string' ? ownString(id) : undefined;
+    c.ownerExternalId = refs.ownerExternalId;
+    c.agentExternalId = refs.agentExternalId;
+    c.item = item;
+    c.written = written;
+    c.encoded = encoded;
+    c.same = same;
+    c.json = undefined;
+    c.prior = undefined;
+    const verdict = admit(c, this);
+    if (verdict !== 'duplicate') for (const w of this.parts.checks.references(this.resource, refs, this)) this.warn(w);
+    this.settle(verdict, fp);
+  }
+
+  /** The verdict as an outcome recorded, or the item in a batch. */
+  private settle(verdict: ReturnType<typeof admit>, fp: ItemHash | undefined): void {
+    const { resource, file, line, candidate: c } = this;
+    const externalId = c.externalId;
+    const record = this.parts.record;
+    switch (verdict) {
+      case 'duplicate':
+        return record({ outcome: 'invalid', resource, file, line, externalId, field: 'externalId', message: 'DUPLICATE', detail: c.detail, row: rowOf(this.row) });
+      case 'resent':
+        return record({ ...c.prior!, file, line, row: c.prior!.outcome === 'accepted' ? undefined : rowOf(this.row) });
+      case 'held-back':
+        return record({ outcome: 'skipped', resource, file, line, externalId, message: 'HELD_BACK', detail: `held back: its owner/agent sales-profile ${c.detail} was not accepted in this run (--no-hold-dependents sends it anyway)`, row: rowOf(this.row) });
+      case 'unchanged':
+        if (!c.same && fp !== undefined) this.parts.hooks.learn?.(resource, externalId!, fp);
+        // most rows of a rerun, and no output shows their cells (never in the errors CSV): no row, so
+        // the outcome (kept as a report example) holds no chunk of the read worker
+        return record({ outcome: 'skipped', resource, file, line, externalId, message: 'UNCHANGED', detail: 'unchanged since the server last accepted it (incremental mode)' });
+      case 'too-large':
+        return record({ outcome: 'invalid', resource, file, line, externalId, message: 'TOO_LARGE', detail: `the item is ${c.bytes} bytes, more than fits one request (--max-body-bytes ${this.parts.settings.maxBodyBytes})`, row: rowOf(this.row) });
+      case 'batch':
+        this.done = this.batch(fp);
+    }
+  }
+
+  private batch(fp: ItemHash | undefined): PlannedBatch<RowMeta> | undefined {
+    const { file, line, row, lease, candidate: c } = this;
+    const batcher = this.parts.batcher;
+    // an item of a worker chunk holds it until its batch has all its outcomes (its cells may be needed)
+    if (c.encoded !== undefined) return batcher.add(leased(new EncodedItem(c.encoded as Buffer, new ChunkRowMeta(file, line, c.externalId, row, fp), lease)));
+    if (row instanceof LazyRow) return batcher.add(leased(new MappedItem(c.json!, c.bytes, new ChunkRowMeta(file, line, c.externalId, row, fp), lease)));
+    return batcher.add({ json: c.json!, bytes: c.bytes, meta: { file, line, externalId: c.externalId, row, fp } });
+  }
+}
+
+function leased<T extends EncodedItem | MappedItem>(item: T): T {
+  item.lease?.hold(item);
+  return item;
+}
+
+/** An item of only the ids checked across rows (REF_PATHS), for the references and held-back checks; `into` is reused. */
+function refsItem(ids: readonly unknown[], into: RefsItem): RefsItem {
+  into.externalId = ids[0];
+  into.ownerExternalId = ids[1];
+  into.agentExternalId = ids[2];
+  into.associated.accountExternalId = ids[3];
+  into.associated.dealExternalId = ids[4];
+  return into;
+}
