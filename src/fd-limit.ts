@@ -8,8 +8,8 @@ import { readFileSync } from 'node:fs';
 const CODES = new Set(['EMFILE', 'ENFILE']);
 
 /**
- * Below this soft limit batch-sync refuses to start (measured: start-up fails at 100 open files and
- * works at 110, validate and push alike). Checked before loading, because a load that runs out of
+ * Below this soft limit batch-sync refuses to start: start-up itself needs nearly this many, for
+ * validate and push alike, so this leaves a margin. Checked before loading, because a load that runs out of
  * descriptors does not always say EMFILE: a failed open during module resolution is sometimes
  * reported as "Cannot find package".
  */

@@ -56,7 +56,7 @@ export function envelopeBytes(batchId: string, source: string, items: readonly P
 /**
  * The envelope as bytes. Each item's JSON is encoded once into a buffer of the exact size (its
  * byte count is already known): joining a string and encoding it after cost twice the copies and a
- * half-megabyte string per batch in V8's old space (push of 200k rows: 3.1 -> 2.8 s, peak RSS 345 -> 290 MB).
+ * half-megabyte string per batch in V8's old space, which showed in both a push's time and its peak RSS.
  */
 export function envelopeBody(batchId: string, source: string, items: readonly Pick<PlannedItem<unknown>, 'json' | 'bytes' | 'encoded'>[], bodies?: BodyBuffers): Buffer {
   const head = envelopeHead(batchId, source);
@@ -79,10 +79,10 @@ export function envelopeBody(batchId: string, source: string, items: readonly Pi
 }
 
 /**
- * The memory of request bodies, reused once their batch is answered. A body (~250 KB for 500 deals)
+ * The memory of request bodies, reused once their batch is answered. A body of a usual batch
  * is too big for Node's buffer pool, so each was a buffer of its own outside the heap, freed only
  * when the GC got to its wrapper, which outlived a few scavenges while its request was in flight:
- * ~30 MB of them waited at the peak of a 1M-row push. A body is handed back only when no request
+ * dozens of them waited at the peak of a big push. A body is handed back only when no request
  * can read it any more: its batch was answered, item by item, which the API does after reading the
  * whole body. (A server or proxy answering before it read the body, on a connection it keeps, could
  * see the unread rest of that body overwritten; it has already answered for it.) One never handed

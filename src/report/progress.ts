@@ -86,7 +86,7 @@ export const timestamp = (ms: number) => new Date(ms).toISOString().replace(/\.\
 
 /**
  * createProgress, with ora imported only when stderr is a terminal: cron and CI runs never load it
- * (it and its dependencies cost ~13 MB of resident memory for nothing there).
+ * (it and its dependencies would take resident memory for nothing there).
  */
 export async function startProgress(options: Omit<ProgressOptions, 'ora'>): Promise<Progress> {
   if (pickProgressMode(options.output, options.mode) !== 'tty') return createProgress(options);

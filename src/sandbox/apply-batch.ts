@@ -41,7 +41,8 @@ function idOf(item: unknown): string {
 
 export function applyBatch(store: RecordStore, resource: Resource, method: Method, items: readonly unknown[], style: AnswerStyle = 'named'): AppliedBatch {
   const named = style === 'named';
-  // compiled: 0.25 instead of 1.47 µs per valid deal (the same schema; zod's issues on invalid items)
+  // compiled: the same schema, with a generated check for the valid items that are nearly every item a
+  // load test sends; invalid items still get zod's own issues
   const schema = compiledItemSchema(resource, method);
   const records = store.map(resource);
   const profiles = store.map('sales-profile');

@@ -9,7 +9,7 @@ export const SANDBOX_DEFAULTS = {
   latencyMs: 0,
   failRate: 0,
   maxItems: 1000,
-  // 10 MiB: a batch of 1,000 rich deals is ~0.5 MiB, so only a runaway body hits it
+  // 10 MiB: many times a batch of 1,000 rich deals, so only a runaway body hits it
   maxBodyBytes: 10 * 1024 * 1024,
   historyLimit: 10_000,
 } as const;

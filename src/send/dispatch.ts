@@ -57,7 +57,7 @@ export interface DispatchContext {
 
 function outcome(ctx: DispatchContext, meta: RowMeta, batchId: string, kind: RowOutcome['outcome'], message: string, detail: string): RowOutcome {
   // server texts go to files (errors CSV, report.json) that the output redactor never sees: a
-  // server echoing the key back must not put it there (an accepted item has no text: 0.3 s per 1M rows saved)
+  // server echoing the key back must not put it there (an accepted item has no text, so accepted rows, nearly all, skip it)
   // an accepted row needs no cells (nothing hands it back); rows from the read worker decode theirs on demand
   ctx.settled?.add(meta);
   return { outcome: kind, resource: ctx.resource, file: meta.file, line: meta.line, externalId: meta.externalId, message: message && redact(message), detail: detail && redact(detail), row: kind === 'accepted' ? undefined : meta.row, batchId };

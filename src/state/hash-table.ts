@@ -1,8 +1,8 @@
 // The hashes of one (method, resource): externalId → 64-bit item hash and 64-bit row fingerprint,
 // built to hold a million entries outside the JS heap. The ids sit in an IdTable (typed arrays); the
 // hashes in one Uint32Array, four words per entry number (the id's slot): the item hash, then the
-// fingerprint (0, 0 when there is none). The Map of strings this replaces held ~100 MB of heap for a
-// million ids, which the GC then marked and grew around.
+// fingerprint (0, 0 when there is none). The Map of strings this replaces kept all of it in the heap,
+// which the GC then marked and grew around.
 import { IdTable } from '../util/id-table.js';
 import { grownUint32 } from '../util/outgrown.js';
 import type { ItemHash } from '../util/item-hash.js';
@@ -82,7 +82,7 @@ export class HashTable {
   }
 
   private grow(): void {
-    // 1.5×, as the IdTable grows: a million entries are 16 MB here
+    // 1.5×, as the IdTable grows: a doubling would leave up to half of a large table unused
     this.words = grownUint32(this.words, WORDS * Math.ceil((this.words.length / WORDS) * 1.5));
   }
 }

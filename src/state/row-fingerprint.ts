@@ -114,7 +114,7 @@ export function rowFingerprint(context: string, record: SourceRecord, header: re
 /**
  * The fingerprints of one state table as a set the read worker can consult without the table: open
  * addressing over a SharedArrayBuffer, two words a slot (0, 0 is empty: no fingerprint is), at most
- * half full, 16 MB for a million. A fingerprint determines the row's item, and so its externalId:
+ * half full, sized once at the run's start and never grown. A fingerprint determines the row's item, and so its externalId:
  * one in the set is the fingerprint of the item the state holds for that id, as of the run's start.
  * (A row whose id was accepted again since, earlier in the same run, is a duplicate anyway.)
  */

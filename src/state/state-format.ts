@@ -43,8 +43,8 @@ const QUOTE = 34;
 
 /**
  * A snapshot or journal entry read in place from the file's bytes. A plain ASCII id (nearly every
- * id) is not decoded: the state's tables take its bytes as they are (opening a million entries made a
- * million strings and slices of the file's text before, 0.45 s).
+ * id) is not decoded: the state's tables take its bytes as they are (opening the state made a
+ * string and a slice of the file's text per entry before, which every open of a big state paid for).
  */
 export interface EntryAt {
   /** The id when it had to be decoded (written as JSON, or not ASCII); undefined when it is the ASCII bytes `idStart..idEnd`. */
@@ -96,7 +96,7 @@ function tabIn(bytes: Buffer, from: number, end: number): number {
 /** `<method>\t<resource>\t<entry>` in `bytes[start..end)`. */
 export function journalEntryAt(bytes: Buffer, start: number, end: number): ({ method: string; resource: string } & EntryAt) | undefined {
   // searched within the line only: a search running on into the next lines made replaying a
-  // journal of tab-less garbage quadratic (80k such lines: 9 ms -> 610 ms)
+  // journal of tab-less garbage quadratic
   const a = tabIn(bytes, start, end);
   const b = a < 0 ? -1 : tabIn(bytes, a + 1, end);
   if (a <= start || b <= a + 1) return undefined;

@@ -66,7 +66,7 @@ export interface StateStore {
   /**
    * Undefined when everything recorded so far is on disk, else a promise that resolves once it is.
    * The run sends a batch only after: an acknowledgement never waits only in the page cache while
-   * another batch goes out, as when the fsync ran on the main thread (1.9 s of it per 1M rows).
+   * another batch goes out, and the fsync runs off the main thread, where it stalled the whole run.
    */
   durable(): Promise<void> | undefined;
   /** Write what is pending now (the fsync follows off the main thread). */
@@ -236,8 +236,8 @@ function createStore(dir: string, tables: StateTables, journal: JournalFile | un
         if (journal.failed) throw journal.failed;
         store.flush();
         journal.syncNow(); // whatever the background fsync has not covered yet
-        // a rerun that changed 1% of a million rows journals ~700 KB: rewriting the 45 MB snapshot
-        // for it took 0.3 s of every such run; replaying it at the next open takes a few ms
+        // a rerun that changed few rows journals little: rewriting the whole snapshot for it would
+        // cost every such run far more than replaying the journal at the next open
         if (journal.bytes > 0 && (snapshotSize === 0 || 8 * journal.bytes >= snapshotSize)) store.compact();
       } finally {
         journal.close();

@@ -1,9 +1,9 @@
 // The externalIds a run has seen, each with its entry number (the order it was first added): an
 // exact set kept in typed arrays (the ids' UTF-16 code units in one arena, so equality is exact for
-// any JS string, and an open-addressing index over them) instead of a Map of strings. A Map held
-// ~75 MB of JS heap for a million ids and grew with the file, which the garbage collector then
-// multiplied; this keeps its data outside the heap and costs no GC time. An id whose code units all fit a byte (most ids) is
-// kept as Latin-1, one byte per unit: 1M state ids of 11 characters, arena 32 -> 16 MB (measured).
+// any JS string, and an open-addressing index over them) instead of a Map of strings. A Map's heap
+// grew with the file, and the garbage collector marked and grew around all of it; this keeps its
+// data outside the heap and costs no GC time. An id whose code units all fit a byte (most ids) is
+// kept as Latin-1, one byte per unit, which halves the arena for such ids.
 
 import { grownBuffer, grownUint32, release } from './outgrown.js';
 

@@ -26,10 +26,10 @@ export function hashItem(json: ItemJson): ItemHash {
 
 /** The first 64 bits of SHA-1 over the text (as UTF-8) or bytes; never all zeros. */
 export function sha1Prefix(data: ItemJson): ItemHash {
-  // the one-shot crypto.hash (Node ≥ 20.12) skips the Hash object: 1.8 → 0.9 µs per deal item (measured);
+  // the one-shot crypto.hash (Node ≥ 20.12) skips the Hash object, which cost as much as the hashing;
   // a string is hashed as its UTF-8 bytes, so text and bytes of one item give one hash. The digest
   // comes as a Latin-1 string, a char per byte: as a Buffer, each one was an ArrayBuffer of its own
-  // outside the heap (0.76 → 0.28 µs a call, and ~100 MB of them awaiting the GC in a 1M-row rerun)
+  // outside the heap, slower to make and piling up for the GC over a big rerun
   const d = hash('sha1', data, 'binary'); // 'binary' is Latin-1
   const hi = ((d.charCodeAt(0) << 24) | (d.charCodeAt(1) << 16) | (d.charCodeAt(2) << 8) | d.charCodeAt(3)) >>> 0;
   const lo = ((d.charCodeAt(4) << 24) | (d.charCodeAt(5) << 16) | (d.charCodeAt(6) << 8) | d.charCodeAt(7)) >>> 0;
@@ -42,7 +42,7 @@ const wordHex = (w: number) => BYTE_HEX[w >>> 24]! + BYTE_HEX[(w >>> 16) & 255]!
 
 /** 16 lower-case hex digits: the fixed-width form in the snapshot and the journal. */
 export function hashHex(h: ItemHash): string {
-  // a byte table instead of toString(16).padStart: 0.8 -> 0.3 µs per journal line (measured)
+  // a byte table instead of toString(16).padStart: every journal line pays for this, so no temporaries
   return wordHex(h.hi) + wordHex(h.lo);
 }
 

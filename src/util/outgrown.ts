@@ -1,9 +1,9 @@
 // Growing the typed arrays that hold a run's ids (IdTable, the state's hash table, first-seen lines)
 // by copying into a larger one. The outgrown array's memory is outside the JS heap, and it was freed
-// only when a full GC got to its wrapper, which had long been promoted to the old space: claiming 1M
-// ids peaked at 59 MB of array buffers for 28 MB of table. Transferring it away instead leaves the
-// old wrapper empty and hands the memory to a new wrapper that dies young, so it goes at the next
-// scavenge: 36 MB at the peak (measured on the same 1M ids).
+// only when a full GC got to its wrapper, which had long been promoted to the old space, so the
+// outgrown arrays piled up and the peak was about twice the table. Transferring it away instead
+// leaves the old wrapper empty and hands the memory to a new wrapper that dies young, so it goes at
+// the next scavenge and the peak stays close to the table itself.
 
 /** Frees `view`'s memory at the next scavenge, when the view owns its whole buffer (never Node's shared pool); `view` is unusable afterwards. */
 export function release(view: ArrayBufferView): void {

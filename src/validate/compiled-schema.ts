@@ -1,5 +1,5 @@
 // The contract's item schemas through z.compile, once per resource and method. The same schema with
-// a generated fast path: a valid deal checks in 0.25 µs instead of 1.47 µs; an invalid item falls
+// a generated fast path, several times quicker for the valid items nearly every row is; an invalid item falls
 // back to zod's own parser, so issues and messages stay exactly zod's (the schemas stay the contract).
 import { z } from 'zod';
 import { itemSchema } from '../contract/items.js';

@@ -1,6 +1,6 @@
 // A text function remembering its last results, for values a profile meets again on row after row.
 
-/** Texts longer than this are not kept: free text rarely repeats, and the memo stays under ~2 MB. */
+/** Texts longer than this are not kept: free text rarely repeats, and the memo stays small. */
 const LONGEST = 256;
 
 /**
