@@ -24,6 +24,7 @@ export interface OptionRow<T = unknown> {
   needs?: { option: string; message: string };
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: a table holds rows of every value type; each row keeps its own
 export type OptionTable = Record<string, OptionRow<any>>;
 
 /** The values of a table once resolved: an option with a default always has a value. */

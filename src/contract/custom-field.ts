@@ -12,6 +12,7 @@ const base = {
 const VALUE_BY_TYPE = {
   allOf: SEEN_VALUES.customFieldType.map((type) => ({
     if: { properties: { type: { const: type } }, required: ['type'] },
+    // biome-ignore lint/suspicious/noThenProperty: JSON Schema's own if/then keyword
     then: { properties: { value: { type } } },
   })),
 };

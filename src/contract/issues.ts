@@ -79,7 +79,9 @@ export function contractWarnings(resource: Resource, _method: Method, item: Reco
   }
   const fields = item.customFields;
   if (Array.isArray(fields)) {
-    fields.forEach((f, i) => warnUnseen((f as { type?: unknown })?.type, SEEN_VALUES.customFieldType, `customFields[${i}].type`, out));
+    fields.forEach((f, i) => {
+      warnUnseen((f as { type?: unknown })?.type, SEEN_VALUES.customFieldType, `customFields[${i}].type`, out);
+    });
   }
   return out;
 }

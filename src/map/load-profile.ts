@@ -33,7 +33,9 @@ function parseJson(text: string, origin: string): unknown {
 
 function placeholders(value: unknown, path: (string | number)[], out: string[]) {
   if (typeof value === 'string' && value.startsWith(FILL_IN)) out.push(`${formatPath(path) || '(profile)'}: ${value} — left by init for you to decide`);
-  else if (Array.isArray(value)) value.forEach((v, i) => placeholders(v, [...path, i], out));
+  else if (Array.isArray(value)) value.forEach((v, i) => {
+      placeholders(v, [...path, i], out);
+    });
   else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) placeholders(v, [...path, k], out);
   // keys too: a placeholder column name is a placeholder
 }
@@ -43,7 +45,9 @@ function placeholders(value: unknown, path: (string | number)[], out: string[]) 
  * field or a map entry of that name would silently vanish. Refused, with its path.
  */
 function protoKeys(value: unknown, path: (string | number)[], out: string[]) {
-  if (Array.isArray(value)) value.forEach((v, i) => protoKeys(v, [...path, i], out));
+  if (Array.isArray(value)) value.forEach((v, i) => {
+      protoKeys(v, [...path, i], out);
+    });
   else if (value && typeof value === 'object') {
     for (const [k, v] of Object.entries(value)) {
       if (k === '__proto__') out.push(`${formatPath([...path, k])}: "__proto__" cannot be used as a name here (it would be dropped); rename it`);

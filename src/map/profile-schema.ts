@@ -68,7 +68,6 @@ export const customFieldSpec = z
     ...valueSpec,
   })
   .superRefine(exactlyOneSource);
-type CustomFieldSpec = z.output<typeof customFieldSpec>;
 
 export const skipCondition = z
   .strictObject({

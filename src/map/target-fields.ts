@@ -106,8 +106,8 @@ export function schemaPath(path: string): string {
 /** The concrete group a concrete path belongs to: `stages[1].value` in group `stages[]` → `stages[1]`. */
 function concreteGroup(path: string, group: string): string {
   if (!group.includes('[]')) return group;
-  const escape = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const pattern = new RegExp('^' + group.split('[]').map(escape).join('\\[\\d+\\]'));
+  const escapeRegExp = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const pattern = new RegExp('^' + group.split('[]').map(escapeRegExp).join('\\[\\d+\\]'));
   return path.match(pattern)?.[0] ?? group;
 }
 

@@ -23,7 +23,7 @@ export interface Sniffed {
 }
 
 export async function readPrefix(file: string, bytes: number): Promise<{ prefix: Buffer; size: number }> {
-  let handle;
+  let handle: Awaited<ReturnType<typeof open>> | undefined;
   try {
     handle = await open(file, 'r');
     const stat = await handle.stat();

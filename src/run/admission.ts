@@ -8,7 +8,7 @@ import type { RowOutcome } from '../plan/outcome.js';
 import type { ItemHash, ItemJson } from '../util/item-hash.js';
 import type { CrossChecks } from '../validate/cross-checks.js';
 import type { Diagnostic } from '../util/diagnostic.js';
-import { ChunkLease, ChunkRowMeta, EncodedItem, LazyRow, MappedItem, rowOf, type RowRef } from './chunk-items.js';
+import { type ChunkLease, ChunkRowMeta, EncodedItem, LazyRow, MappedItem, rowOf, type RowRef } from './chunk-items.js';
 import { ownString } from './own-string.js';
 import type { RowSink } from './process-row.js';
 import type { RowMeta, RunHooks, RunSettings } from './types.js';

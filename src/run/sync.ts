@@ -99,7 +99,7 @@ export interface RunSession {
    * With the outcome when the run finished, without it when it failed; must not throw. Returns what
    * could not be written (the state, the run's report folder), one line each.
    */
-  close(result?: { report: RunReport; exitCode: number }): string[] | void;
+  close(result?: { report: RunReport; exitCode: number }): string[] | undefined;
 }
 
 export interface SyncOutcome {
@@ -185,7 +185,9 @@ export async function sync(request: SyncRequest, environment: SyncEnvironment = 
     environment.onPrepared?.(prepared);
     session?.prepared?.(prepared);
     const sinks = [environment.sink, session?.sink].filter((f) => f !== undefined);
-    const collector = createCollector({ sink: sinks.length === 0 ? undefined : (o) => sinks.forEach((f) => f(o)) });
+    const collector = createCollector({ sink: sinks.length === 0 ? undefined : (o) => {
+          for (const f of sinks) f(o);
+        } });
     const guard = request.mode === 'push' ? createRejectionGuard(settings) : undefined;
     const connection = request.mode === 'push' ? await connect(settings, { env: request.env, cancel: environment.cancel, say: (text, level) => environment.onEvent?.(text, level) }) : undefined;
     let sandbox: SandboxHeld | undefined;

@@ -1,5 +1,5 @@
 // The errors CSV fed back to push must read as the original export: same items from the same profile.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
@@ -7,13 +7,13 @@ import { ANSWER_STYLES_UNDER_TEST, sandboxPerFile } from '../helpers/sandbox.js'
 import { runCli, tempFiles } from '../helpers/cli.js';
 
 const KEY = 'roundtrip-key-0123456789';
-let sandbox: SandboxHandle;
+let _sandbox: SandboxHandle;
 let env: Record<string, string>;
 describe.each(ANSWER_STYLES_UNDER_TEST)('answers $style', ({ style, args: answerArgs }) => {
   sandboxPerFile(
     KEY,
     (s, e) => {
-      sandbox = s;
+      _sandbox = s;
       env = e;
     },
     { reset: true, answers: style },

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
 import { sandboxPerFile } from '../helpers/sandbox.js';
 import { startServer, type MisbehavingServer, type Step } from '../helpers/misbehaving-server.js';
-import { KEY, accountsFile, allIds, applyingServerLedger, batchIdOf, okBody, pushJson } from './faults-helpers.js';
+import { KEY, accountsFile, applyingServerLedger, okBody, pushJson } from './faults-helpers.js';
 import { healthyApiAt } from './faults-helpers.js';
 
 let server: MisbehavingServer | undefined;

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { startServer, type MisbehavingServer, type RecordedRequest, type Step } from '../helpers/misbehaving-server.js';
+import { startServer, type MisbehavingServer, type RecordedRequest, } from '../helpers/misbehaving-server.js';
 import { runCli, tempFiles, SALES_PROFILES_CSV } from '../helpers/cli.js';
 
 const KEY = 'attribution-key-0123456789';

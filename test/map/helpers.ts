@@ -12,7 +12,9 @@ export function rowsFromCsv(text: string, file = 'test.csv', delimiter = ','): {
   const [header = [], ...body] = lines;
   const records = body.map((cells, i) => {
     const row = Object.create(null) as Record<string, string>;
-    header.forEach((h, j) => (row[h] = cells[j] ?? ''));
+    header.forEach((h, j) => {
+      row[h] = cells[j] ?? '';
+    });
     return { kind: 'row' as const, file, line: i + 2, row };
   });
   return { header, records };

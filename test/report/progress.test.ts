@@ -103,7 +103,7 @@ describe('progress', () => {
     p.stop();
     // nothing more drawn on the terminal by the spinner; the counts went on as plain lines
     expect(chunks.length).toBe(drawn);
-    expect(out.stderr).toEqual([expect.stringMatching(/^\S+Z  deals: 200 rows read, 2 batches acknowledged, 29 items\/s$/)]);
+    expect(out.stderr).toEqual([expect.stringMatching(/^\S+Z {2}deals: 200 rows read, 2 batches acknowledged, 29 items\/s$/)]);
   });
 
   test('tty mode draws a spinner on the stderr stream with live counts and clears it on stop', async () => {

@@ -7,7 +7,7 @@ import { exitCodeOf } from '../../src/run/sync.js';
 const row = (line: number, outcome: RowOutcome['outcome'], message: string, detail = ''): RowOutcome => ({ outcome, resource: 'deal', file: 'deals.csv', line, message, detail });
 const report = (rows: RowOutcome[], maxGroups?: number) => {
   const c = createCollector({ maxGroups });
-  rows.forEach((r) => c.record(r));
+  for (const r of rows) c.record(r);
   const at = new Date(0);
   return buildRunReport({ runId: 'r', mode: 'push', startedAt: at, endedAt: at }, c);
 };

@@ -111,13 +111,17 @@ describe('state store', () => {
     const d = dir();
     const odd = ['tab\there', 'new\nline', '"quoted"', 'back\\slash', ' spaced ', 'ünï'];
     const s = openStateStore(d);
-    odd.forEach((id, i) => s.accepted('patch', 'account', id, `{"i":${i}}`));
+    odd.forEach((id, i) => {
+      s.accepted('patch', 'account', id, `{"i":${i}}`);
+    });
     s.accepted('post', 'deal', 'D-1', '{}');
     s.close();
     expect(statSync(join(d, JOURNAL_FILE)).size).toBe(0);
     expect(readFileSync(join(d, SNAPSHOT_FILE), 'utf8')).toMatch(/^batch-sync-state 2\n\tpatch\taccount\n/);
     const r = openStateStore(d);
-    odd.forEach((id, i) => expect(r.unchanged('patch', 'account', id, `{"i":${i}}`)).toBe(true));
+    odd.forEach((id, i) => {
+      expect(r.unchanged('patch', 'account', id, `{"i":${i}}`)).toBe(true);
+    });
     expect(r.unchanged('post', 'deal', 'D-1', '{}')).toBe(true);
     expect(r.stats().entries).toBe(odd.length + 1);
     r.close();

@@ -7,7 +7,7 @@ test('behaves exactly like a Map from id to the order it was first added in, wha
     fc.property(fc.array(fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.constantFrom('\ud800', '\udfff', '\ud800\udfff'), fc.constantFrom('', 'a', 'ä', 'D-1', '00123', '😀')), { maxLength: 3000 }), (ids) => {
       const table = new IdTable();
       const map = new Map<string, number>();
-      ids.forEach((id, i) => {
+      ids.forEach((id, _i) => {
         const expected = map.get(id);
         if (expected === undefined) map.set(id, map.size);
         expect(table.claim(id)).toBe(expected ?? -1);
@@ -33,9 +33,11 @@ test('forEach gives back every id exactly, Latin-1 and UTF-16 alike, in the orde
   fc.assert(
     fc.property(fc.uniqueArray(fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.constantFrom('\ud800', 'ÿ', 'Ā', 'ä-1', '😀')), { maxLength: 500 }), (ids) => {
       const table = new IdTable();
-      ids.forEach((id) => table.claim(id));
+      for (const id of ids) table.claim(id);
       const back: [string, number][] = [];
-      table.forEach((id, v) => back.push([id, v]));
+      table.forEach((id, v) => {
+        back.push([id, v]);
+      });
       expect(back).toEqual(ids.map((id, i) => [id, i]));
     }),
     { numRuns: 60 },
@@ -55,7 +57,9 @@ test('claimAscii is claim for ids given as ASCII bytes, mixed freely with string
       }
       for (const [id, v] of map) expect(table.indexOf(id)).toBe(v);
       const back: string[] = [];
-      table.forEach((id) => back.push(id));
+      table.forEach((id) => {
+        back.push(id);
+      });
       expect(back).toEqual([...map.keys()]);
     }),
     { numRuns: 60 },

@@ -9,7 +9,7 @@
 // These are csv-parse's internals (`api.parse`, `api.info`, `state.field`): package.json pins the
 // exact version, and test/read and test/perf/fast-csv-equivalence pin the behaviour, so an upgrade
 // is a deliberate step that those tests check.
-import { CsvError, Parser } from 'csv-parse';
+import { type CsvError, Parser } from 'csv-parse';
 
 interface CsvParseApi {
   parse(buf: Buffer | undefined, end: boolean, push: (record: string[]) => void, close: () => void): Error | undefined;
