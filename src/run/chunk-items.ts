@@ -59,8 +59,8 @@ const SPARSE = 64;
  * Who still reads a chunk's buffers: the loop over its rows, and each of its items in a batch until
  * that batch has all its outcomes (a rejected row's cells are decoded then). At zero the buffers
  * are handed back to the worker (transferred, so detached here at once). Left to the garbage
- * collector, up to 92 chunks (1M-row push) and 392 (rerun) of about 1 MB each were waiting to be
- * freed, since a chunk outlives a few scavenges and so waits for a full collection.
+ * collector, many chunks piled up waiting to be freed, since a chunk outlives a few scavenges and
+ * so waits for a full collection.
  *
  * In an incremental rerun, a batch of 500 changed items gathers them from some 50 chunks, and would
  * hold all of them: when a chunk's rows are all read and only a few of its items are still in

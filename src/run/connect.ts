@@ -51,10 +51,10 @@ export async function connect(settings: ResolvedSettings, options: ConnectOption
   } else {
     ({ baseUrl, apiKey } = apiTarget(settings, options.env));
   }
-  // undici (~11 MB resident) is loaded only by a run that sends. It parses HTTP with llhttp compiled
-  // to WebAssembly at the first connection, and V8's optimising compiler took ~35 MB for a moment
-  // there (a push of one row peaked at 115 MB, validate at 69 MB): for a parser that reads a few
-  // thousand short answers a run, the baseline compiler is enough (81 MB). Compile-time only.
+  // undici is loaded only by a run that sends. It parses HTTP with llhttp compiled to WebAssembly at
+  // the first connection, and V8's optimising compiler made that moment the run's memory peak: for a
+  // parser that reads a few thousand short answers a run, the baseline compiler is enough.
+  // Compile-time only. (BENCHMARKS.md, "Figures behind code choices")
   v8.setFlagsFromString('--liftoff-only');
   const { createApiClient } = await import('../send/api-client.js');
   let client: Awaited<ReturnType<typeof createApiClient>>;

@@ -77,7 +77,7 @@ export async function openJob(spec: JobSpec, method: Method, job: Job = { file: 
   const created = createMapper({ resource, method, header: source.header, unnamedAtEnd: source.unnamedAtEnd, profile, file });
   // the simple engine maps every row and serialises its item with JSON.stringify
   const mapper: Mapper = fast ? created : { resource: created.resource, map: (record) => created.map(record) };
-  // only runs that keep a state ask: the context digests the build (~7 ms)
+  // only runs that keep a state ask: the context digests the build, which takes a moment
   let context: string | undefined;
   const fingerprint = () => (context ??= fingerprintContext({ method, resource, header: source.header, detected: source.detected, reader, profile }));
   return {

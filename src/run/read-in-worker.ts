@@ -11,13 +11,9 @@ import type { RowChunk } from './row-chunk.js';
 import type { Engine, ReadTuning } from '../config/settings.js';
 
 /**
- * Below this much input the worker costs more than it saves: its start (~0.1–0.2 s) and its isolate
- * (50–65 MB). Measured on the bench's deals, one thread against the worker: push of 50k rows
- * (7.8 MB) 0.75 s, 146–151 MB against 0.85 s, 181–183 MB; of 100k rows through the Spanish profile
- * (12.7 MB) 1.29 s, 204 MB against 1.18 s, 195 MB; of 100k canonical rows (15.7 MB) 1.19–1.26 s,
- * 196–209 MB against 1.15–1.17 s, 181–188 MB. Validate, whose main thread sends nothing, gains
- * later: 100k rows 0.82 s, 111 MB against 0.94 s, 169 MB; 200k rows (31 MB) 1.26 s against 1.17 s.
- * It was 4 MiB for both.
+ * Below this much input the worker costs more than it saves: starting it and its isolate outweigh
+ * the second core. Validate, whose main thread sends nothing, gains later than a push. The
+ * thresholds come from one-thread-against-worker runs (BENCHMARKS.md, "Figures behind code choices").
  */
 const WORKER_MIN_BYTES = { sends: 10 * 1024 * 1024, checks: 24 * 1024 * 1024 };
 
@@ -82,9 +78,8 @@ export function readInWorker(jobs: readonly WorkerJob[], method: Method, tuning:
   const worker = new Worker(workerFile()!, {
     workerData: data,
     // the worker makes most of the run's short-lived garbage: a young generation larger than the
-    // default keeps scavenges few. 64 MB was 10% faster than the default when every row built an item
-    // and its JSON twice over; since canonical rows write their JSON straight from the cells, 32 MB is
-    // as fast within noise (+2% CPU) for 35 MB less at the peak of a 1M-row push (16 MB: +15% time)
+    // default keeps scavenges few; this size is as fast as larger ones at a lower peak, and smaller is
+    // slower (BENCHMARKS.md, "Figures behind code choices")
     resourceLimits: { maxYoungGenerationSizeMb: 32 },
   });
   const queue: ReadWorkerMessage[] = [];

@@ -2,13 +2,11 @@
 // and hands them to the main thread in chunks (row-chunk.ts). What needs the whole run (duplicate
 // ids, held-back dependents, the incremental state), sending and accounting stay on the main thread.
 //
-// That leaves the main thread idle much of the time (62% of a 1M-row push), waiting for the worker.
-// So when it is waiting (nothing queued but the chunk just posted) the worker only reads the next
-// chunk and leaves its readable CSV rows RAW, for the main thread to map, validate and serialise
-// itself — at most one chunk in two (for a push it was one in three while every row built an item
-// and its JSON: since rows write their JSON straight from their values, one in two is as fast for
-// canonical rows and 8% faster through a profile, whose rows cost the worker more); when the main
-// thread has a backlog, the worker does it all. Mapping is per row (no mapper keeps state across rows), so
+// That leaves the main thread idle much of the time, waiting for the worker. So when it is waiting
+// (nothing queued but the chunk just posted) the worker only reads the next chunk and leaves its
+// readable CSV rows RAW, for the main thread to map, validate and serialise itself — at most one
+// chunk in two, which suits rows through a profile (they cost the worker more) as well as canonical
+// ones; when the main thread has a backlog, the worker does it all. Mapping is per row (no mapper keeps state across rows), so
 // each row gets the same outcome either way (test/run/read-worker.test.ts).
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Method } from '../contract/resources.js';

@@ -48,7 +48,7 @@ export function resourceSender(run: RunControl, resource: Resource): ResourceSen
     warn: (d: Diagnostic) => hooks.warn(d, resource),
     accepted: (item: PlannedItem<RowMeta>) => {
       counts.itemsAcked += 1;
-      // the read worker's items as their bytes: decoding a million of them to hash them was 1 GB of garbage
+      // the read worker's items as their bytes: decoding each to hash it made garbage of every item
       hooks.accepted?.(resource, item.meta, item.encoded ?? item.json);
     },
     retried: (count: number) => {
