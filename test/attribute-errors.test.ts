@@ -49,7 +49,10 @@ describe('readAnswer', () => {
     expect(rejected(readAnswer(answer([err('Invalid currency code (ISO-4217)')], 100, 201), ['D-1'], documented))).toEqual([0]);
   });
   test('an index past the batch, or an element of unexpected shape, is unverifiable', () => {
-    expect(readAnswer(answer([err('items[9]: x')], 3), ids, named)).toMatchObject({ kind: 'unverifiable', reason: expect.stringMatching(/points past the batch/) });
+    expect(readAnswer(answer([err('items[9]: x')], 3), ids, named)).toMatchObject({
+      kind: 'unverifiable',
+      reason: expect.stringMatching(/points past the batch/),
+    });
     expect(readAnswer(answer([{ code: 3 }], 3), ids, named)).toMatchObject({ kind: 'unverifiable', reason: expect.stringMatching(/unexpected shape/) });
     expect(readAnswer(answer(['boom'], 3), ids, named).kind).toBe('unverifiable');
   });
@@ -73,7 +76,9 @@ describe('the reason of an answer whose errors name no item', () => {
   });
   test('a short list is quoted whole', () => {
     const text = reason(readAnswer(answer(errors.slice(0, 2), 100, 201), ids, documented));
-    expect(text).toBe('2 errors name no item of the 4: VALIDATION_ERROR ownerExternalId: "ana-souza" does not exist as a sales profile; VALIDATION_ERROR agentExternalId: "ana-souza" does not exist as a sales profile');
+    expect(text).toBe(
+      '2 errors name no item of the 4: VALIDATION_ERROR ownerExternalId: "ana-souza" does not exist as a sales profile; VALIDATION_ERROR agentExternalId: "ana-souza" does not exist as a sales profile',
+    );
   });
   test('one long error is cut at a word, marked with …', () => {
     const long = `ownerExternalId: ${'word '.repeat(80)}end`;

@@ -57,14 +57,20 @@ describe('required fields per kind and method', () => {
 
 describe('the PATCH differences the spec documents', () => {
   test('deal: the same shape as POST (a full deal is a valid PATCH)', () => {
-    expect(problems('deal', 'patch', { ...deal, currentStage: { pipelineName: 'P', value: 'Won' }, closeDate: '2024-05-01', customFields: [cf()] })).toEqual([]);
-    expect(problems('deal', 'patch', { externalId: 'D1', amount: { value: '1', currency: 'USX' } })).toEqual(['amount.currency: "USX" is not an ISO-4217 currency code']);
+    expect(problems('deal', 'patch', { ...deal, currentStage: { pipelineName: 'P', value: 'Won' }, closeDate: '2024-05-01', customFields: [cf()] })).toEqual(
+      [],
+    );
+    expect(problems('deal', 'patch', { externalId: 'D1', amount: { value: '1', currency: 'USX' } })).toEqual([
+      'amount.currency: "USX" is not an ISO-4217 currency code',
+    ]);
   });
   test('activity: associated in POST only', () => {
     const associated = { accountExternalId: 'A1', dealExternalId: 'D1' };
     expect(problems('activity', 'post', { ...activity, associated })).toEqual([]);
     expect(problems('activity', 'post', { ...activity, associated: {} })).toEqual([]);
-    expect(problems('activity', 'post', { ...activity, associated: { contactExternalId: 'C' } })).toEqual(['associated: unknown field "contactExternalId" (not part of the API; not sent)']);
+    expect(problems('activity', 'post', { ...activity, associated: { contactExternalId: 'C' } })).toEqual([
+      'associated: unknown field "contactExternalId" (not part of the API; not sent)',
+    ]);
     expect(problems('activity', 'patch', { externalId: 'T1', associated })).toEqual(['unknown field "associated" (not part of the API; not sent)']);
     expect(problems('activity', 'patch', { ...activity, type: 'EMAIL' })).toEqual([]);
   });
@@ -87,7 +93,9 @@ describe('custom fields', () => {
   });
   test('sales-profile: no name, and customFields may be null (POST and PATCH)', () => {
     expect(problems('sales-profile', 'post', { ...salesProfile, customFields: [without(cf(), 'name')] })).toEqual([]);
-    expect(problems('sales-profile', 'post', { ...salesProfile, customFields: [cf()] })).toEqual(['customFields[0]: unknown field "name" (not part of the API; not sent)']);
+    expect(problems('sales-profile', 'post', { ...salesProfile, customFields: [cf()] })).toEqual([
+      'customFields[0]: unknown field "name" (not part of the API; not sent)',
+    ]);
     expect(problems('sales-profile', 'post', { ...salesProfile, customFields: null })).toEqual([]);
     expect(problems('sales-profile', 'patch', { externalId: 'ana', customFields: null })).toEqual([]);
   });
@@ -104,7 +112,9 @@ describe('custom fields', () => {
   test('key and type must not be empty; unknown fields in an element are reported', () => {
     expect(problems('deal', 'post', { ...deal, customFields: [cf({ key: '' })] })).toEqual(['customFields[0].key: must not be empty']);
     expect(problems('deal', 'post', { ...deal, customFields: [cf({ type: ' ' })] })).toEqual(['customFields[0].type: must not be empty']);
-    expect(problems('deal', 'post', { ...deal, customFields: [cf(), cf({ label: 'x' })] })).toEqual(['customFields[1]: unknown field "label" (not part of the API; not sent)']);
+    expect(problems('deal', 'post', { ...deal, customFields: [cf(), cf({ label: 'x' })] })).toEqual([
+      'customFields[1]: unknown field "label" (not part of the API; not sent)',
+    ]);
   });
 });
 
@@ -112,7 +122,8 @@ describe('field formats', () => {
   const amount = (a: Record<string, unknown>) => problems('deal', 'post', { ...deal, amount: { value: '1', currency: 'USD', ...a } });
   test('currency: ISO-4217 codes as the runtime knows them, upper case', () => {
     for (const currency of ['USD', 'EUR', 'BRL', 'MXN', 'JPY']) expect(amount({ currency }), currency).toEqual([]);
-    for (const currency of ['USX', 'usd', 'US', 'DOLLAR', '']) expect(amount({ currency }), currency).toEqual([`amount.currency: ${JSON.stringify(currency)} is not an ISO-4217 currency code`]);
+    for (const currency of ['USX', 'usd', 'US', 'DOLLAR', ''])
+      expect(amount({ currency }), currency).toEqual([`amount.currency: ${JSON.stringify(currency)} is not an ISO-4217 currency code`]);
   });
   test('decimal strings for value and exchangeRate', () => {
     for (const value of ['0', '1234.56', '-1', '0.0001', '100000000000000000000.5']) expect(amount({ value }), value).toEqual([]);
@@ -124,7 +135,8 @@ describe('field formats', () => {
   });
   test('closeDate: date, date-time with offset, or null', () => {
     const close = (closeDate: unknown) => problems('deal', 'post', { ...deal, closeDate });
-    for (const ok of ['2024-05-01', '2024-02-29', '2024-05-01T10:00:00Z', '2024-05-01T10:00:00.123-03:00', '2024-05-01T10:00:00+05:30', null]) expect(close(ok), String(ok)).toEqual([]);
+    for (const ok of ['2024-05-01', '2024-02-29', '2024-05-01T10:00:00Z', '2024-05-01T10:00:00.123-03:00', '2024-05-01T10:00:00+05:30', null])
+      expect(close(ok), String(ok)).toEqual([]);
     for (const bad of ['2024-02-30', '2023-02-29', '2024-13-01', '2024-05-01T10:00:00', '01/05/2024', '2024-5-1', '']) {
       expect(close(bad), bad).toEqual([`closeDate: ${JSON.stringify(bad)} is not an ISO-8601 date or date-time with offset`]);
     }
@@ -142,7 +154,8 @@ describe('field formats', () => {
   });
   test('email', () => {
     for (const email of ['a@b.co', 'first.last+tag@example.com.br']) expect(problems('sales-profile', 'post', { ...salesProfile, email }), email).toEqual([]);
-    for (const email of ['nope', 'a@', '@b.com', 'a b@c.com', '']) expect(problems('sales-profile', 'post', { ...salesProfile, email }), email).toEqual([`email: ${JSON.stringify(email)} is not a valid e-mail address`]);
+    for (const email of ['nope', 'a@', '@b.com', 'a b@c.com', ''])
+      expect(problems('sales-profile', 'post', { ...salesProfile, email }), email).toEqual([`email: ${JSON.stringify(email)} is not a valid e-mail address`]);
   });
   test('other JSON types are named', () => {
     expect(problems('deal', 'post', { ...deal, isWon: 'yes' })).toEqual(['isWon: expected boolean, received string']);
@@ -159,14 +172,19 @@ describe('identifiers and unknown fields', () => {
     expect(problems(resource, 'post', { ...VALID[resource], externalId: 42 })).toEqual(['externalId: expected string, received number']);
   });
   test('owner and agent ids must not be empty either', () => {
-    expect(problems('deal', 'post', { ...deal, ownerExternalId: '', agentExternalId: ' ' })).toEqual(['ownerExternalId: must not be empty', 'agentExternalId: must not be empty']);
+    expect(problems('deal', 'post', { ...deal, ownerExternalId: '', agentExternalId: ' ' })).toEqual([
+      'ownerExternalId: must not be empty',
+      'agentExternalId: must not be empty',
+    ]);
   });
   test('extra fields are reported at every level, all at once', () => {
     expect(problems('deal', 'post', { ...deal, id: 1, stage: 'x', amount: { ...deal.amount, cents: 1 } })).toEqual([
       'amount: unknown field "cents" (not part of the API; not sent)',
       'unknown fields "id", "stage" (not part of the API; not sent)',
     ]);
-    expect(problems('activity', 'post', { ...activity, source: { name: 'INBOUND', channel: 'web' } })).toEqual(['source: unknown field "channel" (not part of the API; not sent)']);
+    expect(problems('activity', 'post', { ...activity, source: { name: 'INBOUND', channel: 'web' } })).toEqual([
+      'source: unknown field "channel" (not part of the API; not sent)',
+    ]);
     expect(problems('sales-profile', 'post', { ...salesProfile, profile: { firstName: 'A', lastName: 'B', middleName: 'C' } })).toEqual([
       'profile: unknown field "middleName" (not part of the API; not sent)',
     ]);
@@ -175,7 +193,8 @@ describe('identifiers and unknown fields', () => {
 
 describe('"values seen" enumerations: other values pass with a warning', () => {
   test('the documented values give no warning', () => {
-    for (const type of ['CALL', 'EMAIL', 'MEET']) for (const name of ['OUTBOUND', 'INBOUND']) expect(warnings('activity', { ...activity, type, source: { name } })).toEqual([]);
+    for (const type of ['CALL', 'EMAIL', 'MEET'])
+      for (const name of ['OUTBOUND', 'INBOUND']) expect(warnings('activity', { ...activity, type, source: { name } })).toEqual([]);
     for (const type of ['COMPANY', 'CONTACT', 'CLIENT']) expect(warnings('account', { ...account, type })).toEqual([]);
     for (const type of ['string', 'number', 'boolean']) expect(warnings('deal', { ...deal, customFields: [cf({ type })] })).toEqual([]);
   });
@@ -186,7 +205,9 @@ describe('"values seen" enumerations: other values pass with a warning', () => {
       'type: "VISIT" is not among the values the API documents (CALL, EMAIL, MEET); sent as is',
       'source.name: "PARTNER" is not among the values the API documents (OUTBOUND, INBOUND); sent as is',
     ]);
-    expect(warnings('activity', { externalId: 'T1', type: 'call' }, 'patch')).toEqual(['type: "call" is not among the values the API documents (CALL, EMAIL, MEET); sent as is']);
+    expect(warnings('activity', { externalId: 'T1', type: 'call' }, 'patch')).toEqual([
+      'type: "call" is not among the values the API documents (CALL, EMAIL, MEET); sent as is',
+    ]);
   });
   test('account type', () => {
     const item = { ...account, type: 'PARTNER' };
@@ -202,7 +223,9 @@ describe('"values seen" enumerations: other values pass with a warning', () => {
     ]);
     const profileItem = { ...salesProfile, customFields: [{ key: 'k', type: 'list', value: 'a' }] };
     expect(problems('sales-profile', 'post', profileItem)).toEqual([]);
-    expect(warnings('sales-profile', profileItem)).toEqual(['customFields[0].type: "list" is not among the values the API documents (string, number, boolean); sent as is']);
+    expect(warnings('sales-profile', profileItem)).toEqual([
+      'customFields[0].type: "list" is not among the values the API documents (string, number, boolean); sent as is',
+    ]);
   });
   test('an empty value is an error, not a warning', () => {
     expect(problems('activity', 'post', { ...activity, type: '' })).toEqual(['type: must not be empty']);

@@ -13,7 +13,8 @@ const jsonAll = (s: string, upper = false) =>
   Array.from({ length: s.length }, (_, i) => `\\u${s.charCodeAt(i).toString(16).padStart(4, '0')}`)
     .join('')
     .replace(/\\u([0-9a-f]{4})/g, (_, h: string) => `\\u${upper ? h.toUpperCase() : h}`);
-const b64At = (prefix: string, suffix: string, url = false) => Buffer.concat([Buffer.from(prefix), bytes, Buffer.from(suffix)]).toString(url ? 'base64url' : 'base64');
+const b64At = (prefix: string, suffix: string, url = false) =>
+  Buffer.concat([Buffer.from(prefix), bytes, Buffer.from(suffix)]).toString(url ? 'base64url' : 'base64');
 
 const FORMS: [string, string][] = [
   ['raw', KEY],

@@ -47,7 +47,7 @@ export function registerInit(program: Command, output: Output, _setExit: SetExit
   program
     .command('init')
     .description('propose a mapping profile for an export (several exports: a profile each and a sync plan that ties them)')
-    .argument('<file...>', 'the CSV export(s) to map; with several, FILE:KIND names a file\'s kind when its header does not tell')
+    .argument('<file...>', "the CSV export(s) to map; with several, FILE:KIND names a file's kind when its header does not tell")
     .option('--resource <kind>', `${RESOURCE_NAMES_HELP}; required with one file, guessed from each header with several`)
     .addOption(new Option('--method <method>', 'operation the items are for').choices(METHODS).default('post'))
     .option('--out <profile.json>', 'where to write the profile, with one file (default: <file name>.profile.json beside the file)')
@@ -59,13 +59,17 @@ export function registerInit(program: Command, output: Output, _setExit: SetExit
     .option('--header-row <n>', 'line of the header row, for exports with title rows above it')
     .action(async (args: string[], opts: InitOptions) => {
       const resource = opts.resource === undefined ? undefined : parseResource(opts.resource);
-      if (opts.resource !== undefined && !resource) throw new UsageError(`unknown resource "${opts.resource}"`, { suggestion: `use one of: ${RESOURCE_NAMES_HELP}` });
+      if (opts.resource !== undefined && !resource)
+        throw new UsageError(`unknown resource "${opts.resource}"`, { suggestion: `use one of: ${RESOURCE_NAMES_HELP}` });
       const limit = Number(opts.sample);
       if (!Number.isInteger(limit) || limit < 1) throw new UsageError(`--sample must be a positive whole number, not "${opts.sample}"`);
 
       if (args.length === 1) {
         const file = args[0]!;
-        if (!resource) throw new UsageError('--resource is required when init maps one file', { suggestion: `batch-sync init ${file} --resource <kind> (${RESOURCE_NAMES_HELP})` });
+        if (!resource)
+          throw new UsageError('--resource is required when init maps one file', {
+            suggestion: `batch-sync init ${file} --resource <kind> (${RESOURCE_NAMES_HELP})`,
+          });
         if (opts.plan !== undefined) throw new UsageError('--plan is for init of several files');
         const one = await proposeFor(file, resource, undefined, opts.out ?? profileBeside(file), limit, opts);
         await writeProfile(one, opts.force);
@@ -74,7 +78,10 @@ export function registerInit(program: Command, output: Output, _setExit: SetExit
         return;
       }
 
-      if (opts.out !== undefined) throw new UsageError('--out names one profile; with several files each profile is written beside its file', { suggestion: 'drop --out, or run init on each file alone' });
+      if (opts.out !== undefined)
+        throw new UsageError('--out names one profile; with several files each profile is written beside its file', {
+          suggestion: 'drop --out, or run init on each file alone',
+        });
       const targets = args.map((arg) => splitKind(arg, resource));
       const seen = new Set<string>();
       for (const t of targets) {
@@ -98,17 +105,33 @@ export function registerInit(program: Command, output: Output, _setExit: SetExit
       }
       await writePlan(planPath, ordered, opts.force);
       output.out(`wrote ${planPath}: ${ordered.map((p) => `${p.resource} ${p.file}`).join(', then ')}`);
-      output.out(ownersLine(checkOwnersAcrossFiles(ordered.map((p) => ({ file: basename(p.file), resource: p.resource, profile: p.proposal.profile, rows: p.rows, complete: p.complete })))));
+      output.out(
+        ownersLine(
+          checkOwnersAcrossFiles(
+            ordered.map((p) => ({ file: basename(p.file), resource: p.resource, profile: p.proposal.profile, rows: p.rows, complete: p.complete })),
+          ),
+        ),
+      );
       const fillIn = ordered.flatMap((p) => p.proposal.fillIn.map((f) => `  ${p.out}: ${f.path}: ${f.reason}`));
       if (fillIn.length) {
         output.out(`\n${output.color.yellow('fill in before use')} (the profiles are refused until then):`);
         for (const line of fillIn) output.out(line);
       }
-      output.out(`\nnext${fillIn.length ? ' (after filling in)' : ''}: batch-sync push --config ${planPath}   (try it on the embedded sandbox first: add --sandbox)`);
+      output.out(
+        `\nnext${fillIn.length ? ' (after filling in)' : ''}: batch-sync push --config ${planPath}   (try it on the embedded sandbox first: add --sandbox)`,
+      );
     });
 
-  async function proposeFor(file: string, kind: Resource | undefined, guessed: string | undefined, out: string, limit: number, opts: InitOptions): Promise<Proposed> {
-    if (resolve(out) === resolve(file)) throw new UsageError(`refusing to write the profile over the export it reads: ${out}`, { suggestion: 'pass another --out' });
+  async function proposeFor(
+    file: string,
+    kind: Resource | undefined,
+    guessed: string | undefined,
+    out: string,
+    limit: number,
+    opts: InitOptions,
+  ): Promise<Proposed> {
+    if (resolve(out) === resolve(file))
+      throw new UsageError(`refusing to write the profile over the export it reads: ${out}`, { suggestion: 'pass another --out' });
     const sample = await sampleSource(file, limit, readerFlags({ delimiter: opts.delimiter, encoding: opts.encoding, headerRow: opts.headerRow })); // InputError (exit 2) when it cannot be read
     if (!sample.header) {
       throw new UsageError(`${file} is ${sample.format.toUpperCase()}: items in the API's shape need no profile`, {
@@ -119,7 +142,10 @@ export function registerInit(program: Command, output: Output, _setExit: SetExit
     if (!resource) {
       const g = guessResource(sample.header);
       if (!g.resource) {
-        const best = g.scores.slice(0, 2).map((s) => `${s.resource} ${Math.round(s.score * 100)}%`).join(', ');
+        const best = g.scores
+          .slice(0, 2)
+          .map((s) => `${s.resource} ${Math.round(s.score * 100)}%`)
+          .join(', ');
         throw new UsageError(`cannot tell which resource ${file} holds (its header matches the required fields of: ${best})`, {
           suggestion: `name it: ${file}:<kind> (${RESOURCE_NAMES_HELP})`,
         });
@@ -168,7 +194,8 @@ async function writePlan(path: string, jobs: readonly Proposed[], force: boolean
   try {
     await writeFile(path, `${JSON.stringify(plan, null, 2)}\n`, { flag: force ? 'w' : 'wx' });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new UsageError(`${path} already exists`, { suggestion: 'use --force to overwrite it, or --plan to write elsewhere' });
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST')
+      throw new UsageError(`${path} already exists`, { suggestion: 'use --force to overwrite it, or --plan to write elsewhere' });
     throw error;
   }
 }
@@ -197,14 +224,18 @@ function printProposal(p: Proposed, output: Output, many: boolean): void {
 const MAX_EXAMPLES = 5;
 
 function ownersLine(check: CrossFileCheck): string {
-  if (check.kind === 'no-profiles') return 'owners: no sales-profile file among them: the deals\' owners and agents must already exist on the server';
+  if (check.kind === 'no-profiles') return "owners: no sales-profile file among them: the deals' owners and agents must already exist on the server";
   if (check.kind === 'cannot') return `owners: not checked: ${check.reason}`;
   if (!check.checks.length) return 'owners: no deal or activity file among them: nothing refers to sales profiles';
   return check.checks
     .map((k) => {
       const against = k.against.join(', ');
       if (!k.missing.length) return `owners: all ${k.distinct} distinct owner/agent ids in the sample of ${k.file} are among the ids proposed for ${against}`;
-      const examples = k.missing.slice(0, MAX_EXAMPLES).map((m) => `"${m}"`).join(', ') + (k.missing.length > MAX_EXAMPLES ? ', …' : '');
+      const examples =
+        k.missing
+          .slice(0, MAX_EXAMPLES)
+          .map((m) => `"${m}"`)
+          .join(', ') + (k.missing.length > MAX_EXAMPLES ? ', …' : '');
       const partial = k.wholeProfiles ? '' : ` (only a sample of ${against} was read: validate --config checks every row)`;
       return `owners: ${k.missing.length} of ${k.distinct} distinct owner/agent ids in the sample of ${k.file} are not among the ids proposed for ${against}: ${examples}${partial}; check how each profile derives them, or they must already exist on the server`;
     })

@@ -25,14 +25,20 @@ Examples:
   batch-sync push --incremental --quiet --api-key-file ~/.batch-sync-key`;
 
 export function registerPush(program: Command, output: Output, setExit: SetExit): void {
-  const command = program.command('push').description('send files to the API in dependency order and report every row').addHelpText('after', HELP_AFTER).argument(...FILES_ARGUMENT);
+  const command = program
+    .command('push')
+    .description('send files to the API in dependency order and report every row')
+    .addHelpText('after', HELP_AFTER)
+    .argument(...FILES_ARGUMENT);
   addOptions(command, PUSH_OPTIONS).action(async (files: string[], _flags: unknown, self: Command) => {
     const given = givenFlags(self, PUSH_OPTIONS);
     const request = syncRequest(given.dryRun ? 'dry-run' : 'push', files, given);
     const signals = interruptSignals((text) => output.err(text));
     try {
       const environment = { signal: signals.stop, cancel: signals.cancel, openSession: openNightlySession };
-      const { exitCode } = await runSyncCommand(request, output, environment, (outcome) => (outcome.sandbox ? sandboxLines(outcome.sandbox, outcome.report, files) : []));
+      const { exitCode } = await runSyncCommand(request, output, environment, (outcome) =>
+        outcome.sandbox ? sandboxLines(outcome.sandbox, outcome.report, files) : [],
+      );
       setExit(exitCode);
     } finally {
       signals.dispose();

@@ -17,12 +17,23 @@ import { REPORT_OPTIONS } from '../config/options.js';
 import { DEFAULT_PLAN_FILE } from '../config/sync-plan.js';
 import { sync, type SyncEnvironment, type SyncOutcome, type SyncRequest } from '../run/sync.js';
 
-export const FILES_ARGUMENT = ['[files...]', 'CSV, JSON or NDJSON files, each optionally paired with its profile as FILE:PROFILE; none: run the jobs of the sync plan'] as const;
+export const FILES_ARGUMENT = [
+  '[files...]',
+  'CSV, JSON or NDJSON files, each optionally paired with its profile as FILE:PROFILE; none: run the jobs of the sync plan',
+] as const;
 
 /** The run the options given on the command line ask for; the settings are resolved by sync(). */
 export function syncRequest(mode: SyncRequest['mode'], files: string[], given: GivenFlags): SyncRequest {
   const text = (key: string) => given[key] as string | undefined;
-  return { mode, files, resource: resourceFlag(text('resource')), profiles: given.profile as string[] | undefined, reader: readerFlags(given), config: text('config'), flags: given };
+  return {
+    mode,
+    files,
+    resource: resourceFlag(text('resource')),
+    profiles: given.profile as string[] | undefined,
+    reader: readerFlags(given),
+    config: text('config'),
+    flags: given,
+  };
 }
 
 /**
@@ -149,7 +160,10 @@ export async function runSyncCommand(
           const plan = request.config ?? join(request.cwd ?? process.cwd(), DEFAULT_PLAN_FILE);
           // and by device and inode too: a hard link of an input is the input under another name
           const input = inputFiles([...inputs, ...jobs.flatMap((j) => (j.job.profile ? [j.job.profile] : [])), plan]).find(emitFile);
-          if (input !== undefined) throw new UsageError(`refusing to write --emit over an input of this run (data, profile or plan file): ${emitFile}${sameFileNote(emitFile, input)}`);
+          if (input !== undefined)
+            throw new UsageError(
+              `refusing to write --emit over an input of this run (data, profile or plan file): ${emitFile}${sameFileNote(emitFile, input)}`,
+            );
         }
         if (flags.errors) errors = errorsWriter(flags.errors, inputs);
         for (const { job, source } of jobs) errors?.declareSource(job.file, { header: source.header, delimiter: source.detected.delimiter });

@@ -55,7 +55,10 @@ export function registerSandbox(program: Command, output: Output, _setExit: SetE
     .option('--max-body-bytes <n>', 'body size; above it 413', String(SANDBOX_DEFAULTS.maxBodyBytes))
     .option('--seed <n>', 'seed for --fail-rate, so the same batches fail on every run')
     .addOption(
-      new Option('--answers <style>', 'named: every error detail names its item (items[3] externalId=X: …) and data.success counts accepted items; documented: as the real API\'s documentation shows — details that name no item, data.success always 100, data.code 201 when a record was created (the closest local stand-in for the real API)')
+      new Option(
+        '--answers <style>',
+        "named: every error detail names its item (items[3] externalId=X: …) and data.success counts accepted items; documented: as the real API's documentation shows — details that name no item, data.success always 100, data.code 201 when a record was created (the closest local stand-in for the real API)",
+      )
         .choices(['named', 'documented'])
         .default('named'),
     )
@@ -83,15 +86,18 @@ export function registerSandbox(program: Command, output: Output, _setExit: SetE
         throw new UsageError(`${flag}: ${issue.message}`);
       }
 
-      const sandbox = await (await import('../sandbox/server.js')).startSandbox({
-        ...checked.data,
-        onBatch: flags.quiet ? undefined : (entry) => output.err(visible(describeBatch(entry))),
-      }).catch((error: unknown) => {
-        const code = (error as NodeJS.ErrnoException).code;
-        if (code === 'EADDRINUSE') throw new UsageError(`port ${candidate.port} on ${candidate.host} is in use`, { suggestion: 'pick another with --port (0 picks a free one)' });
-        if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new UsageError(`cannot listen on --host ${candidate.host}`);
-        throw error;
-      });
+      const sandbox = await (await import('../sandbox/server.js'))
+        .startSandbox({
+          ...checked.data,
+          onBatch: flags.quiet ? undefined : (entry) => output.err(visible(describeBatch(entry))),
+        })
+        .catch((error: unknown) => {
+          const code = (error as NodeJS.ErrnoException).code;
+          if (code === 'EADDRINUSE')
+            throw new UsageError(`port ${candidate.port} on ${candidate.host} is in use`, { suggestion: 'pick another with --port (0 picks a free one)' });
+          if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new UsageError(`cannot listen on --host ${candidate.host}`);
+          throw error;
+        });
 
       output.out(`sandbox listening on ${sandbox.url}`);
       output.out(`API key: ${sandbox.apiKey}${generated ? ` (generated for this run; fix one with --api-key or ${SANDBOX_KEY_ENV})` : ''}`);

@@ -10,7 +10,10 @@ export function registerValidate(program: Command, output: Output, setExit: SetE
   const command = program
     .command('validate')
     .description('read, map and validate files without sending anything')
-    .addHelpText('after', '\nExit codes: 0 every row valid, 1 some rows invalid, 2 unusable input or options.\n\nExample:\n  batch-sync validate deals.csv --profile deals.profile.json --format json')
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 every row valid, 1 some rows invalid, 2 unusable input or options.\n\nExample:\n  batch-sync validate deals.csv --profile deals.profile.json --format json',
+    )
     .argument(...FILES_ARGUMENT);
   addOptions(command, VALIDATE_OPTIONS).action(async (files: string[], _flags: unknown, self: Command) => {
     const { exitCode } = await runSyncCommand(syncRequest('validate', files, givenFlags(self, VALIDATE_OPTIONS)), output);

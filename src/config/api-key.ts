@@ -39,7 +39,8 @@ export function readApiKey(opts: ReadApiKeyOptions = {}): ApiKey {
 /** The API a push sends to and its key, read only once a push needs them (never for validate). */
 export function apiTarget(settings: { baseUrl?: string; apiKeyFile?: string }, env?: Record<string, string | undefined>): { baseUrl: string } & ApiKey {
   const { baseUrl } = settings;
-  if (!baseUrl) throw new UsageError('no base URL: where is the API?', { suggestion: `pass --base-url, set ${BASE_URL_ENV}, put baseUrl in the plan, or try --sandbox` });
+  if (!baseUrl)
+    throw new UsageError('no base URL: where is the API?', { suggestion: `pass --base-url, set ${BASE_URL_ENV}, put baseUrl in the plan, or try --sandbox` });
   return { baseUrl, ...readApiKey({ apiKeyFile: settings.apiKeyFile, env }) };
 }
 
@@ -54,10 +55,9 @@ function fromFile(path: string, platform: NodeJS.Platform): string {
   }
   // Windows has no such bits; ACLs there are the user's business
   if (platform !== 'win32' && (mode & 0o077) !== 0) {
-    throw new ConfigError(
-      `the API key file ${path} can be read by other users (mode ${(mode & 0o777).toString(8).padStart(3, '0')}); refusing to use it`,
-      { suggestion: `chmod 600 ${path}` },
-    );
+    throw new ConfigError(`the API key file ${path} can be read by other users (mode ${(mode & 0o777).toString(8).padStart(3, '0')}); refusing to use it`, {
+      suggestion: `chmod 600 ${path}`,
+    });
   }
   let key: string;
   try {

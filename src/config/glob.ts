@@ -5,21 +5,33 @@ import { join, sep } from 'node:path';
 const MAGIC = /[*?]/;
 
 function segmentRegex(segment: string): RegExp {
-  const body = segment.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]');
+  const body = segment
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '[^/]*')
+    .replace(/\?/g, '[^/]');
   return new RegExp(`^${body}$`);
 }
 
 /** Files matching an absolute pattern, sorted so runs are repeatable. A pattern with no magic is returned as is if it exists. */
 export async function expandGlob(pattern: string): Promise<string[]> {
   if (!MAGIC.test(pattern)) {
-    const exists = await stat(pattern).then((s) => s.isFile(), () => false);
+    const exists = await stat(pattern).then(
+      (s) => s.isFile(),
+      () => false,
+    );
     return exists ? [pattern] : [];
   }
   const parts = pattern.split(sep);
   const results: string[] = [];
   async function walk(dir: string, index: number): Promise<void> {
     if (index === parts.length) {
-      if (await stat(dir).then((s) => s.isFile(), () => false)) results.push(dir);
+      if (
+        await stat(dir).then(
+          (s) => s.isFile(),
+          () => false,
+        )
+      )
+        results.push(dir);
       return;
     }
     const part = parts[index]!;

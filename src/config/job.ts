@@ -12,4 +12,3 @@ export interface Job {
   profileBeside?: boolean;
   reader?: ReaderOptions;
 }
-

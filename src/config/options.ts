@@ -25,14 +25,18 @@ const text = (help: string) => z.string().describe(help);
 const onOff = (help: string) => z.boolean().describe(help);
 const withHelp = <T>(row: OptionRow<T>, help: string): OptionRow<T> => ({ ...row, schema: row.schema.describe(help) });
 
-const wholeAtLeast = (min: number, what: string) => z.number({ error: `takes ${what}` }).int(`takes ${what}`).min(min, `takes ${what}`);
+const wholeAtLeast = (min: number, what: string) =>
+  z
+    .number({ error: `takes ${what}` })
+    .int(`takes ${what}`)
+    .min(min, `takes ${what}`);
 
 /**
  * How to read a file: flags for the files named on the command line, `reader` in each job of the
  * plan (`jobs[].reader`, see config/sync-plan.ts).
  */
 export const READER_OPTIONS = {
-  fileFormat: { plan: 'reader.format', schema: z.enum(['csv', 'json', 'ndjson']).describe('the file\'s format (default: from its extension)') },
+  fileFormat: { plan: 'reader.format', schema: z.enum(['csv', 'json', 'ndjson']).describe("the file's format (default: from its extension)") },
   delimiter: {
     flag: '--delimiter <char>',
     plan: 'reader.delimiter',
@@ -42,13 +46,27 @@ export const READER_OPTIONS = {
       .transform((d) => (d === '\\t' || d === 'tab' ? '\t' : d))
       .describe('CSV delimiter (default: detected among , ; tab |)'),
   },
-  encoding: { flag: '--encoding <name>', plan: 'reader.encoding', schema: text('file encoding: utf-8, utf-16le, utf-16be, windows-1252, latin1 (default: detected)') },
-  headerRow: { flag: '--header-row <n>', plan: 'reader.headerRow', schema: wholeAtLeast(1, 'a line number (1 or more)').describe('line of the header row, for exports with title rows above it') },
-  escape: { flag: '--escape <char>', plan: 'reader.escape', schema: z.string().length(1, 'takes one character').describe('escape character inside quoted CSV fields (default: the quote itself, "")') },
+  encoding: {
+    flag: '--encoding <name>',
+    plan: 'reader.encoding',
+    schema: text('file encoding: utf-8, utf-16le, utf-16be, windows-1252, latin1 (default: detected)'),
+  },
+  headerRow: {
+    flag: '--header-row <n>',
+    plan: 'reader.headerRow',
+    schema: wholeAtLeast(1, 'a line number (1 or more)').describe('line of the header row, for exports with title rows above it'),
+  },
+  escape: {
+    flag: '--escape <char>',
+    plan: 'reader.escape',
+    schema: z.string().length(1, 'takes one character').describe('escape character inside quoted CSV fields (default: the quote itself, "")'),
+  },
   maxRecordBytes: {
     flag: '--max-record-bytes <n>',
     plan: 'reader.maxRecordBytes',
-    schema: wholeAtLeast(1024, 'a whole number of bytes (1024 or more)').describe('largest CSV record or JSON item before the file is declared broken (default 1048576)'),
+    schema: wholeAtLeast(1024, 'a whole number of bytes (1024 or more)').describe(
+      'largest CSV record or JSON item before the file is declared broken (default 1048576)',
+    ),
   },
 } satisfies OptionTable;
 
@@ -57,7 +75,11 @@ export const INPUT_OPTIONS = {
   profile: {
     flag: '-p, --profile <file>',
     repeatable: true,
-    schema: z.array(z.string()).describe('mapping profile for the files not paired as FILE:PROFILE (default: <name>.profile.json beside each file, where init writes it, else canonical column names)'),
+    schema: z
+      .array(z.string())
+      .describe(
+        'mapping profile for the files not paired as FILE:PROFILE (default: <name>.profile.json beside each file, where init writes it, else canonical column names)',
+      ),
   },
   resource: { flag: '-r, --resource <kind>', schema: text(`what the files hold: ${RESOURCE_NAMES_HELP} (default: from the profile or the file name)`) },
   config: { flag: '-c, --config <file>', schema: text('sync plan (default: ./batch-sync.config.json if present)') },
@@ -72,36 +94,102 @@ export const SETTINGS_OPTIONS = {
     env: BASE_URL_ENV,
     plan: 'baseUrl',
     // the query is not echoed: it may hold a token (?apikey=…)
-    schema: z.url({ error: (iss) => `${JSON.stringify(typeof iss.input === 'string' ? withoutQuery(iss.input) : iss.input)} is not a URL` }).describe(`API root, e.g. https://api.example.com (or $${BASE_URL_ENV}, or the plan's baseUrl)`),
+    schema: z
+      .url({ error: (iss) => `${JSON.stringify(typeof iss.input === 'string' ? withoutQuery(iss.input) : iss.input)} is not a URL` })
+      .describe(`API root, e.g. https://api.example.com (or $${BASE_URL_ENV}, or the plan's baseUrl)`),
   },
   apiKeyFile: { flag: '--api-key-file <file>', schema: text(`file holding the API key, mode 600 (otherwise $${API_KEY_ENV}; never a flag value)`) },
-  source: { flag: '--source <name>', plan: 'source', default: 'batch-sync', schema: z.string().min(1, 'must not be empty').describe('the envelope\'s source: the name of the sending system (default: the plan\'s, else "batch-sync")') },
-  method: { flag: '--method <method>', plan: 'defaults.method', default: 'post', schema: z.enum(METHODS, { error: 'takes post or patch' }).describe('operation to use: post (create or replace) or patch (update)') },
+  source: {
+    flag: '--source <name>',
+    plan: 'source',
+    default: 'batch-sync',
+    schema: z.string().min(1, 'must not be empty').describe('the envelope\'s source: the name of the sending system (default: the plan\'s, else "batch-sync")'),
+  },
+  method: {
+    flag: '--method <method>',
+    plan: 'defaults.method',
+    default: 'post',
+    schema: z.enum(METHODS, { error: 'takes post or patch' }).describe('operation to use: post (create or replace) or patch (update)'),
+  },
   batchSize: { flag: '--batch-size <n>', plan: 'defaults.batchSize', default: 100, schema: int(1, 10_000).describe('items per batch (default 100)') },
   // 5 MiB: far below what web front ends usually refuse, far above 100 typical items
-  maxBodyBytes: { flag: '--max-body-bytes <n>', plan: 'defaults.maxBodyBytes', default: 5 * 1024 * 1024, schema: int(1024, 1024 ** 3).describe('largest request body; batches are cut to fit (default 5 MiB)') },
-  concurrency: { flag: '--concurrency <n>', plan: 'defaults.concurrency', default: 4, schema: int(1, 64).describe('batches in flight within a kind (default 4)') },
-  retries: { flag: '--retries <n>', plan: 'defaults.retries', default: 5, schema: int(0, 20).describe('retries of a batch after a transient failure (default 5)') },
-  retryOn500: { flag: '--retry-on-500', plan: 'defaults.retryOn500', default: false, schema: onOff('also retry HTTP 500 (off: a 500 may mean a half-applied batch)') },
-  retryDelayMs: { flag: '--retry-delay <ms>', plan: 'defaults.retryDelayMs', default: 500, schema: int(0, 600_000).describe('first backoff before a retry; doubles each time, with jitter (default 500)') },
-  maxRetryTimeMs: { flag: '--max-retry-time <ms>', plan: 'defaults.maxRetryTimeMs', default: 5 * 60_000, schema: int(0, 24 * 3600_000).describe('no new attempt of a batch after this long (default 300000)') },
-  timeoutMs: { flag: '--timeout <ms>', plan: 'defaults.timeoutMs', default: 60_000, schema: int(1, 3600_000).describe('wait this long for response headers and between body chunks (default 60000)') },
-  holdDependents: { flag: '--no-hold-dependents', plan: 'defaults.holdDependents', default: true, schema: onOff('send deals even when their owner or agent sales profile failed in this run') },
+  maxBodyBytes: {
+    flag: '--max-body-bytes <n>',
+    plan: 'defaults.maxBodyBytes',
+    default: 5 * 1024 * 1024,
+    schema: int(1024, 1024 ** 3).describe('largest request body; batches are cut to fit (default 5 MiB)'),
+  },
+  concurrency: {
+    flag: '--concurrency <n>',
+    plan: 'defaults.concurrency',
+    default: 4,
+    schema: int(1, 64).describe('batches in flight within a kind (default 4)'),
+  },
+  retries: {
+    flag: '--retries <n>',
+    plan: 'defaults.retries',
+    default: 5,
+    schema: int(0, 20).describe('retries of a batch after a transient failure (default 5)'),
+  },
+  retryOn500: {
+    flag: '--retry-on-500',
+    plan: 'defaults.retryOn500',
+    default: false,
+    schema: onOff('also retry HTTP 500 (off: a 500 may mean a half-applied batch)'),
+  },
+  retryDelayMs: {
+    flag: '--retry-delay <ms>',
+    plan: 'defaults.retryDelayMs',
+    default: 500,
+    schema: int(0, 600_000).describe('first backoff before a retry; doubles each time, with jitter (default 500)'),
+  },
+  maxRetryTimeMs: {
+    flag: '--max-retry-time <ms>',
+    plan: 'defaults.maxRetryTimeMs',
+    default: 5 * 60_000,
+    schema: int(0, 24 * 3600_000).describe('no new attempt of a batch after this long (default 300000)'),
+  },
+  timeoutMs: {
+    flag: '--timeout <ms>',
+    plan: 'defaults.timeoutMs',
+    default: 60_000,
+    schema: int(1, 3600_000).describe('wait this long for response headers and between body chunks (default 60000)'),
+  },
+  holdDependents: {
+    flag: '--no-hold-dependents',
+    plan: 'defaults.holdDependents',
+    default: true,
+    schema: onOff('send deals even when their owner or agent sales profile failed in this run'),
+  },
   answerStyle: {
     flag: '--answers <style>',
     plan: 'answers.style',
     default: DEFAULT_ANSWER_STYLE,
-    schema: z.enum(ANSWER_STYLE_NAMES, { error: `takes ${ANSWER_STYLE_NAMES.join(' or ')}` }).describe('how the API answers: documented (success a value, details may name no row; the default) or named (success counts accepted rows, every detail names its row); with --sandbox, the sandbox answers so too'),
+    schema: z
+      .enum(ANSWER_STYLE_NAMES, { error: `takes ${ANSWER_STYLE_NAMES.join(' or ')}` })
+      .describe(
+        'how the API answers: documented (success a value, details may name no row; the default) or named (success counts accepted rows, every detail names its row); with --sandbox, the sandbox answers so too',
+      ),
   },
   // the old defaults.checkSuccessCount still means answers.successIsCount
-  checkSuccessCount: { flag: '--no-check-success-count', plan: ['answers.successIsCount', 'defaults.checkSuccessCount'], schema: onOff('data.success is informational, not the count of accepted items (plan: answers.successIsCount false)') },
+  checkSuccessCount: {
+    flag: '--no-check-success-count',
+    plan: ['answers.successIsCount', 'defaults.checkSuccessCount'],
+    schema: onOff('data.success is informational, not the count of accepted items (plan: answers.successIsCount false)'),
+  },
   namesItems: { plan: 'answers.namesItems', schema: onOff('every detail of an answer names its item') },
-  successCodes: { plan: 'answers.successCodes', default: [...DEFAULT_SUCCESS_CODES], schema: z.array(z.number().int().min(100).max(999)).min(1).describe('data.code values that mean the batch was processed') },
+  successCodes: {
+    plan: 'answers.successCodes',
+    default: [...DEFAULT_SUCCESS_CODES],
+    schema: z.array(z.number().int().min(100).max(999)).min(1).describe('data.code values that mean the batch was processed'),
+  },
   isolateUnattributed: {
     flag: '--isolate-unattributed',
     plan: 'defaults.isolateUnattributed',
     default: false,
-    schema: onOff('when an answer\'s errors name no row, resend that batch split until each error is pinned to one row; it RESENDS rows the server may already have applied: use it only when POST/PATCH replace by externalId'),
+    schema: onOff(
+      "when an answer's errors name no row, resend that batch split until each error is pinned to one row; it RESENDS rows the server may already have applied: use it only when POST/PATCH replace by externalId",
+    ),
   },
   // each error costs about 2·log2(batch size) extra requests
   engine: {
@@ -109,37 +197,81 @@ export const SETTINGS_OPTIONS = {
     env: ENGINE_ENV,
     plan: 'defaults.engine',
     default: 'auto',
-    schema: z.enum(ENGINES, { error: (iss) => `takes simple, fast or auto, not ${JSON.stringify(iss.input)}` }).describe('simple: one thread, csv-parse, zod; fast: a read worker and fast paths; auto: fast paths, the worker for large inputs. Same output (default: auto)'),
+    schema: z
+      .enum(ENGINES, { error: (iss) => `takes simple, fast or auto, not ${JSON.stringify(iss.input)}` })
+      .describe(
+        'simple: one thread, csv-parse, zod; fast: a read worker and fast paths; auto: fast paths, the worker for large inputs. Same output (default: auto)',
+      ),
   },
   // internal tuning of the read worker, for tests only: no flag, no plan key
-  readSplit: { env: 'BATCH_SYNC_READ_SPLIT', default: 'auto', schema: z.enum(['auto', 'all', 'none']).describe('which chunks the read worker leaves RAW for the main thread') },
+  readSplit: {
+    env: 'BATCH_SYNC_READ_SPLIT',
+    default: 'auto',
+    schema: z.enum(['auto', 'all', 'none']).describe('which chunks the read worker leaves RAW for the main thread'),
+  },
   readChunkRows: { env: 'BATCH_SYNC_READ_CHUNK_ROWS', default: 1024, schema: int(1, 1_000_000).describe('rows per chunk of the read worker') },
-  isolationBudget: { flag: '--isolation-budget <n>', plan: 'defaults.isolationBudget', default: 5000, schema: int(0, Number.MAX_SAFE_INTEGER).describe('most extra requests --isolate-unattributed sends in a run; past it rows stay UNVERIFIED (default 5000)') },
+  isolationBudget: {
+    flag: '--isolation-budget <n>',
+    plan: 'defaults.isolationBudget',
+    default: 5000,
+    schema: int(0, Number.MAX_SAFE_INTEGER).describe('most extra requests --isolate-unattributed sends in a run; past it rows stay UNVERIFIED (default 5000)'),
+  },
 } satisfies OptionTable;
 
 /** The unattended-run settings (config/settings.ts `unattended`): the state directory and the guard. */
 export const NIGHTLY_OPTIONS = {
-  incremental: { flag: '--incremental', plan: 'incremental', schema: onOff('send only rows new or changed since the server last accepted them (state in --state-dir)') },
+  incremental: {
+    flag: '--incremental',
+    plan: 'incremental',
+    schema: onOff('send only rows new or changed since the server last accepted them (state in --state-dir)'),
+  },
   full: { flag: '--full', schema: onOff('send every row this once, ignoring incremental mode; what is accepted is still recorded') },
-  stateDir: { flag: '--state-dir <dir>', plan: 'stateDir', schema: text('where the state, the lock and reports live (default: .batch-sync beside the plan, else here)') },
-  reportDir: { flag: '--report-dir <dir>', plan: 'reportDir', schema: text('write each run\'s JSON report, summary and errors CSV under <dir>/<run id>/ (default: <state-dir>/reports)') },
-  keepReports: { flag: '--keep-reports <n>', default: 30, schema: int(1, 100_000).describe('run folders kept in --report-dir; older ones are deleted (default 30)') },
-  maxRejections: { flag: '--max-rejections <n>', plan: 'maxRejections', schema: int(0, Number.MAX_SAFE_INTEGER).describe('stop the run (exit 3) once more than n rows were invalid or rejected') },
+  stateDir: {
+    flag: '--state-dir <dir>',
+    plan: 'stateDir',
+    schema: text('where the state, the lock and reports live (default: .batch-sync beside the plan, else here)'),
+  },
+  reportDir: {
+    flag: '--report-dir <dir>',
+    plan: 'reportDir',
+    schema: text("write each run's JSON report, summary and errors CSV under <dir>/<run id>/ (default: <state-dir>/reports)"),
+  },
+  keepReports: {
+    flag: '--keep-reports <n>',
+    default: 30,
+    schema: int(1, 100_000).describe('run folders kept in --report-dir; older ones are deleted (default 30)'),
+  },
+  maxRejections: {
+    flag: '--max-rejections <n>',
+    plan: 'maxRejections',
+    schema: int(0, Number.MAX_SAFE_INTEGER).describe('stop the run (exit 3) once more than n rows were invalid or rejected'),
+  },
   maxRejectionRate: {
     flag: '--max-rejection-rate <r>',
     plan: 'maxRejectionRate',
-    schema: z.number({ error: 'takes a number from 0 to 1' }).min(0, 'takes a number from 0 to 1').max(1, 'takes a number from 0 to 1').describe('stop the run (exit 3) once more than this share (0..1) of rows were invalid or rejected, judged from 100 rows on'),
+    schema: z
+      .number({ error: 'takes a number from 0 to 1' })
+      .min(0, 'takes a number from 0 to 1')
+      .max(1, 'takes a number from 0 to 1')
+      .describe('stop the run (exit 3) once more than this share (0..1) of rows were invalid or rejected, judged from 100 rows on'),
   },
 } satisfies OptionTable;
 
 const quiet = { flag: '-q, --quiet', schema: onOff('print only the report and errors') };
 const errors = { flag: '--errors <file.csv|dir>', schema: text('write the rows not accepted, with their original columns, to a CSV to fix and push again') };
-const emit = { flag: '--emit <file>', schema: text('with --dry-run: write the batch envelopes here, one per line; "-": to stdout (the report then goes to stderr)') };
+const emit = {
+  flag: '--emit <file>',
+  schema: text('with --dry-run: write the batch envelopes here, one per line; "-": to stdout (the report then goes to stderr)'),
+};
 const verbose = { flag: '-v, --verbose', schema: onOff('print retries and warnings as they happen (field names and row numbers, never values)') };
 
 /** Where a push sends: the API, or an embedded sandbox. */
 export const TARGET_OPTIONS = {
-  sandbox: { flag: '--sandbox', schema: onOff('push into an embedded sandbox API started for this run (no account needed)'), excludes: { options: ['baseUrl', 'apiKeyFile'], message: '--sandbox starts its own API: drop --base-url and --api-key-file' } },
+  sandbox: {
+    flag: '--sandbox',
+    schema: onOff('push into an embedded sandbox API started for this run (no account needed)'),
+    excludes: { options: ['baseUrl', 'apiKeyFile'], message: '--sandbox starts its own API: drop --base-url and --api-key-file' },
+  },
   caFile: { flag: '--ca-file <file>', schema: text('PEM file of a private certificate authority to trust') },
   allowInsecureHttp: { flag: '--allow-insecure-http', schema: onOff('allow http:// to a host other than this machine (the key travels in clear text)') },
 } satisfies OptionTable;

@@ -60,12 +60,18 @@ export function pairProfiles(args: readonly string[], profiles: readonly string[
   }
   const one = named[0];
   if (one !== undefined && loose.length === 0) {
-    throw new UsageError(`--profile ${one} maps no file: every file is paired with its own profile (${paired.map((p) => `${p.file}:${p.profile}`).join(', ')})`);
+    throw new UsageError(
+      `--profile ${one} maps no file: every file is paired with its own profile (${paired.map((p) => `${p.file}:${p.profile}`).join(', ')})`,
+    );
   }
   if (one !== undefined && loose.length > 1) {
-    const other = loose.map((p) => ({ file: p.file, beside: siblingProfile(p.file) })).find((p) => p.beside && isFile(p.beside) && resolvePath(p.beside) !== resolvePath(one));
+    const other = loose
+      .map((p) => ({ file: p.file, beside: siblingProfile(p.file) }))
+      .find((p) => p.beside && isFile(p.beside) && resolvePath(p.beside) !== resolvePath(one));
     if (other) {
-      throw new UsageError(`--profile ${one} would map ${loose.map((p) => p.file).join(', ')}, but ${other.file} has ${other.beside} beside it: pair each file with its profile as FILE:PROFILE`);
+      throw new UsageError(
+        `--profile ${one} would map ${loose.map((p) => p.file).join(', ')}, but ${other.file} has ${other.beside} beside it: pair each file with its profile as FILE:PROFILE`,
+      );
     }
   }
   return paired.map((p) => {

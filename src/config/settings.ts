@@ -44,7 +44,8 @@ function answers(v: Values, given: GivenFlags) {
   const preset = ANSWER_STYLES[v.answerStyle];
   const fromFlag = given.answerStyle !== undefined;
   return {
-    checkSuccessCount: given.checkSuccessCount !== undefined ? v.checkSuccessCount! : fromFlag ? preset.successIsCount : (v.checkSuccessCount ?? preset.successIsCount),
+    checkSuccessCount:
+      given.checkSuccessCount !== undefined ? v.checkSuccessCount! : fromFlag ? preset.successIsCount : (v.checkSuccessCount ?? preset.successIsCount),
     namesItems: fromFlag ? preset.namesItems : (v.namesItems ?? preset.namesItems),
   };
 }

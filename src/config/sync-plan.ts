@@ -16,24 +16,25 @@ import type { Job } from './job.js';
 
 export const DEFAULT_PLAN_FILE = 'batch-sync.config.json';
 
-const resourceName = z.string().refine((s) => parseResource(s) !== undefined, { error: (iss) => `${JSON.stringify(iss.input)} is not a resource (${RESOURCE_NAMES_HELP})` });
+const resourceName = z
+  .string()
+  .refine((s) => parseResource(s) !== undefined, { error: (iss) => `${JSON.stringify(iss.input)} is not a resource (${RESOURCE_NAMES_HELP})` });
 
-export const syncPlanSchema = z
-  .strictObject({
-    $schema: z.string().optional(),
-    // baseUrl, source, defaults, answers, incremental, stateDir, reportDir, maxRejections, maxRejectionRate
-    ...planShape(RUN_OPTIONS),
-    jobs: z
-      .array(
-        z.strictObject({
-          file: z.string().min(1),
-          resource: resourceName.optional(),
-          profile: z.string().min(1).optional(),
-          reader: planShape(READER_OPTIONS).reader!,
-        }),
-      )
-      .min(1),
-  });
+export const syncPlanSchema = z.strictObject({
+  $schema: z.string().optional(),
+  // baseUrl, source, defaults, answers, incremental, stateDir, reportDir, maxRejections, maxRejectionRate
+  ...planShape(RUN_OPTIONS),
+  jobs: z
+    .array(
+      z.strictObject({
+        file: z.string().min(1),
+        resource: resourceName.optional(),
+        profile: z.string().min(1).optional(),
+        reader: planShape(READER_OPTIONS).reader!,
+      }),
+    )
+    .min(1),
+});
 
 export type SyncPlanFile = z.infer<typeof syncPlanSchema>;
 
@@ -75,7 +76,13 @@ export async function loadSyncPlan(path: string): Promise<SyncPlan> {
       // a job without a profile takes the one beside its file, as a file named on the command line does
       const beside = job.profile ? undefined : siblingProfile(file);
       const found = beside !== undefined && isFileOnDisk(beside);
-      jobs.push({ file, resource: job.resource ? parseResource(job.resource) : undefined, profile: job.profile ? resolve(dir, job.profile) : found ? beside : undefined, ...(found ? { profileBeside: true } : {}), reader: job.reader as ReaderOptions | undefined });
+      jobs.push({
+        file,
+        resource: job.resource ? parseResource(job.resource) : undefined,
+        profile: job.profile ? resolve(dir, job.profile) : found ? beside : undefined,
+        ...(found ? { profileBeside: true } : {}),
+        reader: job.reader as ReaderOptions | undefined,
+      });
     }
   }
   return { ...parsed.data, path, dir, jobs };

@@ -43,7 +43,4 @@ export const profileCustomField = z
   .meta(VALUE_BY_TYPE);
 
 export const namedCustomFields = z.array(namedCustomField).describe('Custom fields. Can be omitted.');
-export const profileCustomFields = z
-  .array(profileCustomField)
-  .nullable()
-  .describe('Custom fields. Can be omitted or null.');
+export const profileCustomFields = z.array(profileCustomField).nullable().describe('Custom fields. Can be omitted or null.');

@@ -34,7 +34,10 @@ export const currencyCode = z
 // Dates: zod's ISO checks reject days that do not exist (2024-02-30). Date-times must carry an
 // offset or Z so that no reader has to guess a time zone.
 const isoDate = z.iso.date({ error: (iss) => `${JSON.stringify(iss.input)} is not an ISO-8601 date (YYYY-MM-DD) or date-time with offset` });
-const isoDateTime = z.iso.datetime({ offset: true, error: (iss) => `${JSON.stringify(iss.input)} is not an ISO-8601 date-time with offset (YYYY-MM-DDThh:mm:ssZ)` });
+const isoDateTime = z.iso.datetime({
+  offset: true,
+  error: (iss) => `${JSON.stringify(iss.input)} is not an ISO-8601 date-time with offset (YYYY-MM-DDThh:mm:ssZ)`,
+});
 export const dateTime = (what: string) => isoDateTime.describe(what);
 export const dateOrDateTime = (what: string) =>
   z.union([isoDate, isoDateTime], { error: (iss) => `${JSON.stringify(iss.input)} is not an ISO-8601 date or date-time with offset` }).describe(what);

@@ -8,17 +8,7 @@
 // - PATCH: only `externalId` is required; every other field is an optional partial update.
 import { z } from 'zod';
 import type { Method, Resource } from './resources.js';
-import {
-  SEEN_VALUES,
-  currencyCode,
-  dateOrDateTime,
-  dateTime,
-  decimalString,
-  email,
-  externalId,
-  nonBlank,
-  seenValue,
-} from './fields.js';
+import { SEEN_VALUES, currencyCode, dateOrDateTime, dateTime, decimalString, email, externalId, nonBlank, seenValue } from './fields.js';
 import { namedCustomFields, profileCustomFields } from './custom-field.js';
 
 export const amount = z
@@ -58,9 +48,7 @@ const activityFields = {
   externalId: externalId(),
   type: seenValue(SEEN_VALUES.activityType, 'Kind of activity.'),
   ownerExternalId: externalId('External id of the owner (a sales profile).'),
-  source: z
-    .strictObject({ name: seenValue(SEEN_VALUES.activitySourceName, 'Origin of the activity.') })
-    .describe('Origin of the activity.'),
+  source: z.strictObject({ name: seenValue(SEEN_VALUES.activitySourceName, 'Origin of the activity.') }).describe('Origin of the activity.'),
   customFields: namedCustomFields.optional(),
 };
 const associated = z
@@ -111,4 +99,3 @@ export const ITEM_SCHEMAS = {
 export function itemSchema(resource: Resource, method: Method): z.ZodType {
   return ITEM_SCHEMAS[resource][method];
 }
-

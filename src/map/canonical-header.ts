@@ -31,7 +31,10 @@ export function parseCanonicalHeader(header: readonly string[], shape: TargetSha
     }
     const target = shape.fields.get(schemaPath(h));
     if (!target) {
-      const near = closeMatches(h, [...shape.fields.keys()].map((p) => p.replace('[]', '[0]')));
+      const near = closeMatches(
+        h,
+        [...shape.fields.keys()].map((p) => p.replace('[]', '[0]')),
+      );
       throw new ConfigError(
         `${file}: column "${raw}" is not a field of a ${resource} item${near.length ? ` (did you mean ${near.join(', ')}?)` : ''}; a CSV without a profile must name its columns by the item's field paths`,
         { suggestion },

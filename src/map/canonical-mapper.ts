@@ -44,13 +44,22 @@ function converter(kind: string, nullable: boolean, isId: boolean, problem: (rea
   return nullable ? (t) => (t === 'null' ? null : base(t)) : base;
 }
 
-export function canonicalMapper(opts: { resource: Resource; method?: Method; header: readonly string[]; unnamedAtEnd?: readonly string[]; file: string }): Mapper {
+export function canonicalMapper(opts: {
+  resource: Resource;
+  method?: Method;
+  header: readonly string[];
+  unnamedAtEnd?: readonly string[];
+  file: string;
+}): Mapper {
   const { resource, header, file } = opts;
   const shape = targetShape(resource, opts.method ?? 'post');
   // a trailing delimiter's columns name no field (the reader warns when one holds data)
   const ignored = new Set(opts.unnamedAtEnd);
   const columns = parseCanonicalHeader(ignored.size ? header.filter((h) => !ignored.has(h)) : header, shape, resource, file);
-  const missing = missingRequired(shape, columns.flatMap((c) => (c.kind === 'field' ? [c.path] : [])));
+  const missing = missingRequired(
+    shape,
+    columns.flatMap((c) => (c.kind === 'field' ? [c.path] : [])),
+  );
   if (missing.length) {
     throw new ConfigError(`${file}: no column for ${missing.map((m) => `"${m}"`).join(', ')}, required in a ${resource} item`, {
       suggestion: `add the column${missing.length > 1 ? 's' : ''}, or map the export with a profile (batch-sync init ${file} --resource ${resource})`,
@@ -78,7 +87,10 @@ export function canonicalMapper(opts: { resource: Resource; method?: Method; hea
     compiled.map(({ c, at }) => {
       const convert = c.kind === 'field' ? converter(c.target.kind, c.target.nullable, c.target.isId, quiet) : converter(c.type, false, false, quiet);
       return {
-        target: c.kind === 'field' ? { kind: 'field', path: c.path } : { kind: 'custom', key: c.key, type: c.type, name: shape.customFields === 'named' ? c.name : undefined },
+        target:
+          c.kind === 'field'
+            ? { kind: 'field', path: c.path }
+            : { kind: 'custom', key: c.key, type: c.type, name: shape.customFields === 'named' ? c.name : undefined },
         value(cells) {
           const text = (cells[at] ?? '').trim();
           if (text === '') return undefined;
@@ -130,7 +142,10 @@ export function canonicalMapper(opts: { resource: Resource; method?: Method; hea
       if (problems.length) return { kind: 'invalid', problems, ...(typeof item.externalId === 'string' ? { externalId: item.externalId } : {}) };
       return { kind: 'item', item, warnings: [] };
     },
-    json: itemJson && ((record, refs) => (record.kind === 'row' && record.names === header && record.cells !== undefined ? itemJson(record.cells, record.plain, refs) : undefined)),
+    json:
+      itemJson &&
+      ((record, refs) =>
+        record.kind === 'row' && record.names === header && record.cells !== undefined ? itemJson(record.cells, record.plain, refs) : undefined),
     refs(record: SourceRecord): unknown[] {
       if (record.kind !== 'row') return [];
       const cells = record.names === header ? record.cells : undefined;

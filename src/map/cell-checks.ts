@@ -1,7 +1,28 @@
 // Cell values that must never reach the API whatever the profile says: Excel's error values, and
 // ids that Excel turned into numbers in scientific notation (the digits are already lost).
 
-const EXCEL_ERRORS = new Set(['#N/A', '#VALUE!', '#REF!', '#DIV/0!', '#NAME?', '#NULL!', '#NUM!', '#SPILL!', '#CALC!', '#GETTING_DATA', '#N/D', '#¡VALOR!', '#¡REF!', '#¡DIV/0!', '#¿NOMBRE?', '#¡NULO!', '#¡NUM!', '#VALOR!', '#NOME?', '#NULO!']);
+const EXCEL_ERRORS = new Set([
+  '#N/A',
+  '#VALUE!',
+  '#REF!',
+  '#DIV/0!',
+  '#NAME?',
+  '#NULL!',
+  '#NUM!',
+  '#SPILL!',
+  '#CALC!',
+  '#GETTING_DATA',
+  '#N/D',
+  '#¡VALOR!',
+  '#¡REF!',
+  '#¡DIV/0!',
+  '#¿NOMBRE?',
+  '#¡NULO!',
+  '#¡NUM!',
+  '#VALOR!',
+  '#NOME?',
+  '#NULO!',
+]);
 const SCIENTIFIC = /^[+-]?\d+(?:[.,]\d+)?E[+-]?\d+$/i;
 
 /** The reason a cell is an Excel error value, or undefined. Only cells starting with `#` are looked up. */
@@ -13,7 +34,5 @@ export function excelError(cell: string): string | undefined {
 
 /** The reason an id cell looks like `1.23E+11`, or undefined. */
 export function scientificId(cell: string): string | undefined {
-  return SCIENTIFIC.test(cell)
-    ? `"${cell}" looks like Excel turned an id into a number; export the column as text`
-    : undefined;
+  return SCIENTIFIC.test(cell) ? `"${cell}" looks like Excel turned an id into a number; export the column as text` : undefined;
 }

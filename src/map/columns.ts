@@ -37,10 +37,9 @@ export function columnResolver(header: readonly string[] | undefined, file: stri
       const candidates = loose.get(name.trim().toLowerCase());
       if (candidates?.length === 1) return candidates[0]!;
       const near = closeMatches(name, header);
-      throw new ConfigError(
-        `profile ${profileName}: ${where}: column "${name}" is not in ${file}${near.length ? `; close matches: ${near.join(', ')}` : ''}`,
-        { suggestion: `the file's columns are: ${header.map((h) => `"${h}"`).join(', ')}` },
-      );
+      throw new ConfigError(`profile ${profileName}: ${where}: column "${name}" is not in ${file}${near.length ? `; close matches: ${near.join(', ')}` : ''}`, {
+        suggestion: `the file's columns are: ${header.map((h) => `"${h}"`).join(', ')}`,
+      });
     },
   };
 }

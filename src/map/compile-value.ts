@@ -100,7 +100,9 @@ export function compileValue(spec: FieldSpec, target: ValueTarget, where: string
   const chain = spec.transform ?? [];
   const last = chain[chain.length - 1];
   const conversionName = last && (CONVERSIONS as readonly string[]).includes(last) ? last : undefined;
-  const texts = chain.filter((n): n is Exclude<TransformName, (typeof CONVERSIONS)[number]> => !(CONVERSIONS as readonly string[]).includes(n)).map((n) => TEXT[n]);
+  const texts = chain
+    .filter((n): n is Exclude<TransformName, (typeof CONVERSIONS)[number]> => !(CONVERSIONS as readonly string[]).includes(n))
+    .map((n) => TEXT[n]);
   const convert = conversionFor(conversionName, target.kind, {
     decimal: spec.decimal ?? settings.decimal,
     dateFormat: spec.format ?? settings.dateFormat,
@@ -108,7 +110,12 @@ export function compileValue(spec: FieldSpec, target: ValueTarget, where: string
   });
   const trim = spec.trim !== false;
   const map = spec.map ? new Map(Object.entries(spec.map).map(([k, v]) => [fold(k.trim()), v])) : undefined;
-  const mapKeys = spec.map ? Object.keys(spec.map).slice(0, 8).map((k) => `"${k}"`).join(', ') : '';
+  const mapKeys = spec.map
+    ? Object.keys(spec.map)
+        .slice(0, 8)
+        .map((k) => `"${k}"`)
+        .join(', ')
+    : '';
   const hasDefault = spec.default !== undefined;
   const { field } = target;
 
@@ -148,7 +155,11 @@ export function compileValue(spec: FieldSpec, target: ValueTarget, where: string
     if (hit !== undefined || map.has(key)) return finish(hit, column, ctx);
     if (spec.otherwise !== undefined) return finish(spec.otherwise, column, ctx);
     ctx.problems.push({
-      severity: 'error', file: ctx.file, line: ctx.line, column, field,
+      severity: 'error',
+      file: ctx.file,
+      line: ctx.line,
+      column,
+      field,
       reason: `"${text}" is not in the value map (${mapKeys}${Object.keys(spec.map!).length > 8 ? ', …' : ''})`,
       suggestion: 'add it to "map", or give "otherwise"',
     });

@@ -147,7 +147,11 @@ export function compileItemJson<R>(resource: Resource, method: Method, fields: r
         value: f.value,
         type,
         head: { key: head, commaKey: ',' + head, keyQuote: head + '"', commaKeyQuote: ',' + head + '"' },
-        tail: names.slice(valueAt + 1).map((n) => ',' + member(n)).join('') + '}',
+        tail:
+          names
+            .slice(valueAt + 1)
+            .map((n) => ',' + member(n))
+            .join('') + '}',
       };
     });
     return {

@@ -33,7 +33,8 @@ function parseJson(text: string, origin: string): unknown {
 
 function placeholders(value: unknown, path: (string | number)[], out: string[]) {
   if (typeof value === 'string' && value.startsWith(FILL_IN)) out.push(`${formatPath(path) || '(profile)'}: ${value} — left by init for you to decide`);
-  else if (Array.isArray(value)) value.forEach((v, i) => {
+  else if (Array.isArray(value))
+    value.forEach((v, i) => {
       placeholders(v, [...path, i], out);
     });
   else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) placeholders(v, [...path, k], out);
@@ -45,7 +46,8 @@ function placeholders(value: unknown, path: (string | number)[], out: string[]) 
  * field or a map entry of that name would silently vanish. Refused, with its path.
  */
 function protoKeys(value: unknown, path: (string | number)[], out: string[]) {
-  if (Array.isArray(value)) value.forEach((v, i) => {
+  if (Array.isArray(value))
+    value.forEach((v, i) => {
       protoKeys(v, [...path, i], out);
     });
   else if (value && typeof value === 'object') {
@@ -71,7 +73,10 @@ export function parseProfile(json: unknown, origin: string): Profile {
   if (proto.length) fail(origin, proto);
   const result = profileSchema.safeParse(json);
   if (!result.success) {
-    fail(origin, result.error.issues.map((i) => `${formatPath(i.path) || '(profile)'}: ${i.message.replace(/^Invalid input: /, '')}`));
+    fail(
+      origin,
+      result.error.issues.map((i) => `${formatPath(i.path) || '(profile)'}: ${i.message.replace(/^Invalid input: /, '')}`),
+    );
   }
   const profile: Profile = { ...result.data, origin };
   const problems = checkProfileTargets(profile);

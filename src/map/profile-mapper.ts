@@ -101,7 +101,8 @@ export function profileMapper({ resource, method, header, file, profile }: Profi
       if (list.length) item.customFields = list;
     }
     if (arrays.length) compactArrays(item, arrays);
-    if (ctx.problems.length) return { kind: 'invalid', problems: ctx.problems, ...(typeof item.externalId === 'string' ? { externalId: item.externalId } : {}) };
+    if (ctx.problems.length)
+      return { kind: 'invalid', problems: ctx.problems, ...(typeof item.externalId === 'string' ? { externalId: item.externalId } : {}) };
     return { kind: 'item', item, warnings: [] };
   }
 

@@ -12,8 +12,7 @@ export const TRANSFORMS = [...TEXT_TRANSFORMS, ...CONVERSIONS] as const;
 export type TransformName = (typeof TRANSFORMS)[number];
 export type TextTransform = (typeof TEXT_TRANSFORMS)[number];
 
-const oneOf = <T extends readonly [string, ...string[]]>(values: T) =>
-  z.enum(values, { error: () => `expected one of ${values.join(', ')}` });
+const oneOf = <T extends readonly [string, ...string[]]>(values: T) => z.enum(values, { error: () => `expected one of ${values.join(', ')}` });
 
 const scalar = z.union([z.string(), z.number(), z.boolean(), z.null()], {
   error: () => 'expected a string, number, boolean or null',

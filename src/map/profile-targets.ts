@@ -28,14 +28,21 @@ export function checkProfileTargets(profile: Profile): string[] {
       continue;
     }
     if (!shape.fields.has(schemaPath(path))) {
-      const near = closeMatches(path, [...shape.fields.keys()].map((p) => p.replace('[]', '[0]')));
+      const near = closeMatches(
+        path,
+        [...shape.fields.keys()].map((p) => p.replace('[]', '[0]')),
+      );
       out.push(`${where}: not a field of a ${profile.resource} item (${method.toUpperCase()})${near.length ? `; did you mean ${near.join(', ')}?` : ''}`);
       continue;
     }
     specProblems(where, spec, out);
   }
-  const missing = missingRequired(shape, Object.keys(profile.fields).filter((p) => shape.fields.has(schemaPath(p))));
-  for (const m of missing) out.push(`fields.${m}: required for a ${profile.resource} item (${method.toUpperCase()}) but not mapped; give a column, template or const`);
+  const missing = missingRequired(
+    shape,
+    Object.keys(profile.fields).filter((p) => shape.fields.has(schemaPath(p))),
+  );
+  for (const m of missing)
+    out.push(`fields.${m}: required for a ${profile.resource} item (${method.toUpperCase()}) but not mapped; give a column, template or const`);
   const keys = new Set<string>();
   (profile.customFields ?? []).forEach((cf, i) => {
     if (shape.customFields === 'none') out.push(`customFields[${i}]: a ${profile.resource} item has no custom fields`);

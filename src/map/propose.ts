@@ -45,7 +45,13 @@ export function looksLikeNames(values: readonly string[]): boolean {
 /** Ids as exports write them: one token of letters, digits and `-_./#`, with a digit (`V-001`, `SKU_42`, `00417`). */
 const CODE = /^(?=[^\s]*\d)[\p{L}\d][\p{L}\d\-_./#]*$/u;
 export const looksLikeCodes = (values: readonly string[]) => values.length > 0 && values.every((v) => CODE.test(v) && v.length <= 40);
-const CURRENCY_SIGNS: [RegExp, string][] = [[/R\$/, 'BRL'], [/€/, 'EUR'], [/S\/\.?/, 'PEN'], [/£/, 'GBP'], [/US\$|USD/, 'USD']];
+const CURRENCY_SIGNS: [RegExp, string][] = [
+  [/R\$/, 'BRL'],
+  [/€/, 'EUR'],
+  [/S\/\.?/, 'PEN'],
+  [/£/, 'GBP'],
+  [/US\$|USD/, 'USD'],
+];
 
 export function proposeProfile(input: ProposeInput): Proposal {
   const { resource, header, rows } = input;
@@ -100,7 +106,9 @@ export function proposeProfile(input: ProposeInput): Proposal {
     if (looksLikeNames(v)) {
       spec.transform = 'slug';
       const example = v.find((x) => /\s/.test(x))!;
-      notes.push(`${idField}: "${col}" holds people's names (letters and spaces, several words, e.g. "${example}"); the id is their slug ("${slug(example)}"), and the sales profiles' externalId must be derived the same way`);
+      notes.push(
+        `${idField}: "${col}" holds people's names (letters and spaces, several words, e.g. "${example}"); the id is their slug ("${slug(example)}"), and the sales profiles' externalId must be derived the same way`,
+      );
     } else if (v.length) {
       const what = looksLikeCodes(v) ? 'codes' : 'ids';
       notes.push(`${idField}: "${col}" holds ${what} (e.g. "${v[0]}"), sent as they are: they must equal the sales profiles' externalId`);
@@ -157,7 +165,13 @@ function describe(s: Spec): string {
 
 type Placeholder = (path: string, what: string, reason: string) => string;
 
-function proposeDealRules(fields: Record<string, Spec>, byField: Map<string, string>, values: (c: string) => string[], notes: string[], placeholder: Placeholder) {
+function proposeDealRules(
+  fields: Record<string, Spec>,
+  byField: Map<string, string>,
+  values: (c: string) => string[],
+  notes: string[],
+  placeholder: Placeholder,
+) {
   // one person column serves as both owner and agent
   if (!fields.ownerExternalId && fields.agentExternalId) {
     fields.ownerExternalId = { ...fields.agentExternalId };
@@ -171,10 +185,14 @@ function proposeDealRules(fields: Record<string, Spec>, byField: Map<string, str
   if (!fields.isWon && stage) {
     const won = [...new Set(values(stage).filter((v) => WON_STAGE.test(v)))];
     fields.isWon = { column: stage, map: Object.fromEntries(won.map((w) => [w, true])), otherwise: false };
-    notes.push(`isWon: from "${stage}": ${won.length ? won.map((w) => `"${w}"`).join(', ') : 'no value in the sample'} means won; add other won stages to the map`);
+    notes.push(
+      `isWon: from "${stage}": ${won.length ? won.map((w) => `"${w}"`).join(', ') : 'no value in the sample'} means won; add other won stages to the map`,
+    );
   }
   if (stage && !fields['currentStage.pipelineName']) {
-    fields['currentStage.pipelineName'] = { const: placeholder('fields.currentStage.pipelineName.const', 'pipeline name', 'the export has no pipeline column; give the pipeline name the API knows') };
+    fields['currentStage.pipelineName'] = {
+      const: placeholder('fields.currentStage.pipelineName.const', 'pipeline name', 'the export has no pipeline column; give the pipeline name the API knows'),
+    };
   }
   const amount = byField.get('amount.value');
   if (amount && !fields['amount.currency']) {
@@ -194,7 +212,14 @@ function proposeDealRules(fields: Record<string, Spec>, byField: Map<string, str
   }
 }
 
-function proposeProfileRules(fields: Record<string, Spec>, header: readonly string[], used: Set<string>, values: (c: string) => string[], notes: string[], placeholder: Placeholder) {
+function proposeProfileRules(
+  fields: Record<string, Spec>,
+  header: readonly string[],
+  used: Set<string>,
+  values: (c: string) => string[],
+  notes: string[],
+  placeholder: Placeholder,
+) {
   // no column is named like an id: one whose values are unique codes is (`Clave`: V-001, V-002…)
   if (!fields.externalId) {
     const taken = new Set([...used, ...Object.values(fields).flatMap((s) => (typeof s.column === 'string' ? [s.column] : []))]);

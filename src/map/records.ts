@@ -14,7 +14,8 @@ export function flattenItem(item: unknown): Row {
   const walk = (value: unknown, prefix: string) => {
     if (value === null || value === undefined) {
       if (prefix) row[prefix] = '';
-    } else if (Array.isArray(value)) value.forEach((v, i) => {
+    } else if (Array.isArray(value))
+      value.forEach((v, i) => {
         walk(v, `${prefix}[${i}]`);
       });
     else if (typeof value === 'object') for (const [k, v] of Object.entries(value)) walk(v, prefix ? `${prefix}.${k}` : k);

@@ -3,8 +3,13 @@
 
 /** A run id sortable by time and unique enough across runs: `20261121T054456Z-3f9a`. */
 export function newRunId(now = new Date(), random = Math.random): string {
-  const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
-  const suffix = Math.floor(random() * 0x10000).toString(16).padStart(4, '0');
+  const stamp = now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
+  const suffix = Math.floor(random() * 0x10000)
+    .toString(16)
+    .padStart(4, '0');
   return `${stamp}-${suffix}`;
 }
 

@@ -58,7 +58,12 @@ export function envelopeBytes(batchId: string, source: string, items: readonly P
  * byte count is already known): joining a string and encoding it after cost twice the copies and a
  * half-megabyte string per batch in V8's old space, which showed in both a push's time and its peak RSS.
  */
-export function envelopeBody(batchId: string, source: string, items: readonly Pick<PlannedItem<unknown>, 'json' | 'bytes' | 'encoded'>[], bodies?: BodyBuffers): Buffer {
+export function envelopeBody(
+  batchId: string,
+  source: string,
+  items: readonly Pick<PlannedItem<unknown>, 'json' | 'bytes' | 'encoded'>[],
+  bodies?: BodyBuffers,
+): Buffer {
   const head = envelopeHead(batchId, source);
   const size = envelopeBytes(batchId, source, items);
   const body = bodies === undefined ? Buffer.allocUnsafe(size) : bodies.take(size);

@@ -24,7 +24,11 @@ export interface Verdict {
  */
 export function halves({ batchId, items }: Batch, source: string): [Batch, Batch] {
   const middle = Math.ceil(items.length / 2);
-  const part = (suffix: string, slice: Batch['items']): Batch => ({ batchId: `${batchId}.${suffix}`, items: slice, body: envelopeBody(`${batchId}.${suffix}`, source, slice) });
+  const part = (suffix: string, slice: Batch['items']): Batch => ({
+    batchId: `${batchId}.${suffix}`,
+    items: slice,
+    body: envelopeBody(`${batchId}.${suffix}`, source, slice),
+  });
   return [part('1', items.slice(0, middle)), part('2', items.slice(middle))];
 }
 
@@ -58,7 +62,10 @@ export function refusedAlike(half: Refusal, parent: Refusal): boolean {
 
 /** The verdict on every item of a batch whose halves were both refused alike. */
 export function refusedWhole(refusal: Refusal, batchId: string): Verdict {
-  return { message: `HTTP_${refusal.status}`, detail: `the server refused every part of batch ${batchId} with the same error, so no item is singled out: ${errorText(refusal.body)}` };
+  return {
+    message: `HTTP_${refusal.status}`,
+    detail: `the server refused every part of batch ${batchId} with the same error, so no item is singled out: ${errorText(refusal.body)}`,
+  };
 }
 
 /** A refusal's text as a person reads it: the messages of a JSON error body, else the body itself. */
@@ -69,7 +76,11 @@ export function errorText(body: string): string {
     const json = JSON.parse(text) as { data?: { error?: unknown }; message?: unknown; error?: unknown };
     const list = Array.isArray(json?.data?.error) ? json.data.error : Array.isArray(json?.error) ? json.error : [json];
     const parts = list
-      .map((e) => (e && typeof e === 'object' ? [(e as { message?: unknown }).message, (e as { detail?: unknown }).detail].filter((v) => typeof v === 'string' && v !== '').join(': ') : ''))
+      .map((e) =>
+        e && typeof e === 'object'
+          ? [(e as { message?: unknown }).message, (e as { detail?: unknown }).detail].filter((v) => typeof v === 'string' && v !== '').join(': ')
+          : '',
+      )
       .filter(Boolean);
     if (parts.length > 0) return parts.join('; ');
   } catch {

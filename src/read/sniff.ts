@@ -44,12 +44,7 @@ export async function readPrefix(file: string, bytes: number): Promise<{ prefix:
   }
 }
 
-export async function sniff(
-  file: string,
-  encodingOption: string | undefined,
-  warnings: SourceWarning[],
-  prefixBytes = PREFIX_BYTES,
-): Promise<Sniffed> {
+export async function sniff(file: string, encodingOption: string | undefined, warnings: SourceWarning[], prefixBytes = PREFIX_BYTES): Promise<Sniffed> {
   const { prefix, size } = await readPrefix(file, prefixBytes);
   const whole = prefix.length === size;
   if (size === 0) throw new InputError(`${file}: file is empty`);
@@ -79,9 +74,7 @@ export async function sniff(
   if (encoding !== 'utf-16le' && encoding !== 'utf-16be' && prefix.includes(0)) {
     const utf16 = looksUtf16(prefix);
     throw new InputError(`${file}: looks binary (it contains NUL bytes), not CSV or JSON`, {
-      suggestion: utf16
-        ? `It may be UTF-16 without a byte-order mark: try --encoding ${utf16}.`
-        : 'Export the data as CSV or JSON text.',
+      suggestion: utf16 ? `It may be UTF-16 without a byte-order mark: try --encoding ${utf16}.` : 'Export the data as CSV or JSON text.',
     });
   }
   const bomLength = bom?.length ?? 0;
@@ -109,7 +102,7 @@ function looksUtf16(prefix: Buffer): 'utf-16le' | 'utf-16be' | undefined {
   const n = Math.min(prefix.length & ~1, 512);
   let even = 0;
   let odd = 0;
-  for (let i = 0; i < n; i++) if (prefix[i] === 0) (i % 2 === 0 ? even++ : odd++);
+  for (let i = 0; i < n; i++) if (prefix[i] === 0) i % 2 === 0 ? even++ : odd++;
   if (n < 4) return undefined;
   if (odd > n / 4 && even === 0) return 'utf-16le';
   if (even > n / 4 && odd === 0) return 'utf-16be';

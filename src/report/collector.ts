@@ -96,9 +96,16 @@ export function createCollector(options: CollectorOptions = {}): Collector {
   };
 
   // the previous row's key: runs of rows with one reason (a rerun's UNCHANGED rows) normalise it once
-  let last: Pick<RowOutcome, 'resource' | 'outcome' | 'message' | 'detail' | 'field'> & { key: string } = { resource: 'deal', outcome: 'accepted', message: '', detail: '', key: '' };
+  let last: Pick<RowOutcome, 'resource' | 'outcome' | 'message' | 'detail' | 'field'> & { key: string } = {
+    resource: 'deal',
+    outcome: 'accepted',
+    message: '',
+    detail: '',
+    key: '',
+  };
   const keyOf = (o: RowOutcome): string => {
-    if (o.detail === last.detail && o.message === last.message && o.field === last.field && o.resource === last.resource && o.outcome === last.outcome) return last.key;
+    if (o.detail === last.detail && o.message === last.message && o.field === last.field && o.resource === last.resource && o.outcome === last.outcome)
+      return last.key;
     last = { resource: o.resource, outcome: o.outcome, message: o.message, detail: o.detail, field: o.field, key: groupKey(o) };
     return last.key;
   };

@@ -11,7 +11,6 @@ import { neutraliseCell } from './formula-guard.js';
 import type { RowOutcome } from '../plan/outcome.js';
 import { inputFiles, sameFileNote } from './same-file.js';
 
-
 /** Appended after the original columns; mappers ignore them when the file is fed back. */
 export const ERRORS_CSV_COLUMNS = ['_line', '_outcome', '_field', '_message', '_detail'] as const;
 const ADDED = new Set<string>(ERRORS_CSV_COLUMNS);

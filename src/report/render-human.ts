@@ -52,7 +52,10 @@ export function humanReport(raw: RunReport, c: ChalkInstance): string[] {
   }
   if (report.notListed > 0) {
     const are = report.notListed === 1 ? 'is' : 'are';
-    lines.push(`${plural(report.notListed, 'row')} not accepted ${are} counted and grouped above but not listed one by one (the errors CSV has every row).`, '');
+    lines.push(
+      `${plural(report.notListed, 'row')} not accepted ${are} counted and grouped above but not listed one by one (the errors CSV has every row).`,
+      '',
+    );
   }
   if (report.warningGroups.length > 0) lines.push(...warningSection(report.warningGroups, report.totals.warnings, c), '');
   if (report.batches) lines.push(...batchSection(report.batches, c), '');
@@ -102,7 +105,12 @@ function countsTable(report: RunReport): string[] {
   const rows = [header, ...Object.entries(report.counts).map(([r, k]) => row(r, k))];
   if (Object.keys(report.counts).length !== 1) rows.push(row('total', report.totals));
   const widths = header.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  return rows.map((r) => r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ').trimEnd());
+  return rows.map((r) =>
+    r
+      .map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!)))
+      .join('  ')
+      .trimEnd(),
+  );
 }
 
 function warningSection(groups: WarningGroup[], total: number, c: ChalkInstance): string[] {

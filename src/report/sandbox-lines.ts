@@ -15,7 +15,8 @@ export function sandboxLines(held: SandboxHeld, report: RunReport, files: readon
   const holds = RESOURCES.map((r) => `${held.records[r]} ${plural(r, held.records[r])}`).join(', ');
   const lines: string[] = [];
   if (ownersMissing(report)) {
-    const example = files.length > 0 ? `batch-sync push --sandbox ${salesProfilesBeside(files)} ${files.join(' ')}` : 'add the sales-profiles file as a job of the plan';
+    const example =
+      files.length > 0 ? `batch-sync push --sandbox ${salesProfilesBeside(files)} ${files.join(' ')}` : 'add the sales-profiles file as a job of the plan';
     const ids = report.ownersNotInRun === 1 ? '1 owner/agent id' : `${report.ownersNotInRun} owner/agent ids`;
     lines.push(
       `The embedded sandbox starts empty: ${ids} of this run's deals are in none of its sales profiles, and it refuses a deal whose owner or agent it does not hold.`,

@@ -31,7 +31,19 @@ export class Admission implements RowSink, RunKnowledge<RowOutcome> {
   readonly failedProfiles: ReadonlySet<string>;
   readonly maxItemBytes: number;
   private readonly resource: Resource;
-  private readonly candidate: Candidate<RowOutcome> = { externalId: undefined, ownerExternalId: undefined, agentExternalId: undefined, encoded: undefined, written: undefined, item: undefined, same: false, json: undefined, bytes: 0, detail: '', prior: undefined };
+  private readonly candidate: Candidate<RowOutcome> = {
+    externalId: undefined,
+    ownerExternalId: undefined,
+    agentExternalId: undefined,
+    encoded: undefined,
+    written: undefined,
+    item: undefined,
+    same: false,
+    json: undefined,
+    bytes: 0,
+    detail: '',
+    prior: undefined,
+  };
   /** The item of a row's REF_PATHS ids, for the references check (reused row to row). */
   private readonly refs: RefsItem = { associated: {} };
   /** The current row's JSON for `hooks.resent`, made once for all rows. */
@@ -72,12 +84,31 @@ export class Admission implements RowSink, RunKnowledge<RowOutcome> {
   }
 
   skip(reason: string): void {
-    this.parts.record({ outcome: 'skipped', resource: this.resource, file: this.file, line: this.line, message: 'SKIPPED', detail: reason, row: rowOf(this.row) });
+    this.parts.record({
+      outcome: 'skipped',
+      resource: this.resource,
+      file: this.file,
+      line: this.line,
+      message: 'SKIPPED',
+      detail: reason,
+      row: rowOf(this.row),
+    });
   }
 
   invalid(externalId: string | undefined, field: string | undefined, column: string | undefined, detail: string): void {
     const id = externalId === undefined ? undefined : ownString(externalId);
-    this.parts.record({ outcome: 'invalid', resource: this.resource, file: this.file, line: this.line, externalId: id, field, column, message: 'INVALID', detail, row: rowOf(this.row) });
+    this.parts.record({
+      outcome: 'invalid',
+      resource: this.resource,
+      file: this.file,
+      line: this.line,
+      externalId: id,
+      field,
+      column,
+      message: 'INVALID',
+      detail,
+      row: rowOf(this.row),
+    });
   }
 
   same(fp: ItemHash, ids: readonly unknown[] | undefined, item: Record<string, unknown> | undefined): void {
@@ -107,7 +138,14 @@ export class Admission implements RowSink, RunKnowledge<RowOutcome> {
     return this.parts.hooks.unchanged?.(this.resource, externalId, json) ?? false;
   }
 
-  private admitRow(fp: ItemHash | undefined, ids: readonly unknown[] | undefined, item: Record<string, unknown> | undefined, written: string | undefined, encoded: Buffer | undefined, same: boolean): void {
+  private admitRow(
+    fp: ItemHash | undefined,
+    ids: readonly unknown[] | undefined,
+    item: Record<string, unknown> | undefined,
+    written: string | undefined,
+    encoded: Buffer | undefined,
+    same: boolean,
+  ): void {
     const c = this.candidate;
     const refs = item ?? refsItem(ids!, this.refs);
     const id = refs.externalId;
@@ -132,18 +170,54 @@ export class Admission implements RowSink, RunKnowledge<RowOutcome> {
     const record = this.parts.record;
     switch (verdict) {
       case 'duplicate':
-        return record({ outcome: 'invalid', resource, file, line, externalId, field: 'externalId', message: 'DUPLICATE', detail: c.detail, row: rowOf(this.row) });
+        return record({
+          outcome: 'invalid',
+          resource,
+          file,
+          line,
+          externalId,
+          field: 'externalId',
+          message: 'DUPLICATE',
+          detail: c.detail,
+          row: rowOf(this.row),
+        });
       case 'resent':
         return record({ ...c.prior!, file, line, row: c.prior!.outcome === 'accepted' ? undefined : rowOf(this.row) });
       case 'held-back':
-        return record({ outcome: 'skipped', resource, file, line, externalId, message: 'HELD_BACK', detail: `held back: its owner/agent sales-profile ${c.detail} was not accepted in this run (--no-hold-dependents sends it anyway)`, row: rowOf(this.row) });
+        return record({
+          outcome: 'skipped',
+          resource,
+          file,
+          line,
+          externalId,
+          message: 'HELD_BACK',
+          detail: `held back: its owner/agent sales-profile ${c.detail} was not accepted in this run (--no-hold-dependents sends it anyway)`,
+          row: rowOf(this.row),
+        });
       case 'unchanged':
         if (!c.same && fp !== undefined) this.parts.hooks.learn?.(resource, externalId!, fp);
         // most rows of a rerun, and no output shows their cells (never in the errors CSV): no row, so
         // the outcome (kept as a report example) holds no chunk of the read worker
-        return record({ outcome: 'skipped', resource, file, line, externalId, message: 'UNCHANGED', detail: 'unchanged since the server last accepted it (incremental mode)' });
+        return record({
+          outcome: 'skipped',
+          resource,
+          file,
+          line,
+          externalId,
+          message: 'UNCHANGED',
+          detail: 'unchanged since the server last accepted it (incremental mode)',
+        });
       case 'too-large':
-        return record({ outcome: 'invalid', resource, file, line, externalId, message: 'TOO_LARGE', detail: `the item is ${c.bytes} bytes, more than fits one request (--max-body-bytes ${this.parts.settings.maxBodyBytes})`, row: rowOf(this.row) });
+        return record({
+          outcome: 'invalid',
+          resource,
+          file,
+          line,
+          externalId,
+          message: 'TOO_LARGE',
+          detail: `the item is ${c.bytes} bytes, more than fits one request (--max-body-bytes ${this.parts.settings.maxBodyBytes})`,
+          row: rowOf(this.row),
+        });
       case 'batch':
         this.done = this.batch(fp);
     }

@@ -163,4 +163,3 @@ export function decodeRow(source: RowSource): Record<string, string> {
   }
   return row;
 }
-

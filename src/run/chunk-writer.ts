@@ -4,7 +4,22 @@
 import type { SourceRecord } from '../read/types.js';
 import type { ItemHash } from '../util/item-hash.js';
 import type { Diagnostic } from '../util/diagnostic.js';
-import { ARRAYS, CELLS, DECIDED, ID_SLOTS, PLAIN, RAW, SAME, VERSION, chunkBuffers, type ArrayName, type ChunkArrays, type ChunkExtra, type RowChunk, type WorkerVerdict } from './row-chunk.js';
+import {
+  ARRAYS,
+  CELLS,
+  DECIDED,
+  ID_SLOTS,
+  PLAIN,
+  RAW,
+  SAME,
+  VERSION,
+  chunkBuffers,
+  type ArrayName,
+  type ChunkArrays,
+  type ChunkExtra,
+  type RowChunk,
+  type WorkerVerdict,
+} from './row-chunk.js';
 
 const EMPTY_BUFFER = Buffer.alloc(0);
 

@@ -20,7 +20,6 @@ export interface ConnectOptions {
   say?(text: string, level: 'info' | 'error'): void;
 }
 
-
 export interface Connection {
   sender: BatchSender;
   /** Closes the client, and the embedded sandbox after saying what it holds. */

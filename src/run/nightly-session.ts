@@ -106,7 +106,19 @@ export function openNightlySession(ctx: SessionContext): RunSession | undefined 
   const landing = createLanding(live, () => failed.state);
   // a record accepted by POST is no longer what the PATCH state remembers of it, and the reverse
   const others = [stateScope(settings.method === 'post' ? 'patch' : 'post', ctx.target)];
-  const resender = live && createResender({ records: opened.leftInFlight, store: live, scope, others, method: settings.method, answers: answersOf(settings), landing, notice, stop: ctx.stop });
+  const resender =
+    live &&
+    createResender({
+      records: opened.leftInFlight,
+      store: live,
+      scope,
+      others,
+      method: settings.method,
+      answers: answersOf(settings),
+      landing,
+      notice,
+      stop: ctx.stop,
+    });
   return {
     hooks: live && {
       accepted: (resource, meta, json) => {
@@ -145,7 +157,13 @@ export function openNightlySession(ctx: SessionContext): RunSession | undefined 
 }
 
 /** Saves the state and writes the run's report folder; returns what could not be written (exit 3 once anything was sent). */
-function closeSession(ctx: SessionContext, stateDir: string, opened: Opened, inFlight: { landing: Landing; resender?: Resender }, result: Parameters<RunSession['close']>[0]): string[] {
+function closeSession(
+  ctx: SessionContext,
+  stateDir: string,
+  opened: Opened,
+  inFlight: { landing: Landing; resender?: Resender },
+  result: Parameters<RunSession['close']>[0],
+): string[] {
   const { settings, notice } = ctx;
   const { errors, folder } = opened;
   const failures: string[] = [];

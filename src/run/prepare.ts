@@ -81,7 +81,11 @@ export async function openJob(spec: JobSpec, method: Method, job: Job = { file: 
   let context: string | undefined;
   const fingerprint = () => (context ??= fingerprintContext({ method, resource, header: source.header, detected: source.detected, reader, profile }));
   return {
-    job, spec, resource, source, mapper,
+    job,
+    spec,
+    resource,
+    source,
+    mapper,
     get fingerprint() {
       return fingerprint();
     },

@@ -74,7 +74,16 @@ export interface WorkerRows {
 export function readInWorker(jobs: readonly WorkerJob[], method: Method, tuning: ReadTuning): WorkerRows {
   const { split, chunkRows } = tuning;
   const taken = new Int32Array(new SharedArrayBuffer(4));
-  const data: ReadWorkerData = { jobs: [...jobs], method, chunkRows, chunkBytes: 1024 * 1024, ahead: 4, split, rawGap: 1, taken: taken.buffer as SharedArrayBuffer };
+  const data: ReadWorkerData = {
+    jobs: [...jobs],
+    method,
+    chunkRows,
+    chunkBytes: 1024 * 1024,
+    ahead: 4,
+    split,
+    rawGap: 1,
+    taken: taken.buffer as SharedArrayBuffer,
+  };
   const worker = new Worker(workerFile()!, {
     workerData: data,
     // the worker makes most of the run's short-lived garbage: a young generation larger than the

@@ -133,7 +133,10 @@ async function main(): Promise<void> {
       known: new KnownSet(fingerprint?.known === undefined ? undefined : new FingerprintSet(fingerprint.known)),
       ids: new Array<unknown>(REF_PATHS.length),
     };
-    const layout = source.format === 'csv' && source.header !== undefined && source.detected.delimiter !== undefined ? { header: source.header, delimiter: source.detected.delimiter } : undefined;
+    const layout =
+      source.format === 'csv' && source.header !== undefined && source.detected.delimiter !== undefined
+        ? { header: source.header, delimiter: source.detected.delimiter }
+        : undefined;
     let sinceRaw = data.rawGap;
     const leaveRaw = () => {
       // the chunk just posted may not be taken yet: the main thread is waiting when nothing else is queued
@@ -162,5 +165,8 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   const e = error as { name?: string; message?: string; code?: string; suggestion?: string };
-  port.postMessage({ type: 'error', error: { name: e.name ?? 'Error', message: e.message ?? String(error), code: typeof e.code === 'string' ? e.code : undefined, suggestion: e.suggestion } } satisfies ReadWorkerMessage);
+  port.postMessage({
+    type: 'error',
+    error: { name: e.name ?? 'Error', message: e.message ?? String(error), code: typeof e.code === 'string' ? e.code : undefined, suggestion: e.suggestion },
+  } satisfies ReadWorkerMessage);
 });

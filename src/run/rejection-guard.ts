@@ -19,7 +19,6 @@ export interface RejectionGuard {
   readonly tripped?: string;
 }
 
-
 export function createRejectionGuard(limits: GuardLimits): RejectionGuard | undefined {
   const { maxRejections, maxRejectionRate } = limits;
   if (maxRejections === undefined && maxRejectionRate === undefined) return undefined;
@@ -40,7 +39,8 @@ export function createRejectionGuard(limits: GuardLimits): RejectionGuard | unde
       rows++;
       if (o.outcome === 'invalid' || o.outcome === 'rejected') failed++;
       if (maxRejections !== undefined && failed > maxRejections) tripped = because(`--max-rejections ${maxRejections}`);
-      else if (maxRejectionRate !== undefined && rows >= RATE_MIN_ROWS && failed / rows > maxRejectionRate) tripped = because(`--max-rejection-rate ${maxRejectionRate}`);
+      else if (maxRejectionRate !== undefined && rows >= RATE_MIN_ROWS && failed / rows > maxRejectionRate)
+        tripped = because(`--max-rejection-rate ${maxRejectionRate}`);
       return tripped;
     },
   };

@@ -15,9 +15,7 @@ import type { Diagnostic } from '../util/diagnostic.js';
 export const VERSION = 2;
 
 /** What the worker decided about a row that does not go on (built into an outcome on the main thread). */
-export type WorkerVerdict =
-  | { kind: 'skip'; reason: string }
-  | { kind: 'invalid'; externalId?: string; field?: string; column?: string; detail: string };
+export type WorkerVerdict = { kind: 'skip'; reason: string } | { kind: 'invalid'; externalId?: string; field?: string; column?: string; detail: string };
 
 /** externalId, owner, agent, associated account, associated deal (REF_PATHS): the ids of a valid or SAME row. */
 export const ID_SLOTS = 5;

@@ -79,11 +79,30 @@ export async function runPipeline(
   } finally {
     await worker?.close();
   }
-  return { aborted: run.aborted, interrupted: signal?.aborted === true && run.aborted === undefined, read, ownersNotInRun: checks.ownersNotInRun(), isolation: run.isolation };
+  return {
+    aborted: run.aborted,
+    interrupted: signal?.aborted === true && run.aborted === undefined,
+    read,
+    ownersNotInRun: checks.ownersNotInRun(),
+    isolation: run.isolation,
+  };
 }
 
-function startWorker(ordered: readonly PreparedJob[], settings: RunSettings, fingerprinting: boolean, known: Map<Resource, SharedArrayBuffer | undefined>): WorkerRows | undefined {
-  if (ordered.length === 0 || !readsInWorker(ordered.map((j) => j.job.file), settings.mode === 'push', settings.engine)) return undefined;
+function startWorker(
+  ordered: readonly PreparedJob[],
+  settings: RunSettings,
+  fingerprinting: boolean,
+  known: Map<Resource, SharedArrayBuffer | undefined>,
+): WorkerRows | undefined {
+  if (
+    ordered.length === 0 ||
+    !readsInWorker(
+      ordered.map((j) => j.job.file),
+      settings.mode === 'push',
+      settings.engine,
+    )
+  )
+    return undefined;
   const jobs = ordered.map((j) => ({ ...j.spec, fingerprint: fingerprinting ? { context: j.fingerprint, known: known.get(j.resource) } : undefined }));
   return readInWorker(jobs, settings.method, settings.readTuning);
 }
@@ -99,9 +118,20 @@ function batcherFor(settings: RunSettings, resource: Resource) {
   });
 }
 
-function runControl(settings: RunSettings, hooks: RunHooks, failedProfiles: Set<string>, sender: BatchSender | undefined, signal: AbortSignal | undefined, isolation: Isolation | undefined): RunControl & { aborted?: RunResult['aborted'] } {
+function runControl(
+  settings: RunSettings,
+  hooks: RunHooks,
+  failedProfiles: Set<string>,
+  sender: BatchSender | undefined,
+  signal: AbortSignal | undefined,
+  isolation: Isolation | undefined,
+): RunControl & { aborted?: RunResult['aborted'] } {
   const run: RunControl & { aborted?: RunResult['aborted'] } = {
-    settings, hooks, sender, signal, isolation,
+    settings,
+    hooks,
+    sender,
+    signal,
+    isolation,
     counts: { rowsRead: 0, batchesAcked: 0, itemsAcked: 0, retries: 0 },
     record(o: RowOutcome) {
       if (o.resource === 'sales-profile' && o.externalId && (o.outcome === 'invalid' || o.outcome === 'rejected')) failedProfiles.add(o.externalId);

@@ -89,7 +89,8 @@ function planned(run: RunControl, resource: Resource, batch: PlannedBatch<RowMet
     hooks.emit(batch.body.toString('utf8'), resource);
     batch.release();
   }
-  for (const item of batch.items) run.record({ outcome: 'accepted', resource, file: item.meta.file, line: item.meta.line, externalId: item.meta.externalId, message: '', detail: '' });
+  for (const item of batch.items)
+    run.record({ outcome: 'accepted', resource, file: item.meta.file, line: item.meta.line, externalId: item.meta.externalId, message: '', detail: '' });
   settled(batch);
 }
 
@@ -106,7 +107,18 @@ function settled(batch: PlannedBatch<RowMeta>): void {
 /** The rows of a batch not sent because the run has stopped. */
 function notSent(run: RunControl, resource: Resource, batch: PlannedBatch<RowMeta>): void {
   const why = run.stopReason();
-  for (const item of batch.items) run.record({ outcome: 'skipped', resource, file: item.meta.file, line: item.meta.line, externalId: item.meta.externalId, message: 'NOT_SENT', detail: `not sent: ${why}`, row: item.meta.row, batchId: batch.batchId });
+  for (const item of batch.items)
+    run.record({
+      outcome: 'skipped',
+      resource,
+      file: item.meta.file,
+      line: item.meta.line,
+      externalId: item.meta.externalId,
+      message: 'NOT_SENT',
+      detail: `not sent: ${why}`,
+      row: item.meta.row,
+      batchId: batch.batchId,
+    });
 }
 
 /** One batch's way out, once it has a place: journal, in-flight record, dispatch, verdicts. */
@@ -135,7 +147,17 @@ async function deliver(run: RunControl, ctx: DispatchContext, batch: PlannedBatc
     run.abort({ code: e.code ?? 'ERROR', message: e.message ?? String(error), suggestion: e.suggestion });
     for (const item of batch.items) {
       if (decided.has(item.meta)) continue;
-      run.record({ outcome: 'skipped', resource, file: item.meta.file, line: item.meta.line, externalId: item.meta.externalId, message: 'NOT_DELIVERED', detail: `batch ${batch.batchId}: ${(error as Error).message}`, row: item.meta.row, batchId: batch.batchId });
+      run.record({
+        outcome: 'skipped',
+        resource,
+        file: item.meta.file,
+        line: item.meta.line,
+        externalId: item.meta.externalId,
+        message: 'NOT_DELIVERED',
+        detail: `batch ${batch.batchId}: ${(error as Error).message}`,
+        row: item.meta.row,
+        batchId: batch.batchId,
+      });
     }
     throw error;
   }

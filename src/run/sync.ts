@@ -175,21 +175,39 @@ export async function sync(request: SyncRequest, environment: SyncEnvironment = 
   const notice = (text: string) => environment.onNotice?.(text);
   // each embedded sandbox starts empty: its state must never make a rerun skip rows
   const target = settings.sandbox ? `embedded-sandbox-${randomBytes(6).toString('hex')}` : settings.baseUrl;
-  const session = environment.openSession?.({ runId, target, startedAt, mode: request.mode, settings, inputs: jobsFor(request, plan).map((j) => j.file), notice, stop });
+  const session = environment.openSession?.({
+    runId,
+    target,
+    startedAt,
+    mode: request.mode,
+    settings,
+    inputs: jobsFor(request, plan).map((j) => j.file),
+    notice,
+    stop,
+  });
   let finished: { report: RunReport; exitCode: number } | undefined;
   let out: SyncOutcome | undefined;
   try {
     const prepared = await prepareJobs(jobsFor(request, plan), settings.method, settings.engine);
     // a profile nobody named is said once, so a file is never mapped by a surprise
-    for (const { job } of prepared) if (job.profileBeside) environment.onEvent?.(`profile ${shown(job.profile!, request.cwd ?? process.cwd())} for ${job.file} (found beside it)`, 'info');
+    for (const { job } of prepared)
+      if (job.profileBeside) environment.onEvent?.(`profile ${shown(job.profile!, request.cwd ?? process.cwd())} for ${job.file} (found beside it)`, 'info');
     environment.onPrepared?.(prepared);
     session?.prepared?.(prepared);
     const sinks = [environment.sink, session?.sink].filter((f) => f !== undefined);
-    const collector = createCollector({ sink: sinks.length === 0 ? undefined : (o) => {
-          for (const f of sinks) f(o);
-        } });
+    const collector = createCollector({
+      sink:
+        sinks.length === 0
+          ? undefined
+          : (o) => {
+              for (const f of sinks) f(o);
+            },
+    });
     const guard = request.mode === 'push' ? createRejectionGuard(settings) : undefined;
-    const connection = request.mode === 'push' ? await connect(settings, { env: request.env, cancel: environment.cancel, say: (text, level) => environment.onEvent?.(text, level) }) : undefined;
+    const connection =
+      request.mode === 'push'
+        ? await connect(settings, { env: request.env, cancel: environment.cancel, say: (text, level) => environment.onEvent?.(text, level) })
+        : undefined;
     let sandbox: SandboxHeld | undefined;
     let result: Awaited<ReturnType<typeof runPipeline>>;
     try {
@@ -227,7 +245,11 @@ export async function sync(request: SyncRequest, environment: SyncEnvironment = 
     const unaccounted = collector.unaccounted(result.read);
     if (unaccounted.length > 0) {
       const what = unaccounted.map((u) => `${u.resource}: ${u.read} rows read, ${u.recorded} outcomes`).join('; ');
-      throw new BatchSyncError('UNACCOUNTED', `batch-sync bug: rows without exactly one outcome (${what}); the accepted rows so far are recorded. Please report this`, EXIT.bug);
+      throw new BatchSyncError(
+        'UNACCOUNTED',
+        `batch-sync bug: rows without exactly one outcome (${what}); the accepted rows so far are recorded. Please report this`,
+        EXIT.bug,
+      );
     }
     const stopped = stoppedBy();
     const interrupted = result.interrupted && !stopped;
@@ -235,8 +257,12 @@ export async function sync(request: SyncRequest, environment: SyncEnvironment = 
       ? { code: result.aborted.code, message: result.aborted.suggestion ? `${result.aborted.message}. ${result.aborted.suggestion}` : result.aborted.message }
       : (stopped ?? (interrupted ? { code: 'INTERRUPTED', message: 'the run was interrupted (SIGINT/SIGTERM): no new batches were taken' } : undefined));
     // validate and dry runs send nothing: no isolation to report, whatever the flag
-    const isolation = connection && result.isolation && { requests: result.isolation.sent, budget: result.isolation.budget, overBudget: result.isolation.overBudget };
-    const report = buildRunReport({ runId, mode: request.mode, startedAt, endedAt: new Date(), aborted, ownersNotInRun: result.ownersNotInRun, isolation }, collector);
+    const isolation = connection &&
+      result.isolation && { requests: result.isolation.sent, budget: result.isolation.budget, overBudget: result.isolation.overBudget };
+    const report = buildRunReport(
+      { runId, mode: request.mode, startedAt, endedAt: new Date(), aborted, ownersNotInRun: result.ownersNotInRun, isolation },
+      collector,
+    );
     finished = { report, exitCode: exitCodeOf(report, result.interrupted) };
     out = { ...finished, settings, plan, collector, inputs: prepared.map((p) => p.job.file), sandbox };
     return out;

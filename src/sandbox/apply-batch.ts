@@ -62,7 +62,10 @@ export function applyBatch(store: RecordStore, resource: Resource, method: Metho
     const label = named ? `items[${i}] externalId=${record.externalId}: ` : '';
     const existing = records.get(record.externalId);
     if (method === 'patch' && !existing) {
-      error.push({ message: 'NOT_FOUND', detail: `${label}externalId: no ${resource} "${record.externalId}" exists to update (PATCH changes existing records; POST creates them)` });
+      error.push({
+        message: 'NOT_FOUND',
+        detail: `${label}externalId: no ${resource} "${record.externalId}" exists to update (PATCH changes existing records; POST creates them)`,
+      });
       continue;
     }
     if (resource === 'deal') {

@@ -24,7 +24,12 @@ export function handleInspect(req: IncomingMessage, res: ServerResponse, path: s
     state.reset();
     return sendJson(res, 200, { reset: true });
   }
-  sendRefusal(res, 404, 'NOT_FOUND', `${method} ${path} is not a sandbox endpoint; try GET /_sandbox/records/<resource>, /_sandbox/batches, /_sandbox/stats or POST /_sandbox/reset`);
+  sendRefusal(
+    res,
+    404,
+    'NOT_FOUND',
+    `${method} ${path} is not a sandbox endpoint; try GET /_sandbox/records/<resource>, /_sandbox/batches, /_sandbox/stats or POST /_sandbox/reset`,
+  );
 }
 
 function safeDecode(text: string): string {

@@ -31,7 +31,9 @@ export const sandboxOptionsSchema = z.strictObject({
   answers: z
     .enum(['named', 'documented'])
     .default('named')
-    .describe('named: every detail labelled items[i] externalId=X, success counts accepted items; documented: as the real API\'s documentation shows (no label, success 100).'),
+    .describe(
+      "named: every detail labelled items[i] externalId=X, success counts accepted items; documented: as the real API's documentation shows (no label, success 100).",
+    ),
 });
 
 /** What callers pass: everything but the key has a default. */

@@ -28,7 +28,10 @@ export class SandboxState {
   /** Statuses to answer the next batches with, before any rate or chance applies (retry tests). */
   private forced: Array<429 | 500> = [];
 
-  constructor(options: ResolvedSandboxOptions, private readonly now: () => number) {
+  constructor(
+    options: ResolvedSandboxOptions,
+    private readonly now: () => number,
+  ) {
     this.store = new RecordStore(options.store);
     this.history = new BatchHistory(options.historyLimit);
     this.faults = { latencyMs: options.latencyMs, failRate: options.failRate, rateLimit: options.rateLimit };

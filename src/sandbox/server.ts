@@ -57,7 +57,13 @@ export async function startSandbox(options: SandboxOptions): Promise<SandboxHand
   const opts = parsed.data;
   const state = new SandboxState(opts, now);
   await state.store.load();
-  const config: BatchRouteConfig = { checkKey: apiKeyChecker(opts.apiKey), maxItems: opts.maxItems, maxBodyBytes: opts.maxBodyBytes, answers: opts.answers, onBatch };
+  const config: BatchRouteConfig = {
+    checkKey: apiKeyChecker(opts.apiKey),
+    maxItems: opts.maxItems,
+    maxBodyBytes: opts.maxBodyBytes,
+    answers: opts.answers,
+    onBatch,
+  };
   let closing = false;
 
   const route = async (req: IncomingMessage, res: ServerResponse) => {

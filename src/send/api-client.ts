@@ -41,7 +41,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       type: 'warning',
       code: 'TLS_VERIFY_ENV',
       message:
-        'NODE_TLS_REJECT_UNAUTHORIZED=0 is set: batch-sync ignores it and still verifies the API\'s certificate; ' +
+        "NODE_TLS_REJECT_UNAUTHORIZED=0 is set: batch-sync ignores it and still verifies the API's certificate; " +
         'for a private CA use --ca-file, and unset the variable (it disables verification for everything else in Node)',
     });
   }
@@ -123,10 +123,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       if (fatal) throw fatal;
       const { failure, retryAfterMs } = outcome;
       if (retryAfterMs !== undefined && retryAfterMs > policy.maxRetryAfterMs) {
-        return giveUp(
-          `server asked to wait ${seconds(retryAfterMs)} s (Retry-After), beyond the ${seconds(policy.maxRetryAfterMs)} s cap`,
-          failure,
-        );
+        return giveUp(`server asked to wait ${seconds(retryAfterMs)} s (Retry-After), beyond the ${seconds(policy.maxRetryAfterMs)} s cap`, failure);
       }
       if (attempt >= policy.maxAttempts) {
         return giveUp(`gave up after ${attempts(attempt)}; last: ${failure.message}`, failure);
@@ -134,10 +131,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       const delayMs = nextDelay(attempt, policy, retryAfterMs);
       const elapsed = Date.now() - started;
       if (elapsed + delayMs > policy.maxTotalMs) {
-        return giveUp(
-          `retry budget of ${seconds(policy.maxTotalMs)} s for this batch used up after ${attempts(attempt)}; last: ${failure.message}`,
-          failure,
-        );
+        return giveUp(`retry budget of ${seconds(policy.maxTotalMs)} s for this batch used up after ${attempts(attempt)}; last: ${failure.message}`, failure);
       }
       emit({
         type: 'retry',

@@ -98,9 +98,7 @@ export async function attemptOnce(ctx: AttemptContext, attempts: number): Promis
       case 'too-large': {
         const body = await errorBody(res.body);
         const result: SendResult =
-          disposition.action === 'too-large'
-            ? { kind: 'too-large', status: 413, body, attempts }
-            : { kind: 'bad-request', status, body, attempts };
+          disposition.action === 'too-large' ? { kind: 'too-large', status: 413, body, attempts } : { kind: 'bad-request', status, body, attempts };
         return { kind: 'done', result };
       }
       case 'stop': {

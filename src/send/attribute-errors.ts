@@ -85,7 +85,12 @@ function isElement(value: unknown): value is DataErrorElement {
 const SHOWN = 200;
 const show = (text: string) => shorten(redact(text), SHOWN);
 const describeErrors = (errors: readonly DataErrorElement[]) =>
-  errors.length === 0 ? '' : `: ${shortList(errors.map((e) => redact([e.message, e.detail].filter(Boolean).join(' '))), SHOWN)}`;
+  errors.length === 0
+    ? ''
+    : `: ${shortList(
+        errors.map((e) => redact([e.message, e.detail].filter(Boolean).join(' '))),
+        SHOWN,
+      )}`;
 
 /** Reads one answer to a batch of items with these externalIds, as the profile says the API answers. */
 export function readAnswer(answer: BatchAnswerData, externalIds: readonly (string | undefined)[], profile: AnswersProfile): AnswerReading {
@@ -94,7 +99,8 @@ export function readAnswer(answer: BatchAnswerData, externalIds: readonly (strin
   const elements: DataErrorElement[] = [];
   for (const element of error) {
     // redacted before it is cut: a key cut in two would no longer be recognised
-    if (!isElement(element)) return { kind: 'unverifiable', reason: `a data.error element has an unexpected shape: ${show(JSON.stringify(element) ?? 'undefined')}` };
+    if (!isElement(element))
+      return { kind: 'unverifiable', reason: `a data.error element has an unexpected shape: ${show(JSON.stringify(element) ?? 'undefined')}` };
     elements.push(element);
   }
   if (typeof answer.status !== 'string' || answer.status.trim().toUpperCase() !== 'SUCCESS') {

@@ -32,9 +32,12 @@ export function parseBaseUrl(baseUrl: string, allowInsecureHttp = false): ApiTar
     });
   }
   if (url.search || url.hash) {
-    throw new ConfigError(`the base URL must not have a query or fragment: ${redact(`${url.origin}${url.pathname}`)}${url.search ? '?…' : ''}${url.hash ? '#…' : ''}`, {
-      suggestion: `${SUGGEST_ROOT}; a token in the URL would be sent to every proxy and log on the way: the key goes in BATCH_SYNC_API_KEY or --api-key-file`,
-    });
+    throw new ConfigError(
+      `the base URL must not have a query or fragment: ${redact(`${url.origin}${url.pathname}`)}${url.search ? '?…' : ''}${url.hash ? '#…' : ''}`,
+      {
+        suggestion: `${SUGGEST_ROOT}; a token in the URL would be sent to every proxy and log on the way: the key goes in BATCH_SYNC_API_KEY or --api-key-file`,
+      },
+    );
   }
   const basePath = url.pathname.replace(/\/+$/, '');
   if (/\/v2(\/|$)/.test(basePath)) {

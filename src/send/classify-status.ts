@@ -23,11 +23,9 @@ export function classifyStatus(ctx: StatusContext): StatusDisposition {
     const to = ctx.location ? redact(ctx.location) : '(no Location header)';
     return {
       action: 'abort',
-      error: new AbortError(
-        'REDIRECT',
-        `the API answered ${status} redirect to ${to}; batch-sync never follows redirects with your key`,
-        { suggestion: 'set --base-url to the final address' },
-      ),
+      error: new AbortError('REDIRECT', `the API answered ${status} redirect to ${to}; batch-sync never follows redirects with your key`, {
+        suggestion: 'set --base-url to the final address',
+      }),
     };
   }
   switch (status) {
@@ -47,15 +45,14 @@ export function classifyStatus(ctx: StatusContext): StatusDisposition {
       return {
         action: 'abort',
         error: new AbortError('FORBIDDEN', `the API accepted the key but forbids this operation (403 Forbidden) at ${url}`, {
-          suggestion: 'check the key\'s permissions for this resource with the API\'s owner',
+          suggestion: "check the key's permissions for this resource with the API's owner",
         }),
       };
     case 404:
       return {
         action: 'abort',
         error: new AbortError('NOT_FOUND', `the API answered 404 Not Found for ${url}`, {
-          suggestion:
-            '--base-url should be the API\'s root, without /v2/integration/... (batch-sync appends the path); check the host and any path prefix',
+          suggestion: "--base-url should be the API's root, without /v2/integration/... (batch-sync appends the path); check the host and any path prefix",
         }),
       };
     case 407:

@@ -7,7 +7,18 @@
 import type { Method, Resource } from '../contract/resources.js';
 import type { SendRequest, SendResult } from './types.js';
 import type { PlannedItem } from '../plan/batcher.js';
-import { claimIsolation, halves, onRefusal, refusedAlike, refusedItem, refusedWhole, rejectionOf, unclaim, type Batch, type Isolation } from '../plan/bisect.js';
+import {
+  claimIsolation,
+  halves,
+  onRefusal,
+  refusedAlike,
+  refusedItem,
+  refusedWhole,
+  rejectionOf,
+  unclaim,
+  type Batch,
+  type Isolation,
+} from '../plan/bisect.js';
 import type { RowOutcome } from '../plan/outcome.js';
 import type { AnswersProfile } from './answers.js';
 import { readAnswer } from './attribute-errors.js';
@@ -60,7 +71,17 @@ function outcome(ctx: DispatchContext, meta: RowMeta, batchId: string, kind: Row
   // server echoing the key back must not put it there (an accepted item has no text, so accepted rows, nearly all, skip it)
   // an accepted row needs no cells (nothing hands it back); rows from the read worker decode theirs on demand
   ctx.settled?.add(meta);
-  return { outcome: kind, resource: ctx.resource, file: meta.file, line: meta.line, externalId: meta.externalId, message: message && redact(message), detail: detail && redact(detail), row: kind === 'accepted' ? undefined : meta.row, batchId };
+  return {
+    outcome: kind,
+    resource: ctx.resource,
+    file: meta.file,
+    line: meta.line,
+    externalId: meta.externalId,
+    message: message && redact(message),
+    detail: detail && redact(detail),
+    row: kind === 'accepted' ? undefined : meta.row,
+    batchId,
+  };
 }
 
 /** Resolves true when the server answered the batch (every item then has the server's verdict). */
@@ -82,10 +103,16 @@ async function settle(ctx: DispatchContext, batch: Batch, result: SendResult): P
   };
   switch (result.kind) {
     case 'ok': {
-      const reading = readAnswer(result.response, items.map((i) => i.meta.externalId), ctx.answers);
+      const reading = readAnswer(
+        result.response,
+        items.map((i) => i.meta.externalId),
+        ctx.answers,
+      );
       switch (reading.kind) {
         case 'failed':
-          return unverified(`the server's answer to batch ${batchId} says it failed: ${reading.reason}; none counted accepted (it may be partly applied), a rerun sends them again`);
+          return unverified(
+            `the server's answer to batch ${batchId} says it failed: ${reading.reason}; none counted accepted (it may be partly applied), a rerun sends them again`,
+          );
         case 'unverifiable':
           return unverified(`the server's answer to batch ${batchId} cannot be verified: ${reading.reason}`);
         case 'unresolved':
@@ -94,7 +121,11 @@ async function settle(ctx: DispatchContext, batch: Batch, result: SendResult): P
           break;
       }
       for (const w of reading.warnings) {
-        ctx.warn?.({ severity: 'warning', file: items[0]!.meta.file, reason: `the server's answer to batch ${batchId} carried a message about no row (no row was refused for it): ${redact([w.message, w.detail].filter(Boolean).join(' '))}` });
+        ctx.warn?.({
+          severity: 'warning',
+          file: items[0]!.meta.file,
+          reason: `the server's answer to batch ${batchId} carried a message about no row (no row was refused for it): ${redact([w.message, w.detail].filter(Boolean).join(' '))}`,
+        });
       }
       items.forEach((item, index) => {
         const own = rejectionOf(reading.perItem, index);
@@ -159,7 +190,17 @@ async function isolate(ctx: DispatchContext, batch: Batch, reason: string): Prom
   const { batchId, items } = batch;
   const iso = ctx.isolation;
   const unverified = (why: string) => {
-    for (const item of items) ctx.record(outcome(ctx, item.meta, batchId, 'skipped', 'UNVERIFIED', `the server's answer to batch ${batchId} does not say which rows it refused (${reason}); ${why}`));
+    for (const item of items)
+      ctx.record(
+        outcome(
+          ctx,
+          item.meta,
+          batchId,
+          'skipped',
+          'UNVERIFIED',
+          `the server's answer to batch ${batchId} does not say which rows it refused (${reason}); ${why}`,
+        ),
+      );
     return false;
   };
   switch (claimIsolation(iso, items.length)) {

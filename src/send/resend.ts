@@ -92,11 +92,16 @@ export function createResender(opts: ResendOptions): Resender {
         if (signal.aborted) break;
         // its answer was journaled (every item is in the state as sent) and only the removal was cut
         // short: confirmed, nothing to resend (a batch holds only items the state did not have as they were)
-        if (record.items.length > 0 && record.items.every((it, i) => it.externalId !== undefined && store.unchanged(scope, record.resource, it.externalId, record.itemJson[i]!))) {
+        if (
+          record.items.length > 0 &&
+          record.items.every((it, i) => it.externalId !== undefined && store.unchanged(scope, record.resource, it.externalId, record.itemJson[i]!))
+        ) {
           opts.landing.drop(record.path);
           continue;
         }
-        opts.notice(`note: resending batch ${record.batchId} (${record.items.length} ${record.resource} ${record.items.length === 1 ? 'item' : 'items'}) that an interrupted run left in flight, with its own batchId and bytes`);
+        opts.notice(
+          `note: resending batch ${record.batchId} (${record.items.length} ${record.resource} ${record.items.length === 1 ? 'item' : 'items'}) that an interrupted run left in flight, with its own batchId and bytes`,
+        );
         await resend(opts, record, { sender, signal, run }, resent);
       }
     },
@@ -122,10 +127,20 @@ export function createResender(opts: ResendOptions): Resender {
 }
 
 /** Resends one record's batch as it was sent; its items' outcomes wait in `resent`. */
-async function resend(opts: ResendOptions, record: LoadedInFlight, to: { sender: BatchSender; signal: AbortSignal; run: ResumeContext }, resent: Map<string, { hash: ItemHash; outcome: RowOutcome }>): Promise<void> {
+async function resend(
+  opts: ResendOptions,
+  record: LoadedInFlight,
+  to: { sender: BatchSender; signal: AbortSignal; run: ResumeContext },
+  resent: Map<string, { hash: ItemHash; outcome: RowOutcome }>,
+): Promise<void> {
   const { store, scope } = opts;
   const resource: Resource = record.resource;
-  const items: PlannedItem<RowMeta>[] = record.items.map((it, i) => ({ json: '', encoded: record.itemJson[i]!, bytes: it.bytes, meta: { file: it.file, line: it.line, externalId: it.externalId, fp: it.fp } }));
+  const items: PlannedItem<RowMeta>[] = record.items.map((it, i) => ({
+    json: '',
+    encoded: record.itemJson[i]!,
+    bytes: it.bytes,
+    meta: { file: it.file, line: it.line, externalId: it.externalId, fp: it.fp },
+  }));
   const hashes = new Map<RowMeta, ItemHash>(items.map((item) => [item.meta, hashItem(item.encoded!)]));
   const decided = new Set<RowMeta>();
   const keep = (o: RowOutcome, meta: RowMeta | undefined) => {
@@ -159,7 +174,19 @@ async function resend(opts: ResendOptions, record: LoadedInFlight, to: { sender:
     const e = error as { code?: string; message?: string };
     for (const item of items) {
       if (decided.has(item.meta)) continue;
-      keep({ outcome: 'skipped', resource, file: item.meta.file, line: item.meta.line, externalId: item.meta.externalId, message: 'NOT_DELIVERED', detail: `batch ${record.batchId}: ${message(error)}`, batchId: record.batchId }, item.meta);
+      keep(
+        {
+          outcome: 'skipped',
+          resource,
+          file: item.meta.file,
+          line: item.meta.line,
+          externalId: item.meta.externalId,
+          message: 'NOT_DELIVERED',
+          detail: `batch ${record.batchId}: ${message(error)}`,
+          batchId: record.batchId,
+        },
+        item.meta,
+      );
     }
     opts.stop(e.code ?? 'ERROR', e.message ?? String(error));
   }

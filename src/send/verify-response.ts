@@ -12,7 +12,7 @@ export function verifyResponse(text: string, truncated: boolean, contentType: st
   } catch {
     const looksHtml = /^\s*</.test(text) || /html/i.test(contentType ?? '');
     // an HTML page behind a 200 is typically a proxy's or a captive portal's, not the API's
-    return { ok: false, reason: looksHtml ? 'the response is HTML, not the API\'s JSON' : 'the response is not valid JSON' };
+    return { ok: false, reason: looksHtml ? "the response is HTML, not the API's JSON" : 'the response is not valid JSON' };
   }
   const parsed = batchResponse.safeParse(json);
   if (!parsed.success) {

@@ -72,7 +72,10 @@ export function ensureInFlightDir(stateDir: string): string {
  */
 export async function writeInFlight(dir: string, record: InFlightRecord, body: Buffer): Promise<string> {
   const path = join(dir, fileName(record.batchId));
-  const head = Buffer.from(`${HEADER}\n${JSON.stringify({ ...record, bodyBytes: body.length, items: record.items.map((i) => ({ ...i, fp: i.fp && hashHex(i.fp) })) })}\n`, 'utf8');
+  const head = Buffer.from(
+    `${HEADER}\n${JSON.stringify({ ...record, bodyBytes: body.length, items: record.items.map((i) => ({ ...i, fp: i.fp && hashHex(i.fp) })) })}\n`,
+    'utf8',
+  );
   // 'w': a record left by a run that was killed before it sent this very batch id is replaced
   const file = await open(path, 'w', 0o600);
   try {
@@ -113,7 +116,9 @@ export function loadInFlight(stateDir: string, notes: string[]): LoadedInFlight[
   const dir = inFlightDir(stateDir);
   let names: string[];
   try {
-    names = readdirSync(dir).filter((n) => n.endsWith('.batch')).sort();
+    names = readdirSync(dir)
+      .filter((n) => n.endsWith('.batch'))
+      .sort();
   } catch {
     return [];
   }
@@ -151,7 +156,10 @@ export function loadInFlightFor(stateDir: string, scope: string, notes: string[]
     }
   }
   const elsewhere = all.length - mine.length - gone.length;
-  if (elsewhere > 0) notes.push(`${elsewhere === 1 ? '1 batch' : `${elsewhere} batches`} left in flight by an interrupted run against another target or method ${elsewhere === 1 ? 'is' : 'are'} kept in ${stateDir} for a run against it`);
+  if (elsewhere > 0)
+    notes.push(
+      `${elsewhere === 1 ? '1 batch' : `${elsewhere} batches`} left in flight by an interrupted run against another target or method ${elsewhere === 1 ? 'is' : 'are'} kept in ${stateDir} for a run against it`,
+    );
   return mine;
 }
 
@@ -183,4 +191,3 @@ function parse(path: string, bytes: Buffer): LoadedInFlight | undefined {
   const items = raw.items.map((i) => ({ ...i, fp: i.fp === undefined ? undefined : parseHashHex(i.fp) }));
   return { path, scope: raw.scope, resource: raw.resource, source: raw.source, batchId: raw.batchId, items, body, itemJson };
 }
-

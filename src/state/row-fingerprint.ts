@@ -62,7 +62,11 @@ function codeDigest(): string {
   };
   try {
     for (const stage of ['read', 'map', 'contract', 'validate']) walk(join(root, stage));
-    for (const file of files.sort()) digest.update(`${relative(root, file)}\0`).update(readFileSync(file)).update('\0');
+    for (const file of files.sort())
+      digest
+        .update(`${relative(root, file)}\0`)
+        .update(readFileSync(file))
+        .update('\0');
     digest.update(`zod ${(createRequire(import.meta.url)('zod/package.json') as { version: string }).version}`);
   } catch (error) {
     // a layout we cannot read: no row is then known from an earlier run of another build

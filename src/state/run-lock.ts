@@ -32,7 +32,9 @@ export function describeHolder(h: LockHolder): string {
 function readHolder(path: string): LockHolder | undefined {
   try {
     const h = JSON.parse(readFileSync(path, 'utf8')) as Partial<LockHolder>;
-    return typeof h.pid === 'number' && typeof h.hostname === 'string' ? { pid: h.pid, hostname: h.hostname, startedAt: String(h.startedAt), runId: String(h.runId) } : undefined;
+    return typeof h.pid === 'number' && typeof h.hostname === 'string'
+      ? { pid: h.pid, hostname: h.hostname, startedAt: String(h.startedAt), runId: String(h.runId) }
+      : undefined;
   } catch {
     return undefined;
   }
@@ -112,9 +114,10 @@ export function acquireLock(dir: string, runId: string, now = new Date()): RunLo
       holder = { pid: 0, hostname: me.hostname, startedAt: 'unknown', runId: '(unreadable lock file)' };
     } else if (!isGone(holder)) {
       throw new LockedError(`another run holds the state directory ${dir}: ${describeHolder(holder)}`, {
-        suggestion: holder.hostname === me.hostname
-          ? `Wait for it to finish. If that process is not batch-sync (its pid was reused), delete ${path}.`
-          : `It runs on another host; if it is not running any more, delete ${path}.`,
+        suggestion:
+          holder.hostname === me.hostname
+            ? `Wait for it to finish. If that process is not batch-sync (its pid was reused), delete ${path}.`
+            : `It runs on another host; if it is not running any more, delete ${path}.`,
       });
     }
     // rename, not unlink: of two runs taking over the same stale lock only one rename succeeds, and

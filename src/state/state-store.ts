@@ -121,7 +121,9 @@ export function openStateStore(dir: string, options: StateStoreOptions = {}): St
   const started = performance.now();
   const notes: string[] = [];
   const { tables, snapshot, journalBytes } = load(dir, options, notes);
-  const journal = options.readOnly ? undefined : new JournalFile(dir, join(dir, JOURNAL_FILE), journalBytes, { flush: () => store.flush(), onFailure: options.onFailure });
+  const journal = options.readOnly
+    ? undefined
+    : new JournalFile(dir, join(dir, JOURNAL_FILE), journalBytes, { flush: () => store.flush(), onFailure: options.onFailure });
   const openMs = performance.now() - started;
   const store = createStore(dir, tables, journal, {
     notes,
@@ -202,7 +204,12 @@ function createRecording(tables: StateTables, memo: HashMemo, journal: JournalFi
   };
 }
 
-function createStore(dir: string, tables: StateTables, journal: JournalFile | undefined, opened: { notes: string[]; openMs: number; journalBytes: number; compactBytes: number; snapshotSize: number }): StateStore {
+function createStore(
+  dir: string,
+  tables: StateTables,
+  journal: JournalFile | undefined,
+  opened: { notes: string[]; openMs: number; journalBytes: number; compactBytes: number; snapshotSize: number },
+): StateStore {
   const memo = new HashMemo();
   let snapshotSize = opened.snapshotSize;
   const store: StateStore = {
@@ -243,7 +250,13 @@ function createStore(dir: string, tables: StateTables, journal: JournalFile | un
         journal.close();
       }
     },
-    stats: () => ({ entries: tables.entries, journalBytes: journal?.bytes ?? opened.journalBytes, flushes: journal?.flushes ?? 0, flushMs: journal?.flushMs ?? 0, openMs: opened.openMs }),
+    stats: () => ({
+      entries: tables.entries,
+      journalBytes: journal?.bytes ?? opened.journalBytes,
+      flushes: journal?.flushes ?? 0,
+      flushMs: journal?.flushMs ?? 0,
+      openMs: opened.openMs,
+    }),
   };
   return store;
 }

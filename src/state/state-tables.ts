@@ -55,7 +55,12 @@ export class StateTables {
     const header = bytes.toString('utf8', 0, firstEnd < 0 ? bytes.length : firstEnd);
     if (!SNAPSHOT_HEADERS.includes(header)) {
       const newer = /^batch-sync-state \d+$/.test(header);
-      throw stateError(path, newer ? `written by a newer batch-sync ("${header}"; this version reads "${SNAPSHOT_HEADER}" and older)` : `not a state snapshot (expected the first line "${SNAPSHOT_HEADER}")`);
+      throw stateError(
+        path,
+        newer
+          ? `written by a newer batch-sync ("${header}"; this version reads "${SNAPSHOT_HEADER}" and older)`
+          : `not a state snapshot (expected the first line "${SNAPSHOT_HEADER}")`,
+      );
     }
     let current: HashTable | undefined;
     forEachLineIn(bytes, firstEnd + 1, (start, end, lineNo) => {

@@ -64,7 +64,12 @@ export function startChild(script, args, ready) {
         child,
         value,
         // utime + stime, in clock ticks (100 per second on Linux)
-        cpuSec: () => readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ').slice(11, 13).reduce((a, b) => a + Number(b), 0) / 100,
+        cpuSec: () =>
+          readFileSync(`/proc/${child.pid}/stat`, 'utf8')
+            .split(') ')[1]
+            .split(' ')
+            .slice(11, 13)
+            .reduce((a, b) => a + Number(b), 0) / 100,
         peakRssKb: () => Number(/VmHWM:\s*(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1]),
       });
     });

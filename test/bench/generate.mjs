@@ -4,9 +4,19 @@ import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from 'node:f
 import { join } from 'node:path';
 
 export const DEALS_HEADER = [
-  'externalId', 'title', 'ownerExternalId', 'agentExternalId', 'isWon', 'amount.value', 'amount.currency',
-  'currentStage.pipelineName', 'currentStage.value', 'currentStage.occurredAt', 'closeDate',
-  'customFields.accountExternalId[Account]', 'customFields.probability[Probability %]:number',
+  'externalId',
+  'title',
+  'ownerExternalId',
+  'agentExternalId',
+  'isWon',
+  'amount.value',
+  'amount.currency',
+  'currentStage.pipelineName',
+  'currentStage.value',
+  'currentStage.occurredAt',
+  'closeDate',
+  'customFields.accountExternalId[Account]',
+  'customFields.probability[Probability %]:number',
 ].join(',');
 const PROFILES_HEADER = 'externalId,email,profile.firstName,profile.lastName,customFields.region';
 
@@ -29,7 +39,14 @@ function prng(seed) {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
-const slug = (s) => s.normalize('NFD').replace(/\p{M}/gu, '').replace(/[łŁ]/g, 'l').replace(/[øØ]/g, 'o').toLowerCase().replace(/[^a-z0-9]+/g, '-');
+const slug = (s) =>
+  s
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .replace(/[łŁ]/g, 'l')
+    .replace(/[øØ]/g, 'o')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-');
 
 export function profileId(i) {
   return `${slug(FIRST[i % FIRST.length])}-${slug(LAST[Math.floor(i / FIRST.length) % LAST.length])}-${i}`;
@@ -77,12 +94,29 @@ function dealValues(i, version = 0) {
   let day = String(1 + Math.floor(r() * 28)).padStart(2, '0');
   const bad = r();
   let commaAmount = false;
-  if (bad < 0.0007) currency = 'US$'; // not ISO-4217: zod refine
-  else if (bad < 0.0014) commaAmount = true; // a decimal comma in a canonical file: a ragged row
+  if (bad < 0.0007)
+    currency = 'US$'; // not ISO-4217: zod refine
+  else if (bad < 0.0014)
+    commaAmount = true; // a decimal comma in a canonical file: a ragged row
   else if (bad < 0.002) day = '31'; // month 02..12 with day 31 is often no date at all
   // the impossible dates are in February
   const dateMonth = bad < 0.002 && bad >= 0.0014 ? '02' : month;
-  return { id: `D-${String(i).padStart(8, '0')}`, title, ownerIndex, agentIndex, stage, won: stage === 'Ganado', amount, commaAmount, currency, year: '2024', month: dateMonth, day, account: `acc-${i % 5003}`, probability: Math.floor(r() * 101) };
+  return {
+    id: `D-${String(i).padStart(8, '0')}`,
+    title,
+    ownerIndex,
+    agentIndex,
+    stage,
+    won: stage === 'Ganado',
+    amount,
+    commaAmount,
+    currency,
+    year: '2024',
+    month: dateMonth,
+    day,
+    account: `acc-${i % 5003}`,
+    probability: Math.floor(r() * 101),
+  };
 }
 
 const csvQuote = (s, delimiter) => (s.includes(delimiter) || s.includes('"') ? `"${s.replaceAll('"', '""')}"` : s);
@@ -103,7 +137,18 @@ export const SPANISH_HEADER = 'Código;Oportunidad;Vendedor;Agente;Etapa;Monto;M
 const personName = (i) => `${FIRST[i % FIRST.length]} ${LAST[Math.floor(i / FIRST.length) % LAST.length]} ${i}`;
 export function spanishRow(i) {
   const d = dealValues(i);
-  return [d.id, csvQuote(d.title, ';'), personName(d.ownerIndex), personName(d.agentIndex), d.stage, d.amount.replace('.', ','), d.currency.toLowerCase(), `${d.day}/${d.month}/${d.year}`, d.account, d.probability].join(';');
+  return [
+    d.id,
+    csvQuote(d.title, ';'),
+    personName(d.ownerIndex),
+    personName(d.agentIndex),
+    d.stage,
+    d.amount.replace('.', ','),
+    d.currency.toLowerCase(),
+    `${d.day}/${d.month}/${d.year}`,
+    d.account,
+    d.probability,
+  ].join(';');
 }
 export const SPANISH_PROFILE = {
   description: 'The bench deals as a Spanish Excel export.',

@@ -41,7 +41,10 @@ for (const [refused, clustered] of [[0], [1], [10], [100], [100, true]]) {
     const args = ['push', '--format', 'json', '--batch-size', '100', ...(isolate ? ['--isolate-unattributed'] : []), join(dir, 'sales-profiles.csv'), file];
     const started = Date.now();
     // asynchronously: the sandbox answers from this process's event loop
-    const r = await promisify(execFile)(process.execPath, [BIN, ...args], { env: { ...process.env, BATCH_SYNC_API_KEY: 'bench-key', BATCH_SYNC_BASE_URL: sandbox.url }, maxBuffer: 64 << 20 }).catch((e) => e);
+    const r = await promisify(execFile)(process.execPath, [BIN, ...args], {
+      env: { ...process.env, BATCH_SYNC_API_KEY: 'bench-key', BATCH_SYNC_BASE_URL: sandbox.url },
+      maxBuffer: 64 << 20,
+    }).catch((e) => e);
     const wall = ((Date.now() - started) / 1000).toFixed(1);
     if (!r.stdout) throw new Error(`push printed no report: ${r.stderr}`);
     const report = JSON.parse(r.stdout);
@@ -50,6 +53,8 @@ for (const [refused, clustered] of [[0], [1], [10], [100], [100, true]]) {
     baseline ??= requests;
     const d = report.counts.deal;
     const unverified = report.notAccepted.filter((o) => o.message === 'UNVERIFIED').length;
-    console.log(`| ${refused}${clustered ? ' (all in the first batch)' : ''} | ${isolate ? 'on' : 'off'} | ${requests} | ${requests - baseline} | ${d.accepted} | ${d.rejected} | ${unverified} | ${wall} s |`);
+    console.log(
+      `| ${refused}${clustered ? ' (all in the first batch)' : ''} | ${isolate ? 'on' : 'off'} | ${requests} | ${requests - baseline} | ${d.accepted} | ${d.rejected} | ${unverified} | ${wall} s |`,
+    );
   }
 }

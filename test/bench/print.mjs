@@ -12,11 +12,16 @@ export function printTable(results) {
       continue;
     }
     console.log([`${key} ${s.label}`, `${s.wallSec.toFixed(2)} s`, s.rowsPerSec.toLocaleString('en'), mb(s.maxRssKb), s.exitCode].join('\t'));
-    if (s.deals) console.log(`  deals: ${s.deals.accepted} accepted, ${s.deals.invalid} invalid, ${s.deals.skipped} skipped${s.sinkItems !== undefined ? `; the sink received ${s.sinkItems} items` : ''}`);
+    if (s.deals)
+      console.log(
+        `  deals: ${s.deals.accepted} accepted, ${s.deals.invalid} invalid, ${s.deals.skipped} skipped${s.sinkItems !== undefined ? `; the sink received ${s.sinkItems} items` : ''}`,
+      );
     else if (s.sinkItems !== undefined) console.log(`  the sink received ${s.sinkItems} items`);
     if (s.sandboxItemsPerSec) {
       const runs = s.itemsPerSecOfRuns?.length > 1 ? ` (runs: ${s.itemsPerSecOfRuns.map((n) => n.toLocaleString('en')).join(', ')})` : '';
-      console.log(`  sandbox: ${s.sandboxItemsPerSec.toLocaleString('en')} deal items/s end to end${runs}, ${s.sandboxItemsPerCpuSec.toLocaleString('en')} items per sandbox CPU-second, sandbox peak ${mb(s.sandboxPeakRssKb)}`);
+      console.log(
+        `  sandbox: ${s.sandboxItemsPerSec.toLocaleString('en')} deal items/s end to end${runs}, ${s.sandboxItemsPerCpuSec.toLocaleString('en')} items per sandbox CPU-second, sandbox peak ${mb(s.sandboxPeakRssKb)}`,
+      );
     }
   }
   console.log('');

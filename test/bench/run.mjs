@@ -53,7 +53,6 @@ async function median(run) {
 }
 const push = (files, env, extra = []) => runChild(cli, ['push', ...files, '--batch-size', BATCH, '--format', 'json', ...extra], { env });
 
-
 if (only.includes('a')) stage('a', 'csv-parse floor', await median(() => runChild(join(here, 'floor.mjs'), [full.deals])), rows);
 if (only.includes('b')) stage('b', 'batch-sync validate', await median(() => runChild(cli, ['validate', full.profiles, full.deals, '--format', 'json'])), rows);
 
@@ -63,13 +62,22 @@ const sinkEnv = { BATCH_SYNC_BASE_URL: `http://127.0.0.1:${sink.value}`, BATCH_S
 const sinkItems = async () => (await (await fetch(`${sinkEnv.BATCH_SYNC_BASE_URL}/_count`)).json()).items;
 if (only.includes('c')) {
   stage('c', 'push to a local sink', await median(() => push([full.profiles, full.deals], sinkEnv)), rows, { sinkItems: (await sinkItems()) / repeat });
-  stage('c100k', `push to a local sink, ${small} rows`, await median(() => push([part.profiles, part.deals], sinkEnv)), small, { sinkItems: (await sinkItems()) / repeat });
+  stage('c100k', `push to a local sink, ${small} rows`, await median(() => push([part.profiles, part.deals], sinkEnv)), small, {
+    sinkItems: (await sinkItems()) / repeat,
+  });
 }
 if (only.includes('g')) {
   const r = await median(() => push([spanish.deals, '--resource', 'deal', '--profile', spanish.profile], sinkEnv));
   stage('g', 'push through a profile (Spanish Excel export)', r, rows, { sinkItems: (await sinkItems()) / repeat });
 }
-if (only.includes('d')) stage('d', 'the obvious script', await median(() => runChild(join(here, 'obvious.mjs'), [full.deals, sinkEnv.BATCH_SYNC_BASE_URL, BATCH], { env: sinkEnv })), rows, { sinkItems: (await sinkItems()) / repeat });
+if (only.includes('d'))
+  stage(
+    'd',
+    'the obvious script',
+    await median(() => runChild(join(here, 'obvious.mjs'), [full.deals, sinkEnv.BATCH_SYNC_BASE_URL, BATCH], { env: sinkEnv })),
+    rows,
+    { sinkItems: (await sinkItems()) / repeat },
+  );
 if (only.includes('f')) {
   const help = (await runChild(cli, ['push', '--help'])).stdout;
   if (!help.includes('--incremental')) {
@@ -135,7 +143,10 @@ results.ratios = {
   'g/c': ratio('g', 'c'),
   'rss c 1M / c 100k': s.c && s.c100k ? +(s.c.maxRssKb / s.c100k.maxRssKb).toFixed(3) : null,
 };
-writeFileSync(out, JSON.stringify(results, (k, v) => (k === 'stdout' || k === 'report' ? undefined : v), 2));
+writeFileSync(
+  out,
+  JSON.stringify(results, (k, v) => (k === 'stdout' || k === 'report' ? undefined : v), 2),
+);
 printTable(results);
 console.log(`\nresults: ${out}`);
 if (!args.includes('--keep')) for (const d of ['full', 'small', 'changed', 'state', 'spanish']) rmSync(join(dir, d), { recursive: true, force: true });

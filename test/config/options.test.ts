@@ -13,7 +13,13 @@ import { loadSyncPlan } from '../../src/config/sync-plan.js';
 import { runCli, tempFiles } from '../helpers/cli.js';
 
 const table = {
-  retries: { flag: '--retries <n>', env: 'X_RETRIES', plan: 'defaults.retries', default: 5, schema: z.number({ error: 'takes a whole number' }).int().min(0, 'must be at least 0').describe('retries of a batch') },
+  retries: {
+    flag: '--retries <n>',
+    env: 'X_RETRIES',
+    plan: 'defaults.retries',
+    default: 5,
+    schema: z.number({ error: 'takes a whole number' }).int().min(0, 'must be at least 0').describe('retries of a batch'),
+  },
 } satisfies OptionTable;
 
 describe('one row gives every place an option lives', () => {
@@ -24,7 +30,7 @@ describe('one row gives every place an option lives', () => {
     expect(givenFlags(command, table)).toEqual({ retries: '7' });
   });
 
-  test('a flag beats the environment, which beats the plan, which beats the default; text becomes the schema\'s type', () => {
+  test("a flag beats the environment, which beats the plan, which beats the default; text becomes the schema's type", () => {
     const plan = { defaults: { retries: 2 } };
     expect(resolveOptions(table, {}, {}, undefined).retries).toBe(5);
     expect(resolveOptions(table, {}, {}, plan).retries).toBe(2);
@@ -40,7 +46,7 @@ describe('one row gives every place an option lives', () => {
     expect(() => resolveOptions(table, {}, { X_RETRIES: '-1' })).toThrow('X_RETRIES must be at least 0');
   });
 
-  test('the plan\'s field, strict: a number in the plan is a number, never text', () => {
+  test("the plan's field, strict: a number in the plan is a number, never text", () => {
     const plan = z.strictObject(planShape(table));
     expect(plan.safeParse({ defaults: { retries: 3 } }).success).toBe(true);
     expect(plan.safeParse({ defaults: { retries: '3' } }).success).toBe(false);
@@ -50,7 +56,10 @@ describe('one row gives every place an option lives', () => {
 
 describe('the tables of push and validate', () => {
   test('every option push and validate list in --help comes from their table, in its order', async () => {
-    for (const [name, options] of [['push', PUSH_OPTIONS], ['validate', VALIDATE_OPTIONS]] as const) {
+    for (const [name, options] of [
+      ['push', PUSH_OPTIONS],
+      ['validate', VALIDATE_OPTIONS],
+    ] as const) {
       const help = (await runCli([name, '--help'])).stdout;
       const flags = Object.values(options as OptionTable).flatMap((row) => (row.flag ? [row.flag] : []));
       const listed = [...help.matchAll(/^ {2}(-\S.*?)(?: {2,}|$)/gm)].map((m) => m[1]!).filter((f) => f !== '-h, --help');
@@ -63,7 +72,10 @@ describe('the tables of push and validate', () => {
     const path = join(dir, 'batch-sync.config.json');
     const planned = (fields: object) => {
       writeFileSync(path, JSON.stringify({ ...fields, jobs: [{ file: 'a.csv' }] }));
-      return loadSyncPlan(path).then(() => 'ok', (e: Error) => e.message);
+      return loadSyncPlan(path).then(
+        () => 'ok',
+        (e: Error) => e.message,
+      );
     };
     for (const row of Object.values(RUN_OPTIONS as OptionTable)) expect(row.plan === undefined || row.schema.description !== undefined).toBe(true);
     expect(await planned({ defaults: { retryDelayMs: 600_000 }, answers: { style: 'named' }, stateDir: 's' })).toBe('ok');
@@ -74,13 +86,16 @@ describe('the tables of push and validate', () => {
   });
 });
 
-describe('reader options: one row for the flag and the plan job\'s reader', () => {
+describe("reader options: one row for the flag and the plan job's reader", () => {
   test('the same values, the same limits, the same words', async () => {
     const dir = tempFiles({ 'a.csv': 'x' });
     const path = join(dir, 'batch-sync.config.json');
     const reader = (fields: object) => {
       writeFileSync(path, JSON.stringify({ jobs: [{ file: 'a.csv', reader: fields }] }));
-      return loadSyncPlan(path).then((plan) => plan.jobs[0]!.reader, (e: Error) => e.message);
+      return loadSyncPlan(path).then(
+        (plan) => plan.jobs[0]!.reader,
+        (e: Error) => e.message,
+      );
     };
     expect(await reader({ delimiter: 'tab', headerRow: 3, format: 'csv' })).toEqual({ delimiter: '\t', headerRow: 3, format: 'csv' });
     expect(await reader({ headerRow: 0 })).toMatch(/jobs\[0\]\.reader\.headerRow: takes a line number \(1 or more\)$/);
@@ -102,7 +117,10 @@ describe('reader options: one row for the flag and the plan job\'s reader', () =
 
 describe('options that cannot go together are declared in the table, and refused before anything runs', () => {
   test('--sandbox with --base-url or --api-key-file', async () => {
-    for (const extra of [['--base-url', 'https://api.example.com'], ['--api-key-file', 'key']]) {
+    for (const extra of [
+      ['--base-url', 'https://api.example.com'],
+      ['--api-key-file', 'key'],
+    ]) {
       const r = await runCli(['push', '--sandbox', ...extra, 'deals.csv']);
       expect(r.code).toBe(2);
       expect(r.stderr.split('\n')[0]).toBe('error: --sandbox starts its own API: drop --base-url and --api-key-file');

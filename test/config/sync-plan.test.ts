@@ -26,7 +26,9 @@ describe('the sync plan', () => {
 
   test('errors name the plan file and the field', async () => {
     const bad = async (plan: unknown) => (await loadSyncPlan(planIn(plan, { 'a.csv': 'x' }).path).catch((e: Error) => e)) as Error;
-    expect((await bad({ jobs: [{ file: 'a.csv', resource: 'invoice' }] })).message).toMatch(/batch-sync\.config\.json: jobs\[0\]\.resource: "invoice" is not a resource/);
+    expect((await bad({ jobs: [{ file: 'a.csv', resource: 'invoice' }] })).message).toMatch(
+      /batch-sync\.config\.json: jobs\[0\]\.resource: "invoice" is not a resource/,
+    );
     expect((await bad({ jobs: [{ file: 'a.csv' }], defaults: { batchSize: 0 } })).message).toMatch(/defaults\.batchSize/);
     expect((await bad({ jobs: [{ file: 'a.csv' }], colour: 'red' })).message).toMatch(/\(top level\): .*colour/);
     expect((await bad({ jobs: [{ file: 'missing-*.csv' }] })).message).toMatch(/matches no file/);
@@ -43,10 +45,20 @@ describe('the sync plan', () => {
 describe('settings: a flag beats the environment, which beats the plan, which beats the default', () => {
   const plan = { baseUrl: 'https://plan.example.com', source: 'plan-src', defaults: { batchSize: 50, concurrency: 2 } } as never;
   test('each setting from the first that has it', () => {
-    expect(resolveSettings({}, undefined, {})).toMatchObject({ baseUrl: undefined, source: 'batch-sync', batchSize: 100, concurrency: 4, method: 'post', holdDependents: true });
+    expect(resolveSettings({}, undefined, {})).toMatchObject({
+      baseUrl: undefined,
+      source: 'batch-sync',
+      batchSize: 100,
+      concurrency: 4,
+      method: 'post',
+      holdDependents: true,
+    });
     expect(resolveSettings({}, plan, {})).toMatchObject({ baseUrl: 'https://plan.example.com', source: 'plan-src', batchSize: 50, concurrency: 2 });
     expect(resolveSettings({}, plan, { BATCH_SYNC_BASE_URL: 'https://env.example.com' })).toMatchObject({ baseUrl: 'https://env.example.com', batchSize: 50 });
-    expect(resolveSettings({ baseUrl: 'https://flag.example.com', batchSize: '7' }, plan, { BATCH_SYNC_BASE_URL: 'https://env.example.com' })).toMatchObject({ baseUrl: 'https://flag.example.com', batchSize: 7 });
+    expect(resolveSettings({ baseUrl: 'https://flag.example.com', batchSize: '7' }, plan, { BATCH_SYNC_BASE_URL: 'https://env.example.com' })).toMatchObject({
+      baseUrl: 'https://flag.example.com',
+      batchSize: 7,
+    });
   });
   test('a bad value names its flag', () => {
     expect(() => resolveSettings({ batchSize: 'many' }, undefined, {})).toThrow(/--batch-size takes a whole number/);
@@ -57,8 +69,9 @@ describe('settings: a flag beats the environment, which beats the plan, which be
 });
 
 describe('the engine (simple, fast, auto): one setting, decided here', () => {
-  const engine = (flags: { engine?: string }, env: NodeJS.ProcessEnv = {}, planned?: string) => resolveSettings(flags, (planned ? { defaults: { engine: planned } } : undefined) as never, env).engine;
-  test('the flag, then $BATCH_SYNC_ENGINE, then the plan\'s defaults.engine, else auto', () => {
+  const engine = (flags: { engine?: string }, env: NodeJS.ProcessEnv = {}, planned?: string) =>
+    resolveSettings(flags, (planned ? { defaults: { engine: planned } } : undefined) as never, env).engine;
+  test("the flag, then $BATCH_SYNC_ENGINE, then the plan's defaults.engine, else auto", () => {
     expect(engine({})).toBe('auto');
     expect(engine({}, {}, 'fast')).toBe('fast');
     expect(engine({}, { BATCH_SYNC_ENGINE: 'simple' }, 'fast')).toBe('simple');
@@ -70,11 +83,14 @@ describe('the engine (simple, fast, auto): one setting, decided here', () => {
     expect(() => engine({}, { BATCH_SYNC_ENGINE: 'turbo' })).toThrow('BATCH_SYNC_ENGINE takes simple, fast or auto, not "turbo"');
     expect(() => engine({ engine: 'Fast' })).toThrow(/not "Fast"/);
   });
-  test('the read worker\'s tuning for tests is read here too, never deep in the core', () => {
+  test("the read worker's tuning for tests is read here too, never deep in the core", () => {
     expect(resolveSettings({}, undefined, {}).readTuning).toEqual({ split: 'auto', chunkRows: 1024 });
-    expect(resolveSettings({}, undefined, { BATCH_SYNC_READ_SPLIT: 'all', BATCH_SYNC_READ_CHUNK_ROWS: '3' }).readTuning).toEqual({ split: 'all', chunkRows: 3 });
+    expect(resolveSettings({}, undefined, { BATCH_SYNC_READ_SPLIT: 'all', BATCH_SYNC_READ_CHUNK_ROWS: '3' }).readTuning).toEqual({
+      split: 'all',
+      chunkRows: 3,
+    });
   });
-  test('a plan\'s defaults.engine is checked with the plan', async () => {
+  test("a plan's defaults.engine is checked with the plan", async () => {
     const { path } = planIn({ defaults: { engine: 'turbo' }, jobs: [{ file: 'deals.csv' }] }, { 'deals.csv': 'externalId\n' });
     await expect(loadSyncPlan(path)).rejects.toThrow(/defaults\.engine/);
     const ok = planIn({ defaults: { engine: 'simple' }, jobs: [{ file: 'deals.csv' }] }, { 'deals.csv': 'externalId\n' });
@@ -85,7 +101,14 @@ describe('the engine (simple, fast, auto): one setting, decided here', () => {
 describe('the answers profile (how the API answers)', () => {
   const resolve = (flags: Record<string, unknown>, plan?: unknown) => {
     const s = resolveSettings(flags as never, plan as never, {});
-    return { style: s.answerStyle, successIsCount: s.checkSuccessCount, namesItems: s.namesItems, successCodes: s.successCodes, isolate: s.isolateUnattributed, budget: s.isolationBudget };
+    return {
+      style: s.answerStyle,
+      successIsCount: s.checkSuccessCount,
+      namesItems: s.namesItems,
+      successCodes: s.successCodes,
+      isolate: s.isolateUnattributed,
+      budget: s.isolationBudget,
+    };
   };
   test('the defaults follow the documentation: success not a count, details may name no item, codes 200 and 201, no isolation', () => {
     expect(resolve({})).toEqual({ style: 'documented', successIsCount: false, namesItems: false, successCodes: [200, 201], isolate: false, budget: 5000 });
@@ -96,13 +119,22 @@ describe('the answers profile (how the API answers)', () => {
   });
   test('the plan sets it once; its old defaults.checkSuccessCount still means successIsCount; flags win', () => {
     const plan = { answers: { successIsCount: true, successCodes: [200, 201, 207] }, defaults: { isolateUnattributed: true, isolationBudget: 40 } };
-    expect(resolve({}, plan)).toEqual({ style: 'documented', successIsCount: true, namesItems: false, successCodes: [200, 201, 207], isolate: true, budget: 40 });
+    expect(resolve({}, plan)).toEqual({
+      style: 'documented',
+      successIsCount: true,
+      namesItems: false,
+      successCodes: [200, 201, 207],
+      isolate: true,
+      budget: 40,
+    });
     expect(resolve({}, { defaults: { checkSuccessCount: true } })).toMatchObject({ successIsCount: true });
     expect(resolve({}, { answers: { style: 'named' } })).toMatchObject({ successIsCount: true, namesItems: true });
     expect(resolve({ answerStyle: 'documented', isolationBudget: '7' }, { answers: { style: 'named' } })).toMatchObject({ successIsCount: false, budget: 7 });
   });
   test('a plan answers field of the wrong kind is refused naming it', async () => {
-    const error = (await loadSyncPlan(planIn({ answers: { style: 'loud' }, jobs: [{ file: 'a.csv' }] }, { 'a.csv': 'x' }).path).catch((e: Error) => e)) as Error;
+    const error = (await loadSyncPlan(planIn({ answers: { style: 'loud' }, jobs: [{ file: 'a.csv' }] }, { 'a.csv': 'x' }).path).catch(
+      (e: Error) => e,
+    )) as Error;
     expect(error.message).toMatch(/batch-sync\.config\.json: answers\.style: /);
   });
 });

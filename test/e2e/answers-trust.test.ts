@@ -47,14 +47,34 @@ describe('a 2xx whose body cannot be read is never sent again in the run (16.4)'
   const big = `{"data":{"code":200,"success":3,"error":[${'{"message":"X","detail":"y"},'.repeat(160_000)}]},"status":"SUCCESS"}`;
   const cases: [string, Step, string[]][] = [
     ['partial JSON', { status: 200, body: '{"data": {"code": 200,', headers: { 'content-type': 'application/json' } }, []],
-    ['gzip without its header', { status: 200, body: gzipSync('{"data":{"code":200,"success":3,"error":[]},"status":"SUCCESS"}').toString('latin1'), headers: { 'content-type': 'application/json' } }, []],
+    [
+      'gzip without its header',
+      {
+        status: 200,
+        body: gzipSync('{"data":{"code":200,"success":3,"error":[]},"status":"SUCCESS"}').toString('latin1'),
+        headers: { 'content-type': 'application/json' },
+      },
+      [],
+    ],
     ['HTML', { status: 200, body: '<html>portal</html>', headers: { 'content-type': 'text/html' } }, []],
     ['204 No Content', { status: 204 }, []],
     ['reset after the headers', { status: 200, body: ok({ body: Buffer.from('{"items":[1,2,3]}') } as RecordedRequest), cutAfterBytes: 5 }, []],
     ['over 4 MiB', { status: 200, body: big, headers: { 'content-type': 'application/json' } }, []],
-    ['a slow drip', { status: 200, body: ok({ body: Buffer.from('{"items":[1,2,3]}') } as RecordedRequest), drip: { bytes: 1, everyMs: 400 } }, ['--timeout', '150']],
-    ['success as a string, success read as a count', { status: 200, body: { data: { code: 200, success: '3', error: [] }, status: 'SUCCESS' } }, ['--answers', 'named']],
-    ['success 2.5, success read as a count', { status: 200, body: { data: { code: 200, success: 2.5, error: [] }, status: 'SUCCESS' } }, ['--answers', 'named']],
+    [
+      'a slow drip',
+      { status: 200, body: ok({ body: Buffer.from('{"items":[1,2,3]}') } as RecordedRequest), drip: { bytes: 1, everyMs: 400 } },
+      ['--timeout', '150'],
+    ],
+    [
+      'success as a string, success read as a count',
+      { status: 200, body: { data: { code: 200, success: '3', error: [] }, status: 'SUCCESS' } },
+      ['--answers', 'named'],
+    ],
+    [
+      'success 2.5, success read as a count',
+      { status: 200, body: { data: { code: 200, success: 2.5, error: [] }, status: 'SUCCESS' } },
+      ['--answers', 'named'],
+    ],
   ];
   test.each(cases)('%s: received exactly once, rows UNVERIFIED, none accepted', async (_name, step, args) => {
     server = await startServer([], step);

@@ -38,7 +38,10 @@ async function validate(t: Pick<CliCase, 'file' | 'profile'>, extra: string[] = 
   const file = join(dir, t.file);
   const r = await runCli(['validate', '--format', 'json', '-p', join(dir, 'profiles', `${t.profile}.profile.json`), '--emit', emit, ...extra, file]);
   const emitted = existsSync(emit)
-    ? readFileSync(emit, 'utf8').split('\n').filter(Boolean).flatMap((l) => (JSON.parse(l) as { items: object[] }).items)
+    ? readFileSync(emit, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .flatMap((l) => (JSON.parse(l) as { items: object[] }).items)
     : [];
   return { ...r, file, emitted };
 }
@@ -56,11 +59,7 @@ describe('the bad-input corpus through batch-sync validate', () => {
     expectCleanStderr(r.stderr);
 
     if (t.exit === 2) {
-      const where = t.profileField
-        ? `profile ${t.profile}.profile.json: ${t.profileField}: `
-        : t.line === undefined
-          ? `${r.file}: `
-          : `${r.file}:${t.line}: `;
+      const where = t.profileField ? `profile ${t.profile}.profile.json: ${t.profileField}: ` : t.line === undefined ? `${r.file}: ` : `${r.file}:${t.line}: `;
       const line = expectOneLineError(r.stderr, where);
       expect(line).toContain(t.error);
       if (t.suggestion) expect(r.stderr.toLowerCase()).toContain(t.suggestion.toLowerCase());

@@ -28,34 +28,44 @@ test('push --dry-run --format json lists the batches in the document', async () 
   const r = await spawnCli(['push', '--dry-run', '--format', 'json', '--batch-size', '100', 'sales-profiles.csv', 'deals.csv'], { cwd: dir });
   expect(r.code, r.stderr).toBe(0);
   const doc = JSON.parse(r.stdout);
-  expect(doc.batches.map((b: { resource: string; items: number }) => [b.resource, b.items])).toEqual([['sales-profile', 2], ['deal', 100], ['deal', 100], ['deal', 50]]);
+  expect(doc.batches.map((b: { resource: string; items: number }) => [b.resource, b.items])).toEqual([
+    ['sales-profile', 2],
+    ['deal', 100],
+    ['deal', 100],
+    ['deal', 50],
+  ]);
   expect(doc.batches[0].batchId).toMatch(/^batch-sync-sales-profile-/);
 });
 
-test.each([
-  ['push', '--dry-run'],
-  ['validate'],
-])('%s --emit - writes only the envelopes to stdout, one per line; the report goes to stderr', async (...args) => {
-  const dir = inputs();
-  const r = await spawnCli([...args, '--emit', '-', '--batch-size', '100', 'sales-profiles.csv', 'deals.csv'], { cwd: dir });
-  expect(r.code, r.stderr).toBe(0);
-  expect(existsSync(join(dir, '-'))).toBe(false);
-  expect(readdirSync(dir).sort()).toEqual(['deals.csv', 'sales-profiles.csv']);
-  const lines = r.stdout.split('\n');
-  expect(lines.pop()).toBe('');
-  const envelopes = lines.map((l) => JSON.parse(l));
-  expect(envelopes.map((e) => e.items.length)).toEqual([2, 100, 100, 50]);
-  expect(envelopes.every((e) => typeof e.batchId === 'string' && e.source === 'batch-sync')).toBe(true);
-  // the report, and the summary line last, on stderr
-  expect(r.stderr).toMatch(/^resource +read +valid/m);
-  expect(r.stderr.trimEnd().split('\n').at(-1)).toMatch(SUMMARY);
-});
+test.each([['push', '--dry-run'], ['validate']])(
+  '%s --emit - writes only the envelopes to stdout, one per line; the report goes to stderr',
+  async (...args) => {
+    const dir = inputs();
+    const r = await spawnCli([...args, '--emit', '-', '--batch-size', '100', 'sales-profiles.csv', 'deals.csv'], { cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(existsSync(join(dir, '-'))).toBe(false);
+    expect(readdirSync(dir).sort()).toEqual(['deals.csv', 'sales-profiles.csv']);
+    const lines = r.stdout.split('\n');
+    expect(lines.pop()).toBe('');
+    const envelopes = lines.map((l) => JSON.parse(l));
+    expect(envelopes.map((e) => e.items.length)).toEqual([2, 100, 100, 50]);
+    expect(envelopes.every((e) => typeof e.batchId === 'string' && e.source === 'batch-sync')).toBe(true);
+    // the report, and the summary line last, on stderr
+    expect(r.stderr).toMatch(/^resource +read +valid/m);
+    expect(r.stderr.trimEnd().split('\n').at(-1)).toMatch(SUMMARY);
+  },
+);
 
 test('--emit - with --format json: stdout is the envelopes, the JSON report is on stderr', async () => {
   const dir = inputs();
   const r = await spawnCli(['validate', '--emit', '-', '--format', 'json', 'sales-profiles.csv', 'deals.csv'], { cwd: dir });
   expect(r.code, r.stderr).toBe(0);
-  expect(r.stdout.trim().split('\n').map((l) => JSON.parse(l).items.length)).toEqual([2, 100, 100, 50]);
+  expect(
+    r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l).items.length),
+  ).toEqual([2, 100, 100, 50]);
   expect(r.stderr).toContain('"totals"');
   expect(r.stderr.trimEnd().split('\n').at(-1)).toMatch(SUMMARY);
 });

@@ -77,7 +77,13 @@ suite('every fixture: reports, errors CSVs and emitted batches are the same on b
   });
 
   test('canonical (push --sandbox)', async () => {
-    const out = await expectSameOnBothEngines(['push', '--sandbox', '--concurrency', '1', ...['sales-profiles', 'accounts', 'deals', 'activities'].map((f) => F(`canonical/${f}.csv`))]);
+    const out = await expectSameOnBothEngines([
+      'push',
+      '--sandbox',
+      '--concurrency',
+      '1',
+      ...['sales-profiles', 'accounts', 'deals', 'activities'].map((f) => F(`canonical/${f}.csv`)),
+    ]);
     expect(out['json exit']).toBe('0');
   });
 
@@ -98,14 +104,17 @@ suite('a generated bench-like input, with rows the worker and the main thread mu
     canonical = generate(join(dir, 'canonical'), 20_000);
     // bad rows among the good ones, in several chunks: a bad amount, a duplicate id, a ragged row,
     // a quoted title with a delimiter and a line break, an owner no profile names
-    appendFileSync(canonical.deals, [
-      'X-1,Bad amount,ana-souza-0,ana-souza-0,false,12;5,USD,Main,Propuesta,2024-01-02T00:00:00Z,2024-02-01,ACC-1,50',
-      'D-00000010,Duplicate,ana-souza-0,ana-souza-0,false,1.00,USD,Main,Propuesta,2024-01-02T00:00:00Z,2024-02-01,ACC-1,50',
-      'X-2,Ragged,ana-souza-0',
-      'X-3,"Quoted, with\na line break",ana-souza-0,ana-souza-0,true,3.50,EUR,Main,Ganado,2024-01-02T00:00:00Z,2024-02-01,ACC-2,90',
-      'X-4,Unknown owner,nobody,nobody,false,3.50,EUR,Main,Ganado,2024-01-02T00:00:00Z,2024-02-01,ACC-2,90',
-      '',
-    ].join('\n'));
+    appendFileSync(
+      canonical.deals,
+      [
+        'X-1,Bad amount,ana-souza-0,ana-souza-0,false,12;5,USD,Main,Propuesta,2024-01-02T00:00:00Z,2024-02-01,ACC-1,50',
+        'D-00000010,Duplicate,ana-souza-0,ana-souza-0,false,1.00,USD,Main,Propuesta,2024-01-02T00:00:00Z,2024-02-01,ACC-1,50',
+        'X-2,Ragged,ana-souza-0',
+        'X-3,"Quoted, with\na line break",ana-souza-0,ana-souza-0,true,3.50,EUR,Main,Ganado,2024-01-02T00:00:00Z,2024-02-01,ACC-2,90',
+        'X-4,Unknown owner,nobody,nobody,false,3.50,EUR,Main,Ganado,2024-01-02T00:00:00Z,2024-02-01,ACC-2,90',
+        '',
+      ].join('\n'),
+    );
     spanish = generateSpanish(join(dir, 'spanish'), 20_000);
   });
 

@@ -1,5 +1,5 @@
 // The errors CSV fed back to push must read as the original export: same items from the same profile.
-import { readFileSync, } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
@@ -24,7 +24,10 @@ describe.each(ANSWER_STYLES_UNDER_TEST)('answers $style', ({ style, args: answer
     const out = join(dir, `emit-${Math.random().toString(36).slice(2)}.ndjson`);
     const r = await runCli(['validate', ...flags, '--profile', profile, '--emit', out, file]);
     expect(r.stderr).not.toMatch(/^error/m);
-    return readFileSync(out, 'utf8').split('\n').filter(Boolean).flatMap((l) => JSON.parse(l).items);
+    return readFileSync(out, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .flatMap((l) => JSON.parse(l).items);
   }
 
   /** Pushes with no sales profiles on the server: every deal is rejected (unknown owner) and lands in the errors CSV. */

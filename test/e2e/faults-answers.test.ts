@@ -65,7 +65,12 @@ describe('data.error that cannot be attributed', () => {
     expect(rerun.code).toBe(0);
     expect(rerun.report.totals).toMatchObject({ read: 6, accepted: 3, skipped: 3 });
     // the applied batch is not sent again; the unverifiable one is, once
-    expect(sandbox.records('account').map((r) => r.externalId).sort()).toEqual(['A-4', 'A-5', 'A-6']);
+    expect(
+      sandbox
+        .records('account')
+        .map((r) => r.externalId)
+        .sort(),
+    ).toEqual(['A-4', 'A-5', 'A-6']);
     expect(sandbox.stats().itemsReceived).toBe(3);
     expect([...applied.keys()].sort()).toEqual(['A-1', 'A-2', 'A-3']);
   });

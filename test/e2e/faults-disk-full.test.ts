@@ -47,7 +47,12 @@ test('a state journal that cannot be written stops the run; the rerun completes 
   // the batch whose acknowledgement could not be journaled is resent first, under the first run's
   // batchId (its in-flight record stays when the journal fails); its rows take that answer, and those
   // of its rows the journal did hold count as accepted too, not unchanged
-  const firstIds = new Set(sandbox.batches().slice(0, batchesBefore).map((b) => b.batchId));
+  const firstIds = new Set(
+    sandbox
+      .batches()
+      .slice(0, batchesBefore)
+      .map((b) => b.batchId),
+  );
   expect(firstIds.has(sandbox.batches()[batchesBefore]!.batchId)).toBe(true);
   expect(counts.accepted).toBeGreaterThanOrEqual(3000 - journaled);
   expect(counts.accepted - (3000 - journaled)).toBeLessThan(100);

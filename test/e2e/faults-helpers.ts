@@ -90,8 +90,14 @@ export function accountsFile(count: number): { dir: string; file: string; stateD
 export function expectExactlyOnce(ids: string[], appliedFirst: Map<string, number>, sandbox: SandboxHandle): void {
   const first = [...appliedFirst.keys()];
   const second = sandbox.records('account').map((r) => r.externalId);
-  expect([...appliedFirst.values()].every((n) => n === 1), 'an id applied twice by the first server').toBe(true);
-  expect(second.filter((id) => appliedFirst.has(id)), 'ids sent again after they were applied').toEqual([]);
+  expect(
+    [...appliedFirst.values()].every((n) => n === 1),
+    'an id applied twice by the first server',
+  ).toBe(true);
+  expect(
+    second.filter((id) => appliedFirst.has(id)),
+    'ids sent again after they were applied',
+  ).toEqual([]);
   expect([...first, ...second].sort()).toEqual([...ids].sort());
   expect(sandbox.stats().itemsReceived).toBe(second.length);
 }

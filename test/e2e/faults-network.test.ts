@@ -61,7 +61,20 @@ describe('an API down for longer than the retry budget', () => {
     const server = await serve([ok], { status: 503 });
     const { dir, file, stateDir } = accountsFile(250);
     const errors = join(dir, 'failed.csv');
-    const first = await pushJson(file, server.url, stateDir, ['--batch-size', '50', '--concurrency', '1', '--retries', '20', '--retry-delay', '20', '--max-retry-time', '300', '--errors', errors]);
+    const first = await pushJson(file, server.url, stateDir, [
+      '--batch-size',
+      '50',
+      '--concurrency',
+      '1',
+      '--retries',
+      '20',
+      '--retry-delay',
+      '20',
+      '--max-retry-time',
+      '300',
+      '--errors',
+      errors,
+    ]);
     expect(first.code).toBe(3);
     expect(first.report.aborted?.message).toMatch(/retry budget/);
     // one good batch, then the failing one until the budget ran out, then nothing
@@ -70,7 +83,11 @@ describe('an API down for longer than the retry budget', () => {
     expect(new Set(server.requests.slice(1).map(batchIdOf)).size).toBe(1);
     // every row of the file has an outcome, and every row not applied is in the errors CSV
     expect(first.report.totals).toMatchObject({ read: 250, accepted: 50, skipped: 200 });
-    const csvIds = readFileSync(errors, 'utf8').split('\n').slice(1).filter(Boolean).map((l) => l.split(',')[0]);
+    const csvIds = readFileSync(errors, 'utf8')
+      .split('\n')
+      .slice(1)
+      .filter(Boolean)
+      .map((l) => l.split(',')[0]);
     expect(csvIds).toEqual(allIds(250).slice(50));
 
     sandbox = await healthyApiAt(server, sandbox);

@@ -30,7 +30,9 @@ test('every attempt through a proxy that closes CONNECT fails as a network error
   // 3 attempts of the first batch; a small constant per attempt, never thousands
   expect(proxy.connects).toBeGreaterThanOrEqual(3);
   expect(proxy.connects).toBeLessThanOrEqual(3 * 2);
-  expect(stderr).toMatch(/retrying sales-profile batch \S+ in [\d.]+ s \(attempt 1 failed: the proxy at http:\/\/127\.0\.0\.1:\d+ closed the connection before the tunnel to api\.example\.test:443 was set up\)/);
+  expect(stderr).toMatch(
+    /retrying sales-profile batch \S+ in [\d.]+ s \(attempt 1 failed: the proxy at http:\/\/127\.0\.0\.1:\d+ closed the connection before the tunnel to api\.example\.test:443 was set up\)/,
+  );
   const report = JSON.parse(stdout);
   expect(report.aborted).toBeTruthy();
   expect(report.counts['sales-profile'].accepted).toBe(0);

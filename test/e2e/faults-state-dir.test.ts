@@ -11,9 +11,13 @@ import { expectCleanStderr } from './bad-input-checks.js';
 import { KEY, accountsFile } from './faults-helpers.js';
 
 let sandbox: SandboxHandle;
-sandboxPerFile(KEY, (s) => {
-  sandbox = s;
-}, { reset: true });
+sandboxPerFile(
+  KEY,
+  (s) => {
+    sandbox = s;
+  },
+  { reset: true },
+);
 
 describe('an unwritable state or report directory', () => {
   test.each([

@@ -14,7 +14,9 @@ afterEach(() => server?.close());
 function expectOneLine(stderr: string) {
   const lines = stderr.split('\n').filter((l) => l.trim() !== '');
   expect(lines).toEqual([
-    expect.stringMatching(/^error: the open-file limit is 90 \(ulimit -n\), and batch-sync opens about 110 files at once while starting: raise it to at least 128, e\.g\. `ulimit -n 1024`, and run again$/),
+    expect.stringMatching(
+      /^error: the open-file limit is 90 \(ulimit -n\), and batch-sync opens about 110 files at once while starting: raise it to at least 128, e\.g\. `ulimit -n 1024`, and run again$/,
+    ),
   ]);
   expect(stderr).not.toMatch(/^\s+at /m);
 }

@@ -13,14 +13,20 @@ function readmeFixtureCommands(): string[] {
   const readme = readFileSync(resolve(ROOT, 'README.md'), 'utf8');
   const section = readme.split('\n### The shipped fixtures\n')[1]?.split('\n```sh\n')[1]?.split('\n```')[0];
   if (!section) throw new Error('README has no "### The shipped fixtures" section with a sh block');
-  return section.split('\n').map((l) => l.replace(/\s+#.*$/, '').trim()).filter((l) => l.startsWith('batch-sync '));
+  return section
+    .split('\n')
+    .map((l) => l.replace(/\s+#.*$/, '').trim())
+    .filter((l) => l.startsWith('batch-sync '));
 }
 
 const commands = readmeFixtureCommands();
 
 test('the README has a push --sandbox command for every shipped fixture folder', () => {
   for (const folder of ['canonical', 'crm-sales-opportunities', 'es-excel', 'hubspot', 'salesforce']) {
-    expect(commands.some((c) => c.startsWith('batch-sync push --sandbox') && c.includes(`fixtures/${folder}/`)), folder).toBe(true);
+    expect(
+      commands.some((c) => c.startsWith('batch-sync push --sandbox') && c.includes(`fixtures/${folder}/`)),
+      folder,
+    ).toBe(true);
   }
 });
 
@@ -35,7 +41,9 @@ test.each(commands)('%s: exit 0, nothing rejected', async (command) => {
 test('a deals file alone into the empty embedded sandbox: the report says how to include the sales profiles', async () => {
   const r = await spawnCli(['push', '--sandbox', 'fixtures/hubspot/deals.csv'], { cwd: ROOT });
   expect(r.code).toBe(1);
-  expect(r.stdout).toContain("The embedded sandbox starts empty: 3 owner/agent ids of this run's deals are in none of its sales profiles, and it refuses a deal whose owner or agent it does not hold.");
+  expect(r.stdout).toContain(
+    "The embedded sandbox starts empty: 3 owner/agent ids of this run's deals are in none of its sales profiles, and it refuses a deal whose owner or agent it does not hold.",
+  );
   expect(r.stdout).toContain('Push the sales profiles in the same run, e.g.: batch-sync push --sandbox sales-profiles.csv fixtures/hubspot/deals.csv');
   // the summary line stays the last line on stderr
   expect(r.stderr.trimEnd().split('\n').at(-1)).toMatch(/^batch-sync push: run \S+ FAILED exit=1 /);

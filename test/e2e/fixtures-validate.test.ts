@@ -12,9 +12,17 @@ const withDataset = test.skipIf(!existsSync(DATASET));
 test.each([
   ['a Salesforce opportunity report', ['salesforce/opportunities.csv', '--profile', F('salesforce/opportunities.profile.json')], 4],
   ['a HubSpot deals export', ['hubspot/deals.csv', '--profile', F('hubspot/deals.profile.json')], 4],
-  ['a Spanish Excel export (Windows-1252, semicolons, decimal commas, DD/MM/YYYY)', ['es-excel/oportunidades.csv', '--profile', F('es-excel/oportunidades.profile.json')], 4],
-  ['the Spanish export\'s sellers, with the profile beside them', ['es-excel/vendedores.csv'], 4],
-  ['the four canonical CSVs, no profile', ['canonical/sales-profiles.csv', F('canonical/accounts.csv'), F('canonical/deals.csv'), F('canonical/activities.csv')], 16],
+  [
+    'a Spanish Excel export (Windows-1252, semicolons, decimal commas, DD/MM/YYYY)',
+    ['es-excel/oportunidades.csv', '--profile', F('es-excel/oportunidades.profile.json')],
+    4,
+  ],
+  ["the Spanish export's sellers, with the profile beside them", ['es-excel/vendedores.csv'], 4],
+  [
+    'the four canonical CSVs, no profile',
+    ['canonical/sales-profiles.csv', F('canonical/accounts.csv'), F('canonical/deals.csv'), F('canonical/activities.csv')],
+    16,
+  ],
 ])('%s passes validate', async (_name, [file, ...rest], valid) => {
   const r = await runCli(['validate', '--format', 'json', F(file as string), ...(rest as string[])]);
   expect(r.code, r.stderr).toBe(0);

@@ -8,7 +8,9 @@ test('top-level help lists the commands, the first command to run and the exit c
   expect(r.code).toBe(0);
   for (const command of ['push', 'validate', 'init', 'schema', 'sandbox']) expect(r.stdout).toMatch(new RegExp(`^  ${command} `, 'm'));
   expect(r.stdout).toContain('batch-sync push --sandbox --config fixtures/crm-sales-opportunities/batch-sync.config.json');
-  expect(r.stdout).toMatch(/Exit codes: 0 all accepted \(or valid\), 1 some rows not accepted, 2 usage, config\nor input error before sending, 3 run aborted, 4 another run holds the lock\./);
+  expect(r.stdout).toMatch(
+    /Exit codes: 0 all accepted \(or valid\), 1 some rows not accepted, 2 usage, config\nor input error before sending, 3 run aborted, 4 another run holds the lock\./,
+  );
 });
 
 test('push --help says where the key comes from, never as a flag value, and what each exit code means', async () => {
@@ -40,13 +42,17 @@ test('push --help and sandbox --help say how answers are read, and that isolatio
   expect(text).toMatch(/--isolate-unattributed .*RESENDS rows the server may already have applied: use it only when POST\/PATCH replace by externalId/);
   expect(text).toMatch(/--isolation-budget <n> .*default 5000/);
   const sandbox = await spawnCli(['sandbox', '--help']);
-  expect(sandbox.stdout.replace(/\s+/g, ' ')).toMatch(/--answers <style> .*documented: as the real API's documentation shows .*\(choices: "named", "documented", default: "named"\)/);
+  expect(sandbox.stdout.replace(/\s+/g, ' ')).toMatch(
+    /--answers <style> .*documented: as the real API's documentation shows .*\(choices: "named", "documented", default: "named"\)/,
+  );
 });
 
 test('validate and push --help offer --engine and say the outputs are the same; a bad engine is a usage error', async () => {
   for (const command of ['validate', 'push']) {
     const help = (await spawnCli([command, '--help'])).stdout.replace(/\s+/g, ' ');
-    expect(help).toMatch(/--engine <engine> simple: one thread, csv-parse, zod; fast: a read worker and fast paths; auto: fast paths, the worker for large inputs\. Same output \(default: auto\)/);
+    expect(help).toMatch(
+      /--engine <engine> simple: one thread, csv-parse, zod; fast: a read worker and fast paths; auto: fast paths, the worker for large inputs\. Same output \(default: auto\)/,
+    );
   }
   expect((await spawnCli(['push', '--help'])).stdout).toMatch(/BATCH_SYNC_ENGINE\s+simple, fast or auto, when --engine is not given/);
   const bad = await spawnCli(['validate', 'deals.csv'], { env: { BATCH_SYNC_ENGINE: 'turbo' } });

@@ -16,7 +16,9 @@ test('no request leaves after SIGINT was taken, not even a retry', async () => {
   // the first answer is a 503 asking to come back in 2 s
   server = await startServer([{ status: 503, headers: { 'retry-after': '2' } }]);
   const dir = tempFiles({ 'deals.csv': dealsCsv(3) });
-  const { child, result } = startCli(['push', '--format', 'json', join(dir, 'deals.csv')], { env: { BATCH_SYNC_API_KEY: KEY, BATCH_SYNC_BASE_URL: server.url } });
+  const { child, result } = startCli(['push', '--format', 'json', join(dir, 'deals.csv')], {
+    env: { BATCH_SYNC_API_KEY: KEY, BATCH_SYNC_BASE_URL: server.url },
+  });
   let handledAt = Infinity;
   child.stderr!.on('data', (c) => {
     if (String(c).includes('SIGINT: taking no new batches')) handledAt = Math.min(handledAt, Date.now());

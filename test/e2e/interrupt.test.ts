@@ -14,11 +14,16 @@ const isDeals = (req: RecordedRequest) => req.path.endsWith('/deals');
 
 test('one SIGINT lets the batches in flight finish, sends nothing more, and reports every row', async () => {
   // every answer takes 600 ms, so batches are in flight when the signal comes
-  server = await startServer([], { respond: (req) => ({ status: 200, delayMs: 600, body: { data: { code: 200, success: itemsIn(req), error: [] }, status: 'SUCCESS' } }) });
-  const dir = tempFiles({ 'sales-profiles.csv': SALES_PROFILES_CSV, 'deals.csv': dealsCsv(400) });
-  const { child, result } = startCli(['push', '--format', 'json', '--batch-size', '50', '--concurrency', '2', join(dir, 'sales-profiles.csv'), join(dir, 'deals.csv')], {
-    env: { BATCH_SYNC_API_KEY: KEY, BATCH_SYNC_BASE_URL: server.url },
+  server = await startServer([], {
+    respond: (req) => ({ status: 200, delayMs: 600, body: { data: { code: 200, success: itemsIn(req), error: [] }, status: 'SUCCESS' } }),
   });
+  const dir = tempFiles({ 'sales-profiles.csv': SALES_PROFILES_CSV, 'deals.csv': dealsCsv(400) });
+  const { child, result } = startCli(
+    ['push', '--format', 'json', '--batch-size', '50', '--concurrency', '2', join(dir, 'sales-profiles.csv'), join(dir, 'deals.csv')],
+    {
+      env: { BATCH_SYNC_API_KEY: KEY, BATCH_SYNC_BASE_URL: server.url },
+    },
+  );
   // when the child says it has taken the signal: no request may arrive after that
   let handledAt = Infinity;
   child.stderr!.on('data', (c) => {

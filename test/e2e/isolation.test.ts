@@ -32,7 +32,10 @@ function oneRefused() {
   return { dir, files: [join(dir, 'sales-profiles.csv'), join(dir, 'deals.csv')], stateDir: join(dir, 'state') };
 }
 
-type Report = JsonReport & { isolation: { requests: number; budget: number; overBudget: number } | null; counts: Record<string, { accepted: number; rejected: number; skipped: number }> };
+type Report = JsonReport & {
+  isolation: { requests: number; budget: number; overBudget: number } | null;
+  counts: Record<string, { accepted: number; rejected: number; skipped: number }>;
+};
 const run = async (args: string[]) => {
   const r = await runCli(['push', '--format', 'json', '--batch-size', '10', '--concurrency', '1', ...args], env);
   return { ...r, report: JSON.parse(r.stdout) as Report };
@@ -47,7 +50,14 @@ describe('sandbox --answers documented', () => {
     const res = await fetch(`${sandbox.url}/v2/integration/account`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-api-key': KEY },
-      body: JSON.stringify({ batchId: 'b', source: 's', items: [{ externalId: 'X', name: 'X', type: 'COMPANY' }, { externalId: 'Y', type: 7 }] }),
+      body: JSON.stringify({
+        batchId: 'b',
+        source: 's',
+        items: [
+          { externalId: 'X', name: 'X', type: 'COMPANY' },
+          { externalId: 'Y', type: 7 },
+        ],
+      }),
     });
     const body = (await res.json()) as { data: { code: number; success: number; error: { message: string; detail: string }[] }; status: string };
     expect(body.status).toBe('SUCCESS');
@@ -57,18 +67,27 @@ describe('sandbox --answers documented', () => {
     for (const e of body.data.error) expect(e.detail).not.toMatch(/items\[|externalId=/);
   });
 
-  test('with --isolate-unattributed: exactly the refused row is pinned with the server\'s detail, the others accepted, the extra requests counted', async () => {
+  test("with --isolate-unattributed: exactly the refused row is pinned with the server's detail, the others accepted, the extra requests counted", async () => {
     const { files } = oneRefused();
     const r = await run(['--isolate-unattributed', ...files]);
     expect(r.code).toBe(1);
     expect(r.report.counts.deal).toMatchObject({ accepted: 19, rejected: 1, skipped: 0 });
-    expect(r.report.notAccepted).toEqual([expect.objectContaining({ externalId: 'D-7', outcome: 'rejected', message: 'VALIDATION_ERROR', detail: 'ownerExternalId: "ghost" does not exist as a sales profile; agentExternalId: "ghost" does not exist as a sales profile' })]);
+    expect(r.report.notAccepted).toEqual([
+      expect.objectContaining({
+        externalId: 'D-7',
+        outcome: 'rejected',
+        message: 'VALIDATION_ERROR',
+        detail: 'ownerExternalId: "ghost" does not exist as a sales profile; agentExternalId: "ghost" does not exist as a sales profile',
+      }),
+    ]);
     // 10 items: halves, quarters… at most 2·ceil(log2 10) = 8 extra requests for the one refused row
     expect(r.report.isolation).toEqual({ requests: 8, budget: 5000, overBudget: 0 });
     expect(sandbox.records('deal')).toHaveLength(19);
     // the human report and the summary line count them too
     const human = await runCli(['push', '--batch-size', '10', '--isolate-unattributed', ...files], env);
-    expect(human.stdout).toContain('Isolation (--isolate-unattributed): 8 extra requests of a budget of 5000, resending batches split to pin errors that named no row.');
+    expect(human.stdout).toContain(
+      'Isolation (--isolate-unattributed): 8 extra requests of a budget of 5000, resending batches split to pin errors that named no row.',
+    );
     expect(human.stderr.trim().split('\n').at(-1)).toMatch(/ isolation-requests=8/);
   });
 
@@ -80,7 +99,9 @@ describe('sandbox --answers documented', () => {
     const unverified = r.report.notAccepted.filter((o) => o.outcome === 'skipped');
     expect(unverified.map((o) => o.externalId)).toEqual(['D-1', 'D-2', 'D-3', 'D-4', 'D-5', 'D-6', 'D-7', 'D-8', 'D-9', 'D-10']);
     expect(unverified[0]!.message).toBe('UNVERIFIED');
-    expect(unverified[0]!.detail).toMatch(/does not say which rows it refused \(2 errors name no item of the 10: VALIDATION_ERROR ownerExternalId: "ghost" does not exist as a sales profile; VALIDATION_ERROR agentExternalId: "ghost" does not exist as a sales profile\); none counted accepted, a rerun sends them again; --isolate-unattributed resends it split/);
+    expect(unverified[0]!.detail).toMatch(
+      /does not say which rows it refused \(2 errors name no item of the 10: VALIDATION_ERROR ownerExternalId: "ghost" does not exist as a sales profile; VALIDATION_ERROR agentExternalId: "ghost" does not exist as a sales profile\); none counted accepted, a rerun sends them again; --isolate-unattributed resends it split/,
+    );
     expect(r.report.isolation).toBeNull();
     const human = await runCli(['push', '--batch-size', '10', ...files], env);
     expect(human.stdout).toMatch(/10 rows: UNVERIFIED the server's answer to batch … does not say which rows it refused/);
@@ -103,14 +124,19 @@ describe('sandbox --answers documented', () => {
 
 describe('a server that answers 400 to everything (16.10)', () => {
   test('bisection stops when both halves fail alike: 3 requests per batch, not 2n−1, and one group', async () => {
-    server = await startServer([], { status: 400, body: { data: { code: 400, success: 0, error: [{ message: 'INVALID_ENVELOPE', detail: 'source "x" is not registered' }] }, status: 'ERROR' } });
+    server = await startServer([], {
+      status: 400,
+      body: { data: { code: 400, success: 0, error: [{ message: 'INVALID_ENVELOPE', detail: 'source "x" is not registered' }] }, status: 'ERROR' },
+    });
     const { file, stateDir } = accountsFile(1000);
     const r = await pushJson(file, server.url, stateDir);
     expect(r.code).toBe(1);
     expect(server.requests).toHaveLength(30);
     expect(r.report.totals).toMatchObject({ read: 1000, rejected: 1000 });
     const report = JSON.parse(r.stdout) as { groups: { reason: string; count: number }[] };
-    expect(report.groups).toEqual([expect.objectContaining({ count: 1000, reason: expect.stringContaining('INVALID_ENVELOPE: source "…" is not registered') })]);
+    expect(report.groups).toEqual([
+      expect.objectContaining({ count: 1000, reason: expect.stringContaining('INVALID_ENVELOPE: source "…" is not registered') }),
+    ]);
     expect(report.groups[0]!.reason).not.toContain('{');
   });
 
@@ -119,7 +145,10 @@ describe('a server that answers 400 to everything (16.10)', () => {
       respond: (req) => {
         const items = JSON.parse(req.body.toString()).items as { externalId: string }[];
         return items.some((i) => i.externalId === 'A-3')
-          ? { status: 400, body: { data: { code: 400, success: 0, error: [{ message: 'BAD_ITEM', detail: `batch of ${items.length} has a bad item` }] }, status: 'ERROR' } }
+          ? {
+              status: 400,
+              body: { data: { code: 400, success: 0, error: [{ message: 'BAD_ITEM', detail: `batch of ${items.length} has a bad item` }] }, status: 'ERROR' },
+            }
           : { status: 200, body: { data: { code: 200, success: items.length, error: [] }, status: 'SUCCESS' } };
       },
     });
@@ -137,7 +166,17 @@ describe('a 400 that names its item is never taken for a whole-batch refusal', (
         const items = JSON.parse(req.body.toString()).items as { externalId: string }[];
         const bad = items.findIndex((i) => i.externalId === 'A-2' || i.externalId === 'A-7');
         return bad >= 0
-          ? { status: 400, body: { data: { code: 400, success: 0, error: [{ message: 'VALIDATION_ERROR', detail: `items[${bad}] externalId=${items[bad]!.externalId}: name: is required` }] }, status: 'ERROR' } }
+          ? {
+              status: 400,
+              body: {
+                data: {
+                  code: 400,
+                  success: 0,
+                  error: [{ message: 'VALIDATION_ERROR', detail: `items[${bad}] externalId=${items[bad]!.externalId}: name: is required` }],
+                },
+                status: 'ERROR',
+              },
+            }
           : { status: 200, body: { data: { code: 200, success: items.length, error: [] }, status: 'SUCCESS' } };
       },
     });

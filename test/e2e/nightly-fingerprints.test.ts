@@ -10,9 +10,13 @@ import { sandboxPerFile } from '../helpers/sandbox.js';
 
 const KEY = 'fingerprint-e2e-key-01';
 let env: Record<string, string>;
-sandboxPerFile(KEY, (_, e) => {
-  env = e;
-}, { reset: true });
+sandboxPerFile(
+  KEY,
+  (_, e) => {
+    env = e;
+  },
+  { reset: true },
+);
 
 const THREADS = {
   // auto keeps inputs this small on one thread; fast always reads in the worker
@@ -34,13 +38,22 @@ interface Report {
   warnings?: unknown;
 }
 
-async function push(dir: string, files: string[], extra: Record<string, string>, args: string[] = []): Promise<{ code: number; report: Report; stdout: string }> {
-  const r = await runCli(['push', '--format', 'json', '--incremental', '--state-dir', join(dir, 'state'), ...args, ...files.map((f) => join(dir, f))], { ...env, ...extra });
+async function push(
+  dir: string,
+  files: string[],
+  extra: Record<string, string>,
+  args: string[] = [],
+): Promise<{ code: number; report: Report; stdout: string }> {
+  const r = await runCli(['push', '--format', 'json', '--incremental', '--state-dir', join(dir, 'state'), ...args, ...files.map((f) => join(dir, f))], {
+    ...env,
+    ...extra,
+  });
   expect(r.stdout, r.stderr).not.toBe('');
   return { code: r.code, report: JSON.parse(r.stdout) as Report, stdout: r.stdout };
 }
 
-const dealIds = (report: Report, reason: RegExp) => report.groups.filter((g) => g.resource === 'deal' && reason.test(g.reason)).flatMap((g) => g.examples.map((e) => e.externalId));
+const dealIds = (report: Report, reason: RegExp) =>
+  report.groups.filter((g) => g.resource === 'deal' && reason.test(g.reason)).flatMap((g) => g.examples.map((e) => e.externalId));
 
 test.each(Object.entries(THREADS))('an unchanged deal whose owner failed in this run is held back, not skipped as unchanged (%s)', async (_, threads) => {
   const dir = tempFiles({ 'sales-profiles.csv': PROFILES, 'deals.csv': DEALS });
@@ -53,25 +66,28 @@ test.each(Object.entries(THREADS))('an unchanged deal whose owner failed in this
   expect(dealIds(again.report, /^UNCHANGED/)).toEqual(['D-1']);
 });
 
-test.each(Object.entries(THREADS))('warnings come back on every rerun: a value the API was not seen to use, a reference outside the run (%s)', async (_, threads) => {
-  const accounts = 'externalId;name;type\nA-1;Acme;COMPANY\nA-2;Guild Ltda.;GUILD\n';
-  const dir = tempFiles({ 'sales-profiles.csv': PROFILES, 'deals.csv': DEALS.replace('carla,carla', 'ana,ana'), 'accounts.csv': accounts });
-  const files = ['sales-profiles.csv', 'accounts.csv', 'deals.csv'];
-  const first = await push(dir, files, threads);
-  expect(first.code).toBe(0);
-  expect(first.report.counts.account).toMatchObject({ accepted: 2, warnings: 1 });
-  const again = await push(dir, files, threads);
-  expect(again.code).toBe(0);
-  expect(again.report.counts.account).toMatchObject({ read: 2, skipped: 2, warnings: 1 });
-  expect(again.stdout).toMatch(/GUILD/);
-  // bruno's profile left out of the run: his unchanged deal is warned about, every time
-  writeFileSync(join(dir, 'sales-profiles.csv'), PROFILES.split('\n').slice(0, 2).join('\n'));
-  for (let run = 0; run < 2; run++) {
-    const without = await push(dir, ['sales-profiles.csv', 'deals.csv'], threads);
-    expect(without.report.counts.deal).toMatchObject({ read: 3, skipped: 3, warnings: 1 });
-    expect(without.stdout).toMatch(/owner \\"bruno\\" is not among this run's sales-profiles/);
-  }
-});
+test.each(Object.entries(THREADS))(
+  'warnings come back on every rerun: a value the API was not seen to use, a reference outside the run (%s)',
+  async (_, threads) => {
+    const accounts = 'externalId;name;type\nA-1;Acme;COMPANY\nA-2;Guild Ltda.;GUILD\n';
+    const dir = tempFiles({ 'sales-profiles.csv': PROFILES, 'deals.csv': DEALS.replace('carla,carla', 'ana,ana'), 'accounts.csv': accounts });
+    const files = ['sales-profiles.csv', 'accounts.csv', 'deals.csv'];
+    const first = await push(dir, files, threads);
+    expect(first.code).toBe(0);
+    expect(first.report.counts.account).toMatchObject({ accepted: 2, warnings: 1 });
+    const again = await push(dir, files, threads);
+    expect(again.code).toBe(0);
+    expect(again.report.counts.account).toMatchObject({ read: 2, skipped: 2, warnings: 1 });
+    expect(again.stdout).toMatch(/GUILD/);
+    // bruno's profile left out of the run: his unchanged deal is warned about, every time
+    writeFileSync(join(dir, 'sales-profiles.csv'), PROFILES.split('\n').slice(0, 2).join('\n'));
+    for (let run = 0; run < 2; run++) {
+      const without = await push(dir, ['sales-profiles.csv', 'deals.csv'], threads);
+      expect(without.report.counts.deal).toMatchObject({ read: 3, skipped: 3, warnings: 1 });
+      expect(without.stdout).toMatch(/owner \\"bruno\\" is not among this run's sales-profiles/);
+    }
+  },
+);
 
 test.each(Object.entries(THREADS))('a profile edited between runs: the rows whose items changed are sent again (%s)', async (_, threads) => {
   const exportCsv = 'Código;Título;Dono\nX-1;Primeiro;ana\nX-2;Segundo;ana\n';
@@ -97,7 +113,10 @@ test.each(Object.entries(THREADS))('a profile edited between runs: the rows whos
   expect((await run()).report.counts.deal).toMatchObject({ accepted: 2, skipped: 0 });
   // an edit that leaves the items as they were: unchanged, by their hash, and the rows' fingerprints
   // under the new profile are learned (same item hash, another fingerprint)
-  const entry = () => readFileSync(join(dir, 'state', 'state.snapshot'), 'utf8').match(/\nX-1\t([0-9a-f]{16})\t([0-9a-f]{16})\n/)!.slice(1);
+  const entry = () =>
+    readFileSync(join(dir, 'state', 'state.snapshot'), 'utf8')
+      .match(/\nX-1\t([0-9a-f]{16})\t([0-9a-f]{16})\n/)!
+      .slice(1);
   const [hash, before] = entry();
   writeFileSync(join(dir, 'deals.profile.json'), profile('Código').replace('{', '{"description":"same items",'));
   expect((await run()).report.counts.deal).toMatchObject({ accepted: 0, skipped: 2 });
@@ -128,40 +147,58 @@ test('--full sends every row and records their fingerprints for the next run', a
   const files = ['sales-profiles.csv', 'deals.csv'];
   const full = await push(dir, files, THREADS['one thread'], ['--full']);
   expect(full.report.counts.deal).toMatchObject({ accepted: 3 });
-  const entries = readFileSync(join(dir, 'state', 'state.snapshot'), 'utf8').split('\n').filter((l) => /^D-/.test(l));
+  const entries = readFileSync(join(dir, 'state', 'state.snapshot'), 'utf8')
+    .split('\n')
+    .filter((l) => /^D-/.test(l));
   expect(entries).toHaveLength(3);
   for (const e of entries) expect(e).toMatch(/^D-\d\t[0-9a-f]{16}\t[0-9a-f]{16}$/);
 });
 
-test.each(Object.entries(THREADS))('through a profile too: an unchanged row is known by its ids, and held back when its owner failed (%s)', async (_, threads) => {
-  // the profile mapper reads a known row's ids (refs) without mapping the rest: the owner's id comes
-  // out of `slug`, so a wrong or missing one would let D-2 through as unchanged (its agent is fine)
-  const profile = {
-    resource: 'deal',
-    reader: { delimiter: ';' },
-    decimal: ',',
-    fields: {
-      externalId: 'Código',
-      title: 'Oportunidad',
-      ownerExternalId: { column: 'Vendedor', transform: 'slug' },
-      agentExternalId: { column: 'Agente', transform: 'slug' },
-      isWon: { column: 'Etapa', map: { Ganado: true }, otherwise: false },
-      'amount.value': 'Monto',
-      'amount.currency': { const: 'USD' },
-    },
-  };
-  const deals = 'Código;Oportunidad;Vendedor;Agente;Etapa;Monto\nD-1;Uno;Ana;Ana;Ganado;10,50\nD-2;Dos;Bruno;Ana;Perdido;1.234,00\n';
-  const plan = { jobs: [{ file: 'sales-profiles.csv', resource: 'sales-profile' }, { file: 'oportunidades.csv', resource: 'deal', profile: 'deals.profile.json' }] };
-  const dir = tempFiles({ 'sales-profiles.csv': PROFILES, 'oportunidades.csv': deals, 'deals.profile.json': JSON.stringify(profile), 'batch-sync.config.json': JSON.stringify(plan) });
-  const run = async () => {
-    const r = await runCli(['push', '--format', 'json', '--incremental', '--state-dir', join(dir, 'state'), '--config', join(dir, 'batch-sync.config.json')], { ...env, ...threads });
-    expect(r.stdout, r.stderr).not.toBe('');
-    return JSON.parse(r.stdout) as Report;
-  };
-  expect((await run()).counts.deal).toMatchObject({ accepted: 2 });
-  expect(dealIds(await run(), /^UNCHANGED/)).toEqual(['D-1', 'D-2']);
-  writeFileSync(join(dir, 'sales-profiles.csv'), PROFILES.replace('bruno@example.com', 'not-an-email'));
-  const again = await run();
-  expect(dealIds(again, /^HELD_BACK/)).toEqual(['D-2']);
-  expect(dealIds(again, /^UNCHANGED/)).toEqual(['D-1']);
-});
+test.each(Object.entries(THREADS))(
+  'through a profile too: an unchanged row is known by its ids, and held back when its owner failed (%s)',
+  async (_, threads) => {
+    // the profile mapper reads a known row's ids (refs) without mapping the rest: the owner's id comes
+    // out of `slug`, so a wrong or missing one would let D-2 through as unchanged (its agent is fine)
+    const profile = {
+      resource: 'deal',
+      reader: { delimiter: ';' },
+      decimal: ',',
+      fields: {
+        externalId: 'Código',
+        title: 'Oportunidad',
+        ownerExternalId: { column: 'Vendedor', transform: 'slug' },
+        agentExternalId: { column: 'Agente', transform: 'slug' },
+        isWon: { column: 'Etapa', map: { Ganado: true }, otherwise: false },
+        'amount.value': 'Monto',
+        'amount.currency': { const: 'USD' },
+      },
+    };
+    const deals = 'Código;Oportunidad;Vendedor;Agente;Etapa;Monto\nD-1;Uno;Ana;Ana;Ganado;10,50\nD-2;Dos;Bruno;Ana;Perdido;1.234,00\n';
+    const plan = {
+      jobs: [
+        { file: 'sales-profiles.csv', resource: 'sales-profile' },
+        { file: 'oportunidades.csv', resource: 'deal', profile: 'deals.profile.json' },
+      ],
+    };
+    const dir = tempFiles({
+      'sales-profiles.csv': PROFILES,
+      'oportunidades.csv': deals,
+      'deals.profile.json': JSON.stringify(profile),
+      'batch-sync.config.json': JSON.stringify(plan),
+    });
+    const run = async () => {
+      const r = await runCli(
+        ['push', '--format', 'json', '--incremental', '--state-dir', join(dir, 'state'), '--config', join(dir, 'batch-sync.config.json')],
+        { ...env, ...threads },
+      );
+      expect(r.stdout, r.stderr).not.toBe('');
+      return JSON.parse(r.stdout) as Report;
+    };
+    expect((await run()).counts.deal).toMatchObject({ accepted: 2 });
+    expect(dealIds(await run(), /^UNCHANGED/)).toEqual(['D-1', 'D-2']);
+    writeFileSync(join(dir, 'sales-profiles.csv'), PROFILES.replace('bruno@example.com', 'not-an-email'));
+    const again = await run();
+    expect(dealIds(again, /^HELD_BACK/)).toEqual(['D-2']);
+    expect(dealIds(again, /^UNCHANGED/)).toEqual(['D-1']);
+  },
+);

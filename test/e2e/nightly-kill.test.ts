@@ -53,12 +53,21 @@ async function countingServer(): Promise<CountingServer> {
   return state;
 }
 
-function spawnPush(args: string[], cwd: string): { child: ChildProcess; done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }> } {
-  const child = spawn(process.execPath, [BIN, 'push', ...args], { cwd, env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1', BATCH_SYNC_API_KEY: KEY }, stdio: ['ignore', 'pipe', 'pipe'] });
+function spawnPush(
+  args: string[],
+  cwd: string,
+): { child: ChildProcess; done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }> } {
+  const child = spawn(process.execPath, [BIN, 'push', ...args], {
+    cwd,
+    env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1', BATCH_SYNC_API_KEY: KEY },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stdout!.resume();
   child.stderr!.on('data', (c) => (stderr += c));
-  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>((r) => child.on('close', (code, signal) => r({ code, signal, stderr })));
+  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>((r) =>
+    child.on('close', (code, signal) => r({ code, signal, stderr })),
+  );
   return { child, done };
 }
 
@@ -111,7 +120,9 @@ describe('a push killed mid-run', () => {
     const state = join(dir, 'state');
     const first = spawnPush(['--state-dir', state, '--base-url', server.url, 'sales-profiles.csv', 'deals.csv'], dir);
     await new Promise<void>((r) => (server.onHold = r));
-    const second = await runCli(['push', '--state-dir', state, '--base-url', server.url, join(dir, 'sales-profiles.csv'), join(dir, 'deals.csv')], { BATCH_SYNC_API_KEY: KEY });
+    const second = await runCli(['push', '--state-dir', state, '--base-url', server.url, join(dir, 'sales-profiles.csv'), join(dir, 'deals.csv')], {
+      BATCH_SYNC_API_KEY: KEY,
+    });
     expect(second.code).toBe(4);
     expect(second.stderr).toMatch(new RegExp(`error: another run holds the state directory ${state}: pid ${first.child.pid} on \\S+, run \\S+, started \\S+`));
     expect(second.stderr).toMatch(/Wait for it to finish/);
@@ -121,13 +132,31 @@ describe('a push killed mid-run', () => {
     await first.done;
   });
 
-  test('SIGTERM (twice: stop, then cancel the batch in flight) ends the run with exit 3, its report on disk and the lock released', { timeout: 60_000 }, async () => {
+  test('SIGTERM (twice: stop, then cancel the batch in flight) ends the run with exit 3, its report on disk and the lock released', {
+    timeout: 60_000,
+  }, async () => {
     const dir = tempFiles({ 'sales-profiles.csv': SALES_PROFILES_CSV, 'deals.csv': dealsCsv(50) });
     const server = await countingServer();
     servers.push(server);
     server.holdAfter = 1;
     const state = join(dir, 'state');
-    const run = spawnPush(['--incremental', '--quiet', '--state-dir', state, '--batch-size', '10', '--concurrency', '1', '--base-url', server.url, 'sales-profiles.csv', 'deals.csv'], dir);
+    const run = spawnPush(
+      [
+        '--incremental',
+        '--quiet',
+        '--state-dir',
+        state,
+        '--batch-size',
+        '10',
+        '--concurrency',
+        '1',
+        '--base-url',
+        server.url,
+        'sales-profiles.csv',
+        'deals.csv',
+      ],
+      dir,
+    );
     await new Promise<void>((r) => (server.onHold = r));
     run.child.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 200));
@@ -137,7 +166,11 @@ describe('a push killed mid-run', () => {
     expect(ended.stderr).toMatch(/ABORTED exit=3 read=\d+ accepted=12 /);
     expect(existsSync(join(state, 'lock'))).toBe(false);
     const [runId] = readdirSync(join(state, 'reports'));
-    expect(JSON.parse(readFileSync(join(state, 'reports', runId!, 'report.json'), 'utf8'))).toMatchObject({ exitCode: 3, aborted: { code: 'INTERRUPTED' }, totals: { accepted: 12 } });
+    expect(JSON.parse(readFileSync(join(state, 'reports', runId!, 'report.json'), 'utf8'))).toMatchObject({
+      exitCode: 3,
+      aborted: { code: 'INTERRUPTED' },
+      totals: { accepted: 12 },
+    });
     // what was acknowledged before the signal is in the state: 2 profiles and one deal batch
     expect(readFileSync(join(state, 'state.snapshot'), 'utf8').trim().split('\n')).toHaveLength(1 + 2 + 2 + 10);
   });

@@ -51,7 +51,11 @@ async function idempotentServer(): Promise<IdempotentServer> {
       if (seen === undefined) {
         // applied on receipt, once per batchId: the idempotency a server can offer when ids are reused
         for (const i of items) state.applied.set(i.externalId, (state.applied.get(i.externalId) ?? 0) + 1);
-        const error = items.flatMap((item, i) => (state.reject?.has(item.externalId) ? [{ message: 'INVALID', detail: state.documented ? state.reject.get(item.externalId)! : `items[${i}]: ${state.reject.get(item.externalId)}` }] : []));
+        const error = items.flatMap((item, i) =>
+          state.reject?.has(item.externalId)
+            ? [{ message: 'INVALID', detail: state.documented ? state.reject.get(item.externalId)! : `items[${i}]: ${state.reject.get(item.externalId)}` }]
+            : [],
+        );
         answers.set(batchId, JSON.stringify({ data: { code: 200, success: state.documented ? 100 : items.length - error.length, error }, status: 'SUCCESS' }));
         if (req.url?.endsWith('/deals') && dealBatches++ === state.holdDeal) {
           held.push(res);
@@ -73,13 +77,22 @@ async function idempotentServer(): Promise<IdempotentServer> {
   return state;
 }
 
-function spawnPush(args: string[], cwd: string): { child: ChildProcess; done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> } {
-  const child = spawn(process.execPath, [BIN, 'push', ...args], { cwd, env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1', BATCH_SYNC_API_KEY: KEY }, stdio: ['ignore', 'pipe', 'pipe'] });
+function spawnPush(
+  args: string[],
+  cwd: string,
+): { child: ChildProcess; done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> } {
+  const child = spawn(process.execPath, [BIN, 'push', ...args], {
+    cwd,
+    env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1', BATCH_SYNC_API_KEY: KEY },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (c) => (stdout += c));
   child.stderr!.on('data', (c) => (stderr += c));
-  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((r) => child.on('close', (code, signal) => r({ code, signal, stdout, stderr })));
+  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((r) =>
+    child.on('close', (code, signal) => r({ code, signal, stdout, stderr })),
+  );
   return { child, done };
 }
 
@@ -92,65 +105,99 @@ beforeAll(() => {
   if (!existsSync(join(BIN, '../../dist/main.js'))) throw new Error('build first: npm run build');
 });
 
-test.each([1, 3])('SIGKILL with a deal batch in flight (--concurrency %i): the rerun resends it first, same batchId and bytes; no row applied twice', { timeout: 60_000 }, async (concurrency) => {
-  const dir = tempFiles({ 'sales-profiles.csv': SALES_PROFILES_CSV, 'deals.csv': dealsCsv(200) });
-  const server = await idempotentServer();
-  servers.push(server);
-  const args = ['--incremental', '--concurrency', String(concurrency), '--batch-size', '10', '--base-url', server.url, '--format', 'json', 'sales-profiles.csv', 'deals.csv'];
+test.each([1, 3])(
+  'SIGKILL with a deal batch in flight (--concurrency %i): the rerun resends it first, same batchId and bytes; no row applied twice',
+  { timeout: 60_000 },
+  async (concurrency) => {
+    const dir = tempFiles({ 'sales-profiles.csv': SALES_PROFILES_CSV, 'deals.csv': dealsCsv(200) });
+    const server = await idempotentServer();
+    servers.push(server);
+    const args = [
+      '--incremental',
+      '--concurrency',
+      String(concurrency),
+      '--batch-size',
+      '10',
+      '--base-url',
+      server.url,
+      '--format',
+      'json',
+      'sales-profiles.csv',
+      'deals.csv',
+    ];
 
-  server.holdDeal = 5;
-  const first = spawnPush(args, dir);
-  server.onHold = () => first.child.kill('SIGKILL');
-  const killed = await first.done;
-  expect(killed.signal).toBe('SIGKILL');
-  const held = server.received.find((r) => r.path.endsWith('/deals') && server.received.filter((x) => x.path.endsWith('/deals')).indexOf(r) === 5)!;
-  const inFlight = join(dir, '.batch-sync', 'in-flight');
-  const sentBefore = server.received.length;
+    server.holdDeal = 5;
+    const first = spawnPush(args, dir);
+    server.onHold = () => first.child.kill('SIGKILL');
+    const killed = await first.done;
+    expect(killed.signal).toBe('SIGKILL');
+    const held = server.received.find((r) => r.path.endsWith('/deals') && server.received.filter((x) => x.path.endsWith('/deals')).indexOf(r) === 5)!;
+    const inFlight = join(dir, '.batch-sync', 'in-flight');
+    const sentBefore = server.received.length;
 
-  server.holdDeal = undefined;
-  const second = spawnPush(args, dir);
-  const rerun = await second.done;
-  expect(rerun.code).toBe(0);
-  const again = server.received.slice(sentBefore);
-  // every row applied exactly once over both runs
-  const expected = ['ana', 'bruno', ...Array.from({ length: 200 }, (_, i) => `D-${i + 1}`)];
-  expect([...server.applied.keys()].sort()).toEqual([...expected].sort());
-  expect([...server.applied.entries()].filter(([, n]) => n !== 1)).toEqual([]);
-  // the rerun's first requests are the batches the killed run had in the air (with more than one
-  // connection, also answers that arrived but were not yet journaled, and a batch recorded but not yet
-  // sent), each under its own id, byte for byte; the held one among them
-  const resent = [...rerun.stderr.matchAll(/note: resending batch (\S+) /g)].map((m) => m[1]!);
-  const firstRun = new Map(server.received.slice(0, sentBefore).map((r) => [r.batchId, r.body]));
-  expect(again.slice(0, resent.length).map((r) => r.batchId)).toEqual(resent);
-  expect(resent).toContain(held.batchId);
-  if (concurrency === 1) expect(resent).toEqual([held.batchId]);
-  for (const r of again.slice(0, resent.length)) if (firstRun.has(r.batchId)) expect(firstRun.get(r.batchId)!.equals(r.body), r.batchId).toBe(true);
-  expect(again.find((r) => r.batchId === held.batchId)!.body.equals(held.body)).toBe(true);
-  // then only new batches, under this run's ids
-  for (const r of again.slice(resent.length)) expect(firstRun.has(r.batchId)).toBe(false);
-  // each row of the rerun has exactly one outcome: the resent batch's rows take its answer, and are not sent again
-  const report = JSON.parse(rerun.stdout);
-  expect(report.totals.read).toBe(202);
-  expect(report.totals.accepted + report.totals.skipped).toBe(202);
-  const dealItems = again.filter((r) => r.path.endsWith('/deals')).flatMap((r) => (JSON.parse(r.body.toString()) as { items: { externalId: string }[] }).items.map((i) => i.externalId));
-  expect(new Set(dealItems).size).toBe(dealItems.length);
-  expect(rerun.stderr).toMatch(new RegExp(`note: resending batch ${held.batchId} \\(10 deal items\\) that an interrupted run left in flight`));
-  // answered and journaled: nothing is left in flight, and a third run sends nothing
-  expect(readdirSync(inFlight)).toEqual([]);
-  const before = server.received.length;
-  const third = await spawnPush(args, dir).done;
-  expect(third.code).toBe(0);
-  expect(server.received.length).toBe(before);
-  expect(readFileSync(join(dir, '.batch-sync', 'state.snapshot'), 'utf8')).toContain('D-200');
-});
+    server.holdDeal = undefined;
+    const second = spawnPush(args, dir);
+    const rerun = await second.done;
+    expect(rerun.code).toBe(0);
+    const again = server.received.slice(sentBefore);
+    // every row applied exactly once over both runs
+    const expected = ['ana', 'bruno', ...Array.from({ length: 200 }, (_, i) => `D-${i + 1}`)];
+    expect([...server.applied.keys()].sort()).toEqual([...expected].sort());
+    expect([...server.applied.entries()].filter(([, n]) => n !== 1)).toEqual([]);
+    // the rerun's first requests are the batches the killed run had in the air (with more than one
+    // connection, also answers that arrived but were not yet journaled, and a batch recorded but not yet
+    // sent), each under its own id, byte for byte; the held one among them
+    const resent = [...rerun.stderr.matchAll(/note: resending batch (\S+) /g)].map((m) => m[1]!);
+    const firstRun = new Map(server.received.slice(0, sentBefore).map((r) => [r.batchId, r.body]));
+    expect(again.slice(0, resent.length).map((r) => r.batchId)).toEqual(resent);
+    expect(resent).toContain(held.batchId);
+    if (concurrency === 1) expect(resent).toEqual([held.batchId]);
+    for (const r of again.slice(0, resent.length)) if (firstRun.has(r.batchId)) expect(firstRun.get(r.batchId)!.equals(r.body), r.batchId).toBe(true);
+    expect(again.find((r) => r.batchId === held.batchId)!.body.equals(held.body)).toBe(true);
+    // then only new batches, under this run's ids
+    for (const r of again.slice(resent.length)) expect(firstRun.has(r.batchId)).toBe(false);
+    // each row of the rerun has exactly one outcome: the resent batch's rows take its answer, and are not sent again
+    const report = JSON.parse(rerun.stdout);
+    expect(report.totals.read).toBe(202);
+    expect(report.totals.accepted + report.totals.skipped).toBe(202);
+    const dealItems = again
+      .filter((r) => r.path.endsWith('/deals'))
+      .flatMap((r) => (JSON.parse(r.body.toString()) as { items: { externalId: string }[] }).items.map((i) => i.externalId));
+    expect(new Set(dealItems).size).toBe(dealItems.length);
+    expect(rerun.stderr).toMatch(new RegExp(`note: resending batch ${held.batchId} \\(10 deal items\\) that an interrupted run left in flight`));
+    // answered and journaled: nothing is left in flight, and a third run sends nothing
+    expect(readdirSync(inFlight)).toEqual([]);
+    const before = server.received.length;
+    const third = await spawnPush(args, dir).done;
+    expect(third.code).toBe(0);
+    expect(server.received.length).toBe(before);
+    expect(readFileSync(join(dir, '.batch-sync', 'state.snapshot'), 'utf8')).toContain('D-200');
+  },
+);
 
-test('the resent batch answers for its rows: a rejection there is that row\'s one outcome (not sent again), and a row edited since is sent anew', { timeout: 60_000 }, async () => {
+test("the resent batch answers for its rows: a rejection there is that row's one outcome (not sent again), and a row edited since is sent anew", {
+  timeout: 60_000,
+}, async () => {
   const dir = tempFiles({ 'sales-profiles.csv': SALES_PROFILES_CSV, 'deals.csv': dealsCsv(30) });
   const server = await idempotentServer();
   servers.push(server);
   // D-13 is rejected by the answer the killed run never read
   server.reject = new Map([['D-13', 'amount.currency "USX" is not an ISO-4217 currency code']]);
-  const args = ['--incremental', '--concurrency', '1', '--batch-size', '10', '--base-url', server.url, '--format', 'json', '--errors', 'failed', 'sales-profiles.csv', 'deals.csv'];
+  const args = [
+    '--incremental',
+    '--concurrency',
+    '1',
+    '--batch-size',
+    '10',
+    '--base-url',
+    server.url,
+    '--format',
+    'json',
+    '--errors',
+    'failed',
+    'sales-profiles.csv',
+    'deals.csv',
+  ];
   server.holdDeal = 1;
   const first = spawnPush(args, dir);
   server.onHold = () => first.child.kill('SIGKILL');
@@ -185,15 +232,23 @@ test('the resent batch answers for its rows: a rejection there is that row\'s on
   expect(rerun.stderr).toMatch(/note: 1 item of the batches resent for an interrupted run is not a row of this run .*: D-12 \(accepted\)/);
 });
 
-test('an in-flight record cut short by a kill (its batch was never sent) is removed with a warning; one for another target is kept', { timeout: 60_000 }, async () => {
+test('an in-flight record cut short by a kill (its batch was never sent) is removed with a warning; one for another target is kept', {
+  timeout: 60_000,
+}, async () => {
   const dir = tempFiles({ 'sales-profiles.csv': SALES_PROFILES_CSV });
   const server = await idempotentServer();
   servers.push(server);
   const inFlight = join(dir, '.batch-sync', 'in-flight');
   mkdirSync(inFlight, { recursive: true });
-  writeFileSync(join(inFlight, 'cut.batch'), 'batch-sync-in-flight 1\n{"scope":"post@http://x","resource":"sales-profile","source":"batch-sync","batchId":"b-1","bodyBytes":9999,"items":[]}\n{"batch');
+  writeFileSync(
+    join(inFlight, 'cut.batch'),
+    'batch-sync-in-flight 1\n{"scope":"post@http://x","resource":"sales-profile","source":"batch-sync","batchId":"b-1","bodyBytes":9999,"items":[]}\n{"batch',
+  );
   const other = `{"batchId":"o-1","source":"batch-sync","items":[]}`;
-  writeFileSync(join(inFlight, 'other.batch'), `batch-sync-in-flight 1\n${JSON.stringify({ scope: 'post@https://elsewhere.example', resource: 'sales-profile', source: 'batch-sync', batchId: 'o-1', bodyBytes: other.length, items: [] })}\n${other}`);
+  writeFileSync(
+    join(inFlight, 'other.batch'),
+    `batch-sync-in-flight 1\n${JSON.stringify({ scope: 'post@https://elsewhere.example', resource: 'sales-profile', source: 'batch-sync', batchId: 'o-1', bodyBytes: other.length, items: [] })}\n${other}`,
+  );
   const r = await spawnPush(['--incremental', '--base-url', server.url, 'sales-profiles.csv'], dir).done;
   expect(r.code).toBe(0);
   expect(r.stderr).toMatch(/warning: .*cut\.batch: an in-flight record cut short \(the run was stopped while writing it, before its batch was sent\); removed/);
@@ -208,7 +263,20 @@ test('a resent batch whose answer names no item is isolated like any other batch
   servers.push(server);
   server.documented = true;
   server.reject = new Map([['D-13', 'Invalid currency code (ISO-4217)']]);
-  const args = ['--incremental', '--isolate-unattributed', '--concurrency', '1', '--batch-size', '10', '--base-url', server.url, '--format', 'json', 'sales-profiles.csv', 'deals.csv'];
+  const args = [
+    '--incremental',
+    '--isolate-unattributed',
+    '--concurrency',
+    '1',
+    '--batch-size',
+    '10',
+    '--base-url',
+    server.url,
+    '--format',
+    'json',
+    'sales-profiles.csv',
+    'deals.csv',
+  ];
   server.holdDeal = 1;
   const first = spawnPush(args, dir);
   server.onHold = () => first.child.kill('SIGKILL');

@@ -16,7 +16,10 @@ afterAll(() => Promise.all([staging.close(), production.close()]));
 test('a state recorded against staging does not make a production run skip rows', async () => {
   const dir = tempFiles({ 'sales-profiles.csv': SALES_PROFILES_CSV });
   const push = (api: SandboxHandle) =>
-    runCli(['push', '--incremental', '--state-dir', join(dir, 'state'), join(dir, 'sales-profiles.csv')], { BATCH_SYNC_API_KEY: KEY, BATCH_SYNC_BASE_URL: api.url });
+    runCli(['push', '--incremental', '--state-dir', join(dir, 'state'), join(dir, 'sales-profiles.csv')], {
+      BATCH_SYNC_API_KEY: KEY,
+      BATCH_SYNC_BASE_URL: api.url,
+    });
   expect((await push(staging)).code).toBe(0);
   expect((await push(production)).code).toBe(0);
   expect(production.records('sales-profile')).toHaveLength(2);

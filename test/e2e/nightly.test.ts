@@ -28,9 +28,15 @@ describe.each(ANSWER_STYLES_UNDER_TEST)('answers $style', ({ style, args: answer
     writeFileSync(join(dir, 'batch-sync.config.json'), JSON.stringify({ jobs: [{ file: 'sales-profiles.csv' }, { file: 'deals.csv' }], ...extra }));
     return dir;
   }
-  const push = (dir: string, ...args: string[]) => runCli(['push', ...answerArgs, '--config', join(dir, 'batch-sync.config.json'), '--batch-size', '10', ...args], env);
+  const push = (dir: string, ...args: string[]) =>
+    runCli(['push', ...answerArgs, '--config', join(dir, 'batch-sync.config.json'), '--batch-size', '10', ...args], env);
   /** Deal items the sandbox received after the `from`-th batch (the sandbox keeps its records between runs). */
-  const dealItemsSent = (from = 0) => sandbox.batches().slice(from).filter((b) => b.resource === 'deal').reduce((n, b) => n + b.items, 0);
+  const dealItemsSent = (from = 0) =>
+    sandbox
+      .batches()
+      .slice(from)
+      .filter((b) => b.resource === 'deal')
+      .reduce((n, b) => n + b.items, 0);
   const mark = () => sandbox.batches().length;
 
   describe('incremental pushes', () => {
@@ -56,7 +62,12 @@ describe.each(ANSWER_STYLES_UNDER_TEST)('answers $style', ({ style, args: answer
       let from = mark();
       const changed = await push(dir, '--incremental');
       expect(changed.code).toBe(0);
-      expect(sandbox.batches().slice(from).map((b) => [b.resource, b.items])).toEqual([['deal', 2]]);
+      expect(
+        sandbox
+          .batches()
+          .slice(from)
+          .map((b) => [b.resource, b.items]),
+      ).toEqual([['deal', 2]]);
       expect(sandbox.records('deal').find((d) => d.externalId === 'D-7')).toMatchObject({ title: 'Deal seven' });
 
       from = mark();
@@ -85,10 +96,21 @@ describe.each(ANSWER_STYLES_UNDER_TEST)('answers $style', ({ style, args: answer
     test('after a PATCH run changed a record, a POST run of the original row sends it again (and the reverse)', async () => {
       const dir = tempFiles({ 'sales-profiles.csv': SALES_PROFILES_CSV });
       const state = join(dir, 'state');
-      const deal = (title: string) => ({ externalId: 'D-1', title, ownerExternalId: 'ana', agentExternalId: 'ana', isWon: false, amount: { value: '1.00', currency: 'USD' } });
+      const deal = (title: string) => ({
+        externalId: 'D-1',
+        title,
+        ownerExternalId: 'ana',
+        agentExternalId: 'ana',
+        isWon: false,
+        amount: { value: '1.00', currency: 'USD' },
+      });
       writeFileSync(join(dir, 'deals.json'), JSON.stringify([deal('original')]));
       writeFileSync(join(dir, 'patch.json'), JSON.stringify([{ externalId: 'D-1', title: 'patched' }]));
-      const run = (method: string, ...files: string[]) => runCli(['push', ...answerArgs, '--incremental', '--state-dir', state, '--method', method, ...files.map((f) => (f.startsWith('--') ? f : join(dir, f)))], env);
+      const run = (method: string, ...files: string[]) =>
+        runCli(
+          ['push', ...answerArgs, '--incremental', '--state-dir', state, '--method', method, ...files.map((f) => (f.startsWith('--') ? f : join(dir, f)))],
+          env,
+        );
       expect((await run('post', 'sales-profiles.csv', 'deals.json')).code).toBe(0);
       expect((await run('patch', '--resource=deal', 'patch.json')).code).toBe(0);
       expect(sandbox.records('deal')[0]).toMatchObject({ title: 'patched' });
@@ -119,10 +141,15 @@ describe.each(ANSWER_STYLES_UNDER_TEST)('answers $style', ({ style, args: answer
       // taken for a reused one, and the lock taken over)
       const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
       try {
-        writeFileSync(join(state, 'lock'), JSON.stringify({ pid: holder.pid, hostname: hostname(), startedAt: '2026-11-21T02:00:00.000Z', runId: 'other-run' }));
+        writeFileSync(
+          join(state, 'lock'),
+          JSON.stringify({ pid: holder.pid, hostname: hostname(), startedAt: '2026-11-21T02:00:00.000Z', runId: 'other-run' }),
+        );
         const r = await push(dir);
         expect(r.code).toBe(4);
-        expect(r.stderr).toContain(`another run holds the state directory ${state}: pid ${holder.pid} on ${hostname()}, run other-run, started 2026-11-21T02:00:00.000Z`);
+        expect(r.stderr).toContain(
+          `another run holds the state directory ${state}: pid ${holder.pid} on ${hostname()}, run other-run, started 2026-11-21T02:00:00.000Z`,
+        );
       } finally {
         holder.kill();
       }
@@ -158,7 +185,7 @@ describe.each(ANSWER_STYLES_UNDER_TEST)('answers $style', ({ style, args: answer
       expect(dealBatches).toBeLessThanOrEqual(11);
     });
 
-    test('data broken upstream makes every row invalid: the plan\'s maxRejections stops the run', async () => {
+    test("data broken upstream makes every row invalid: the plan's maxRejections stops the run", async () => {
       const dir = planDir(dealsCsv(50, { currency: () => 'US Dollar' }), { maxRejections: 5 });
       const r = await push(dir, '--format', 'json');
       expect(r.code).toBe(3);

@@ -25,19 +25,29 @@ const noStack = (stderr: string) => {
   expect(stderr).not.toMatch(/internal error|Unhandled|node:events/);
 };
 
-test.runIf(existsSync('/dev/full'))('validate --emit /dev/full: exit 2, one line saying the disk is full, the report still printed, never "OK exit=0"', async () => {
-  const dir = tempFiles({ 'deals.csv': dealsCsv(5) });
-  const r = await spawnCli(['validate', '--resource', 'deal', '--emit', '/dev/full', join(dir, 'deals.csv')]);
-  expect(r.code).toBe(2);
-  noStack(r.stderr);
-  expect(r.stderr).toMatch(/^error: cannot write --emit \/dev\/full: the disk is full \(ENOSPC\)$/m);
-  expect(r.stdout).toMatch(/5 valid|valid: 5|5 rows/i);
-  expect(r.stderr).toMatch(/batch-sync validate: run \S+ FAILED exit=2 /);
-  expect(r.stderr).not.toMatch(/OK exit=0/);
-});
+test.runIf(existsSync('/dev/full'))(
+  'validate --emit /dev/full: exit 2, one line saying the disk is full, the report still printed, never "OK exit=0"',
+  async () => {
+    const dir = tempFiles({ 'deals.csv': dealsCsv(5) });
+    const r = await spawnCli(['validate', '--resource', 'deal', '--emit', '/dev/full', join(dir, 'deals.csv')]);
+    expect(r.code).toBe(2);
+    noStack(r.stderr);
+    expect(r.stderr).toMatch(/^error: cannot write --emit \/dev\/full: the disk is full \(ENOSPC\)$/m);
+    expect(r.stdout).toMatch(/5 valid|valid: 5|5 rows/i);
+    expect(r.stderr).toMatch(/batch-sync validate: run \S+ FAILED exit=2 /);
+    expect(r.stderr).not.toMatch(/OK exit=0/);
+  },
+);
 
 test.each([
-  ['a directory', (dir: string) => { mkdirSync(join(dir, 'out')); return join(dir, 'out'); }, /a directory has that name \(EISDIR\)/],
+  [
+    'a directory',
+    (dir: string) => {
+      mkdirSync(join(dir, 'out'));
+      return join(dir, 'out');
+    },
+    /a directory has that name \(EISDIR\)/,
+  ],
   ['a missing folder', (dir: string) => join(dir, 'no-such-folder', 'out.ndjson'), /the directory does not exist \(ENOENT\)/],
 ])('--emit to %s: exit 2 before anything is read or sent, one line naming it', async (_what, target, why) => {
   const dir = tempFiles({ 'deals.csv': dealsCsv(5) });
@@ -67,12 +77,16 @@ test.runIf(existsSync('/dev/full'))('--errors /dev/full (a file where a director
 function halfBadDeals(): string {
   const header = 'externalId,title,ownerExternalId,agentExternalId,isWon,amount.value,amount.currency';
   const lines = [header];
-  for (let i = 1; i <= 2000; i++) lines.push(`D-${i},Deal ${i} with a title long enough to fill the errors CSV quickly,ana,ana,false,${i},${i % 2 ? 'USD' : 'USX'}`);
+  for (let i = 1; i <= 2000; i++)
+    lines.push(`D-${i},Deal ${i} with a title long enough to fill the errors CSV quickly,ana,ana,false,${i},${i % 2 ? 'USD' : 'USX'}`);
   return lines.join('\n');
 }
 
 test("the run's report folder (--report-dir) failing while written, after sending: exit 3, the report printed, one line", async () => {
-  const dir = tempFiles({ 'sales-profiles.csv': 'externalId,email,profile.firstName,profile.lastName\nana,ana@example.com,Ana,Souza\n', 'deals.csv': halfBadDeals() });
+  const dir = tempFiles({
+    'sales-profiles.csv': 'externalId,email,profile.firstName,profile.lastName\nana,ana@example.com,Ana,Souza\n',
+    'deals.csv': halfBadDeals(),
+  });
   const reports = join(dir, 'reports');
   const r = await spawnCli(['push', '--report-dir', reports, '--format', 'json', join(dir, 'sales-profiles.csv'), join(dir, 'deals.csv')], {
     env,
@@ -86,7 +100,10 @@ test("the run's report folder (--report-dir) failing while written, after sendin
 });
 
 test('an errors CSV that fails while written, after rows were sent: exit 3, the report printed, one line, no errors file left', async () => {
-  const dir = tempFiles({ 'sales-profiles.csv': 'externalId,email,profile.firstName,profile.lastName\nana,ana@example.com,Ana,Souza\n', 'deals.csv': halfBadDeals() });
+  const dir = tempFiles({
+    'sales-profiles.csv': 'externalId,email,profile.firstName,profile.lastName\nana,ana@example.com,Ana,Souza\n',
+    'deals.csv': halfBadDeals(),
+  });
   const errorsDir = join(dir, 'errors');
   mkdirSync(errorsDir);
   // files may not grow past 32 KiB: the errors CSV (about 150 KB) fails part-way, with EFBIG as with ENOSPC

@@ -17,8 +17,13 @@ sandboxPerFile(KEY, (s, e) => {
 const PROFILE = JSON.stringify({
   resource: 'deal',
   fields: {
-    externalId: 'externalId', title: 'title', ownerExternalId: 'ownerExternalId', agentExternalId: 'agentExternalId',
-    isWon: 'isWon', 'amount.value': 'amount.value', 'amount.currency': 'amount.currency',
+    externalId: 'externalId',
+    title: 'title',
+    ownerExternalId: 'ownerExternalId',
+    agentExternalId: 'agentExternalId',
+    isWon: 'isWon',
+    'amount.value': 'amount.value',
+    'amount.currency': 'amount.currency',
   },
 });
 
@@ -50,7 +55,10 @@ test("push: --errors failed.csv beside an input failed.deals.csv (yesterday's, f
   });
   expect((await runCli(['push', join(dir, 'sales-profiles.csv')], env)).code).toBe(0);
   const before = sandbox.batches().length;
-  const r = await runCli(['push', '--resource', 'deal', '--batch-size', '1', '--errors', join(dir, 'failed.csv'), join(dir, 'failed.deals.csv'), join(dir, 'deals.csv')], env);
+  const r = await runCli(
+    ['push', '--resource', 'deal', '--batch-size', '1', '--errors', join(dir, 'failed.csv'), join(dir, 'failed.deals.csv'), join(dir, 'deals.csv')],
+    env,
+  );
   expect(r.code).toBe(2);
   expect(r.stderr).toMatch(/refusing to write the errors CSV over an input file: .*failed\.deals\.csv/);
   // exit 2 promises that nothing was sent
@@ -65,7 +73,9 @@ test('--emit onto a hard link of an input is refused before anything is written,
   const r = await runCli(['validate', '--resource', 'deal', '--emit', join(dir, 'out.ndjson'), join(dir, 'in.csv')]);
   expect(readFileSync(join(dir, 'in.csv'), 'utf8')).toBe(csv);
   expect(r.code).toBe(2);
-  expect(r.stderr).toMatch(/^error: refusing to write --emit over an input of this run \(data, profile or plan file\): .*out\.ndjson \(the same file as .*in\.csv\)$/m);
+  expect(r.stderr).toMatch(
+    /^error: refusing to write --emit over an input of this run \(data, profile or plan file\): .*out\.ndjson \(the same file as .*in\.csv\)$/m,
+  );
   expect(r.stderr).not.toMatch(/\n\s+at /);
 });
 

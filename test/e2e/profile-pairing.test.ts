@@ -32,7 +32,13 @@ test('two --profile for two files is refused with exit 2, naming the files, inst
 
 test('FILE:PROFILE pairs each file with its own profile', async () => {
   const dir = twoExports();
-  const r = await runCli(['validate', '--format', 'json', `${join(dir, 'hubspot.csv')}:${join(dir, 'ph.json')}`, `${join(dir, 'salesforce.csv')}:${join(dir, 'ps.json')}`]);
+  const r = await runCli([
+    'validate',
+    '--format',
+    'json',
+    `${join(dir, 'hubspot.csv')}:${join(dir, 'ph.json')}`,
+    `${join(dir, 'salesforce.csv')}:${join(dir, 'ps.json')}`,
+  ]);
   expect(r.code, r.stderr).toBe(0);
   expect(JSON.parse(r.stdout).totals).toMatchObject({ read: 8, accepted: 8, invalid: 0 });
 });
@@ -72,7 +78,20 @@ test('a single --profile with a single file wins over the one beside it, as befo
 test('a file whose own name holds a colon is read as that file', async () => {
   const dir = tempFiles({});
   const odd = join(dir, 'deals:2024.json');
-  writeFileSync(odd, JSON.stringify([{ externalId: 'D-1', title: 'x', ownerExternalId: 'a', agentExternalId: 'a', isWon: false, amount: { value: '1', currency: 'USD' }, currentStage: { pipelineName: 'p', value: 'v' } }]));
+  writeFileSync(
+    odd,
+    JSON.stringify([
+      {
+        externalId: 'D-1',
+        title: 'x',
+        ownerExternalId: 'a',
+        agentExternalId: 'a',
+        isWon: false,
+        amount: { value: '1', currency: 'USD' },
+        currentStage: { pipelineName: 'p', value: 'v' },
+      },
+    ]),
+  );
   const r = await runCli(['validate', '--resource', 'deal', '--format', 'json', odd]);
   expect(r.code, r.stderr).toBe(0);
   expect(JSON.parse(r.stdout).totals).toMatchObject({ read: 1, accepted: 1 });
@@ -80,7 +99,10 @@ test('a file whose own name holds a colon is read as that file', async () => {
 
 test('a sync plan job without a profile takes the one beside its file too, so both paths map a file alike', async () => {
   const dir = twoExports({ beside: true });
-  writeFileSync(join(dir, 'batch-sync.config.json'), JSON.stringify({ jobs: [{ file: 'hubspot.csv' }, { file: 'salesforce.csv', profile: 'salesforce.profile.json' }] }));
+  writeFileSync(
+    join(dir, 'batch-sync.config.json'),
+    JSON.stringify({ jobs: [{ file: 'hubspot.csv' }, { file: 'salesforce.csv', profile: 'salesforce.profile.json' }] }),
+  );
   const r = await runCli(['validate', '--format', 'json', '--config', join(dir, 'batch-sync.config.json')]);
   expect(r.code, r.stderr).toBe(0);
   expect(JSON.parse(r.stdout).totals).toMatchObject({ read: 8, accepted: 8, invalid: 0 });

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { startServer, type MisbehavingServer, type RecordedRequest, } from '../helpers/misbehaving-server.js';
+import { startServer, type MisbehavingServer, type RecordedRequest } from '../helpers/misbehaving-server.js';
 import { runCli, tempFiles, SALES_PROFILES_CSV } from '../helpers/cli.js';
 
 const KEY = 'attribution-key-0123456789';
@@ -34,7 +34,14 @@ describe('attribution by externalId', () => {
     server = await startServer([], {
       respond: (req) => ({
         status: 200,
-        body: { data: { code: 200, success: itemsOf(req).length - 1, error: [{ message: 'VALIDATION_ERROR', detail: 'items[1] externalId=ACME 2: ownerExternalId: "ghost" does not exist as a sales profile' }] }, status: 'SUCCESS' },
+        body: {
+          data: {
+            code: 200,
+            success: itemsOf(req).length - 1,
+            error: [{ message: 'VALIDATION_ERROR', detail: 'items[1] externalId=ACME 2: ownerExternalId: "ghost" does not exist as a sales profile' }],
+          },
+          status: 'SUCCESS',
+        },
       }),
     });
     const dir = tempFiles({ 'deals.csv': [HEADER, 'ACME,Good deal,ana,ana,false,1.00,USD', 'ACME 2,Bad deal,ghost,ghost,false,2.00,USD'].join('\n') });
@@ -51,7 +58,14 @@ describe('attribution by externalId', () => {
     server = await startServer([], {
       respond: (req) => ({
         status: 200,
-        body: { data: { code: 200, success: itemsOf(req).length - 1, error: [{ message: 'VALIDATION_ERROR', detail: 'amount.value must have at most 2 decimal places' }] }, status: 'SUCCESS' },
+        body: {
+          data: {
+            code: 200,
+            success: itemsOf(req).length - 1,
+            error: [{ message: 'VALIDATION_ERROR', detail: 'amount.value must have at most 2 decimal places' }],
+          },
+          status: 'SUCCESS',
+        },
       }),
     });
     const rows = [HEADER];

@@ -75,7 +75,11 @@ describe('push survives the network', () => {
 
   test('a 401 while batches are in flight and another waits for a place: every row still has an outcome', async () => {
     // four batches in flight (slow answers), the fifth waiting for a place when the first 401 lands
-    const r = await push([], 1000, ['--concurrency', '4', '--batch-size', '100', '--format', 'json'], { status: 401, delayMs: 150, body: { message: 'bad key' } });
+    const r = await push([], 1000, ['--concurrency', '4', '--batch-size', '100', '--format', 'json'], {
+      status: 401,
+      delayMs: 150,
+      body: { message: 'bad key' },
+    });
     expect(r.code).toBe(3);
     const report = JSON.parse(r.stdout) as { counts: { deal: { read: number; accepted: number; rejected: number; invalid: number; skipped: number } } };
     const c = report.counts.deal;
@@ -91,7 +95,10 @@ describe('push survives the network', () => {
       { status: 401, body: { message: 'bad key' } }, // second half: the run aborts
     ]);
     const dir = tempFiles({ 'deals.csv': dealsCsv(2) });
-    const r = await runCli(['push', '--retry-delay', '10', '--batch-size', '2', '--concurrency', '1', '--format', 'json', join(dir, 'deals.csv')], { BATCH_SYNC_API_KEY: KEY, BATCH_SYNC_BASE_URL: server.url });
+    const r = await runCli(['push', '--retry-delay', '10', '--batch-size', '2', '--concurrency', '1', '--format', 'json', join(dir, 'deals.csv')], {
+      BATCH_SYNC_API_KEY: KEY,
+      BATCH_SYNC_BASE_URL: server.url,
+    });
     expect(server.requests).toHaveLength(3);
     expect(r.code).toBe(3);
     const report = JSON.parse(r.stdout) as { counts: { deal: Record<string, number> } };
@@ -102,7 +109,16 @@ describe('push survives the network', () => {
 
   test('a split batch whose first half gives up: the second half is not sent either', async () => {
     // the batch of 4 is refused whole (split), its first half meets a server down beyond the retries
-    const r = await push([{ status: 400, body: { message: 'one bad item' } }, { status: 503 }, { status: 503 }, { status: 503 }], 4, ['--retries', '2', '--batch-size', '4', '--concurrency', '1', '--format', 'json']);
+    const r = await push([{ status: 400, body: { message: 'one bad item' } }, { status: 503 }, { status: 503 }, { status: 503 }], 4, [
+      '--retries',
+      '2',
+      '--batch-size',
+      '4',
+      '--concurrency',
+      '1',
+      '--format',
+      'json',
+    ]);
     expect(r.code).toBe(3);
     // 1 whole + 3 tries of the first half; never the second half
     expect(r.requests.map((q) => itemsOf(q).length)).toEqual([4, 2, 2, 2]);
@@ -116,7 +132,9 @@ describe('push survives the network', () => {
     // bodies of answered batches are written over by later ones (BodyBuffers): slow answers, 503s and
     // a dropped connection keep requests in flight and retried while later batches are built
     let n = 0;
-    const steps: Step[] = Array.from({ length: 60 }, () => (++n % 7 === 0 ? { status: 503 } : n % 11 === 0 ? { drop: true } : { delayMs: n % 5, respond: (req) => okFor(req) }));
+    const steps: Step[] = Array.from({ length: 60 }, () =>
+      ++n % 7 === 0 ? { status: 503 } : n % 11 === 0 ? { drop: true } : { delayMs: n % 5, respond: (req) => okFor(req) },
+    );
     const r = await push(steps, 600, ['--batch-size', '10', '--concurrency', '4']);
     expect(r.code).toBe(0);
     const byBatch = new Map<string, Buffer>();

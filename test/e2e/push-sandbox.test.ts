@@ -50,7 +50,12 @@ describe.each(ANSWER_STYLES_UNDER_TEST)('answers $style', ({ style, args: answer
       expect(held.code).toBe(1);
       expect(held.stdout).toMatch(/HELD_BACK/);
       expect(held.stdout).toMatch(/deals\.csv:3/);
-      expect(sandbox.records('deal').map((d) => d.externalId).sort()).toEqual(['D-1', 'D-3', 'D-4']);
+      expect(
+        sandbox
+          .records('deal')
+          .map((d) => d.externalId)
+          .sort(),
+      ).toEqual(['D-1', 'D-3', 'D-4']);
 
       sandbox.reset();
       const sent = await runCli(['push', ...answerArgs, '--no-hold-dependents', ...files], env);
@@ -81,7 +86,12 @@ describe.each(ANSWER_STYLES_UNDER_TEST)('answers $style', ({ style, args: answer
       const r = await runCli(['push', ...answerArgs, join(dir, 'sales-profiles.csv'), join(dir, 'deals.csv')], env);
       expect(r.code).toBe(1);
       expect(r.stdout).toMatch(/ISO-4217/);
-      expect(sandbox.records('deal').map((d) => d.externalId).sort()).toEqual(['D-1', 'D-3']);
+      expect(
+        sandbox
+          .records('deal')
+          .map((d) => d.externalId)
+          .sort(),
+      ).toEqual(['D-1', 'D-3']);
 
       sandbox.reset();
       const missing = await runCli(['push', ...answerArgs, join(dir, 'sales-profiles.csv'), join(dir, 'nope.csv')], env);
@@ -93,7 +103,10 @@ describe.each(ANSWER_STYLES_UNDER_TEST)('answers $style', ({ style, args: answer
     test('a wrong key aborts with exit 3 after one request, and the key is never printed', async () => {
       const canary = 'canary-key-do-not-print-7f3a';
       const dir = tempFiles({ 'sales-profiles.csv': SALES_PROFILES_CSV, 'deals.csv': dealsCsv(300) });
-      const r = await runCli(['push', ...answerArgs, '--verbose', join(dir, 'sales-profiles.csv'), join(dir, 'deals.csv')], { ...env, BATCH_SYNC_API_KEY: canary });
+      const r = await runCli(['push', ...answerArgs, '--verbose', join(dir, 'sales-profiles.csv'), join(dir, 'deals.csv')], {
+        ...env,
+        BATCH_SYNC_API_KEY: canary,
+      });
       expect(r.code).toBe(3);
       expect(r.stderr + r.stdout).toMatch(/401/);
       // the first batch (sales profiles) is refused and nothing else is sent
@@ -104,12 +117,28 @@ describe.each(ANSWER_STYLES_UNDER_TEST)('answers $style', ({ style, args: answer
     test('--dry-run and validate --emit send nothing and write the exact envelopes', async () => {
       const dir = tempFiles({ 'sales-profiles.csv': SALES_PROFILES_CSV, 'deals.csv': dealsCsv(3) });
       const emit = join(dir, 'batches.ndjson');
-      const r = await runCli(['push', ...answerArgs, '--dry-run', '--emit', emit, '--source', 'crm', join(dir, 'deals.csv'), join(dir, 'sales-profiles.csv')], env);
+      const r = await runCli(
+        ['push', ...answerArgs, '--dry-run', '--emit', emit, '--source', 'crm', join(dir, 'deals.csv'), join(dir, 'sales-profiles.csv')],
+        env,
+      );
       expect(r.code).toBe(0);
       expect(sandbox.batches()).toHaveLength(0);
-      const lines = readFileSync(emit, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-      expect(lines.map((l) => [l.source, l.items.length])).toEqual([['crm', 2], ['crm', 3]]);
-      expect(lines[1].items[0]).toEqual({ externalId: 'D-1', title: 'Deal 1', ownerExternalId: 'ana', agentExternalId: 'ana', isWon: false, amount: { value: '1.50', currency: 'USD' } });
+      const lines = readFileSync(emit, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
+      expect(lines.map((l) => [l.source, l.items.length])).toEqual([
+        ['crm', 2],
+        ['crm', 3],
+      ]);
+      expect(lines[1].items[0]).toEqual({
+        externalId: 'D-1',
+        title: 'Deal 1',
+        ownerExternalId: 'ana',
+        agentExternalId: 'ana',
+        isWon: false,
+        amount: { value: '1.50', currency: 'USD' },
+      });
     });
   });
 
@@ -126,7 +155,12 @@ describe.each(ANSWER_STYLES_UNDER_TEST)('answers $style', ({ style, args: answer
       const second = await runCli(['push', ...answerArgs, '--resource', 'deal', again], env);
       expect(second.code).toBe(0);
       expect(second.stdout).toMatch(/deal\s+1\s+1\s+0\s+0\s+0/);
-      expect(sandbox.records('deal').map((d) => d.externalId).sort()).toEqual(['D-1', 'D-2', 'D-3', 'D-4', 'D-5']);
+      expect(
+        sandbox
+          .records('deal')
+          .map((d) => d.externalId)
+          .sort(),
+      ).toEqual(['D-1', 'D-2', 'D-3', 'D-4', 'D-5']);
     });
 
     test('cells the formula guard prefixed come back as they were', async () => {

@@ -23,7 +23,11 @@ test('data under an unnamed last column: every row read and valid, the column na
   const report = JSON.parse(r.stdout);
   expect(report.totals).toMatchObject({ read: 3, accepted: 3, invalid: 0 });
   expect(report.warnings).toContainEqual(
-    expect.objectContaining({ file, line: 2, reason: expect.stringContaining('column 4 has no name in the header but holds data (first on line 2); read as "column_4"') }),
+    expect.objectContaining({
+      file,
+      line: 2,
+      reason: expect.stringContaining('column 4 has no name in the header but holds data (first on line 2); read as "column_4"'),
+    }),
   );
 });
 

@@ -23,7 +23,9 @@ test('push --sandbox --format json: a server rejection carries the field its det
   const doc = JSON.parse(r.stdout);
   expect(doc.notAccepted.map((o: { field: string }) => o.field)).toEqual(['ownerExternalId', 'ownerExternalId', 'ownerExternalId', 'ownerExternalId']);
   expect(doc.groups).toHaveLength(1);
-  expect(doc.groups[0].reason).toBe('VALIDATION_ERROR ownerExternalId: "…" does not exist as a sales profile; agentExternalId: "…" does not exist as a sales profile');
+  expect(doc.groups[0].reason).toBe(
+    'VALIDATION_ERROR ownerExternalId: "…" does not exist as a sales profile; agentExternalId: "…" does not exist as a sales profile',
+  );
   expect(r.stderr).toContain('(1 batch received)');
   expect(r.stderr.trimEnd().split('\n').at(-1)).toMatch(/^batch-sync push: run \S+ FAILED exit=1 read=4 /);
 });

@@ -19,7 +19,9 @@ afterAll(() => sandbox.close());
 afterEach(() => server?.close());
 
 function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).map((f) => join(dir, f)).filter((f) => statSync(f).isFile());
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .map((f) => join(dir, f))
+    .filter((f) => statSync(f).isFile());
 }
 
 function expectNoCanary(r: CliResult, dir: string) {
@@ -30,7 +32,12 @@ function expectNoCanary(r: CliResult, dir: string) {
 }
 
 const echo = (status: number, extra: Partial<Step> = {}): Step => ({
-  respond: (req) => ({ status, headers: { 'x-echo': String(req.headers['x-api-key']) }, body: { message: `bad key ${String(req.headers['x-api-key'])}` }, ...extra }),
+  respond: (req) => ({
+    status,
+    headers: { 'x-echo': String(req.headers['x-api-key']) },
+    body: { message: `bad key ${String(req.headers['x-api-key'])}` },
+    ...extra,
+  }),
 });
 
 const PATHS: [string, () => Promise<string>, string[], number][] = [
@@ -41,17 +48,33 @@ const PATHS: [string, () => Promise<string>, string[], number][] = [
   ['404 echoing the key', async () => (server = await startServer([], echo(404))).url, ['--format', 'json'], 3],
   [
     'a redirect to a URL holding the key',
-    async () => (server = await startServer([], { respond: (req) => ({ status: 307, headers: { location: `http://127.0.0.1:9/?key=${String(req.headers['x-api-key'])}` } }) })).url,
+    async () =>
+      (server = await startServer([], {
+        respond: (req) => ({ status: 307, headers: { location: `http://127.0.0.1:9/?key=${String(req.headers['x-api-key'])}` } }),
+      })).url,
     ['--verbose'],
     3,
   ],
-  ['unverified 200 echoing the key', async () => (server = await startServer([], { respond: (req) => ({ status: 200, body: `<html>${String(req.headers['x-api-key'])}</html>` }) })).url, ['--retries', '1', '--verbose'], 3],
-  ['retries on 503 echoing the key', async () => (server = await startServer([echo(503), echo(503)], { respond: (req) => ({ status: 200, body: okBody(req) }) })).url, ['--verbose'], 0],
+  [
+    'unverified 200 echoing the key',
+    async () => (server = await startServer([], { respond: (req) => ({ status: 200, body: `<html>${String(req.headers['x-api-key'])}</html>` }) })).url,
+    ['--retries', '1', '--verbose'],
+    3,
+  ],
+  [
+    'retries on 503 echoing the key',
+    async () => (server = await startServer([echo(503), echo(503)], { respond: (req) => ({ status: 200, body: okBody(req) }) })).url,
+    ['--verbose'],
+    0,
+  ],
   [
     'server rejections quoting the key, into the errors CSV',
     async () =>
       (server = await startServer([], {
-        respond: (req) => ({ status: 200, body: okBody(req, [{ message: 'VALIDATION_ERROR', detail: `items[0] externalId=A-1: key ${String(req.headers['x-api-key'])} is not allowed` }]) }),
+        respond: (req) => ({
+          status: 200,
+          body: okBody(req, [{ message: 'VALIDATION_ERROR', detail: `items[0] externalId=A-1: key ${String(req.headers['x-api-key'])} is not allowed` }]),
+        }),
       })).url,
     ['--verbose'],
     1,

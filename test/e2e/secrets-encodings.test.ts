@@ -35,20 +35,49 @@ function leakedForms(): string[] {
 }
 
 function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).map((f) => join(dir, f)).filter((f) => statSync(f).isFile());
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .map((f) => join(dir, f))
+    .filter((f) => statSync(f).isFile());
 }
 
 function expectNoForm(r: CliResult, dir: string): void {
-  const places: [string, string][] = [['stdout', r.stdout], ['stderr', r.stderr], ...filesUnder(dir).map((f): [string, string] => [f, readFileSync(f, 'utf8')])];
-  expect(places.map(([p]) => p).some((p) => p.endsWith('report.json')), 'a report.json was written').toBe(true);
+  const places: [string, string][] = [
+    ['stdout', r.stdout],
+    ['stderr', r.stderr],
+    ...filesUnder(dir).map((f): [string, string] => [f, readFileSync(f, 'utf8')]),
+  ];
+  expect(
+    places.map(([p]) => p).some((p) => p.endsWith('report.json')),
+    'a report.json was written',
+  ).toBe(true);
   for (const [where, text] of places) for (const form of leakedForms()) expect(text, `${form} in ${where}`).not.toContain(form);
 }
 
 const SERVERS: [string, Step, number][] = [
-  ['a 400 body with the key JSON-escaped (\\/ as PHP)', { status: 400, headers: { 'content-type': 'application/json' }, body: `{"message":"VALIDATION_ERROR","detail":"key \\"${KEY.replace(/\//g, '\\/')}\\" is not valid here"}` }, 1],
-  ['a 400 body with the key JSON-escaped (\\u002B as .NET)', { status: 400, headers: { 'content-type': 'application/json' }, body: `{"message":"bad key ${KEY.replace(/\+/g, '\\u002B')}","all":"${unicodeAll(KEY)}"}` }, 1],
-  ['a redirect whose Location holds the key URL-encoded (upper-case hex)', { status: 307, headers: { location: `http://127.0.0.1:9/login?key=${pct(KEY)}&again=${pct(pct(KEY))}` } }, 3],
-  ['a redirect whose Location holds the key URL-encoded (lower-case hex)', { status: 302, headers: { location: `http://127.0.0.1:9/login?key=${lowerHex(pct(KEY))}` } }, 3],
+  [
+    'a 400 body with the key JSON-escaped (\\/ as PHP)',
+    {
+      status: 400,
+      headers: { 'content-type': 'application/json' },
+      body: `{"message":"VALIDATION_ERROR","detail":"key \\"${KEY.replace(/\//g, '\\/')}\\" is not valid here"}`,
+    },
+    1,
+  ],
+  [
+    'a 400 body with the key JSON-escaped (\\u002B as .NET)',
+    { status: 400, headers: { 'content-type': 'application/json' }, body: `{"message":"bad key ${KEY.replace(/\+/g, '\\u002B')}","all":"${unicodeAll(KEY)}"}` },
+    1,
+  ],
+  [
+    'a redirect whose Location holds the key URL-encoded (upper-case hex)',
+    { status: 307, headers: { location: `http://127.0.0.1:9/login?key=${pct(KEY)}&again=${pct(pct(KEY))}` } },
+    3,
+  ],
+  [
+    'a redirect whose Location holds the key URL-encoded (lower-case hex)',
+    { status: 302, headers: { location: `http://127.0.0.1:9/login?key=${lowerHex(pct(KEY))}` } },
+    3,
+  ],
 ];
 
 describe('the key echoed back encoded', () => {
@@ -64,7 +93,10 @@ describe('the key echoed back encoded', () => {
       respond: (req) => ({
         status: 200,
         body: okBody(req, [
-          { message: 'VALIDATION_ERROR', detail: `items[0] externalId=A-1: token ${b64('')} / ${b64('B')} / ${b64('Be', true)} / ${b64('Bearer ')} is not allowed` },
+          {
+            message: 'VALIDATION_ERROR',
+            detail: `items[0] externalId=A-1: token ${b64('')} / ${b64('B')} / ${b64('Be', true)} / ${b64('Bearer ')} is not allowed`,
+          },
         ]),
       }),
     });
@@ -74,9 +106,12 @@ describe('the key echoed back encoded', () => {
 
 async function expectMasked(code: number, format: 'human' | 'json'): Promise<void> {
   const { dir, file, stateDir } = accountsFile(2);
-  const r = await spawnCli(['push', '--retries', '0', '--verbose', '--format', format, '--incremental', '--state-dir', stateDir, '--errors', join(dir, 'failed.csv'), file], {
-    env: { BATCH_SYNC_API_KEY: KEY, BATCH_SYNC_BASE_URL: server!.url },
-  });
+  const r = await spawnCli(
+    ['push', '--retries', '0', '--verbose', '--format', format, '--incremental', '--state-dir', stateDir, '--errors', join(dir, 'failed.csv'), file],
+    {
+      env: { BATCH_SYNC_API_KEY: KEY, BATCH_SYNC_BASE_URL: server!.url },
+    },
+  );
   expect(r.code, r.stderr).toBe(code);
   // the server's text did reach the outputs (the check below looked at something), masked
   expect(readFileSync(join(dir, 'failed.csv'), 'utf8')).toContain('***');

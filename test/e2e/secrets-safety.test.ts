@@ -64,11 +64,13 @@ describe('the key and the connection', () => {
 describe('the errors CSV', () => {
   const TRIGGERS = ['=1+1', '+1+1', '-1+1', '@SUM(A1)', '\tx', '\rx', '\nx', '＝1+1', '＋1', '－1', '＠x'];
 
-  test('formula-like cells, ours and the server\'s, are neutralised; UTF-8 with BOM; atomic; never over an input', async () => {
+  test("formula-like cells, ours and the server's, are neutralised; UTF-8 with BOM; atomic; never over an input", async () => {
     const rows = TRIGGERS.map((t, i) => `E-${i},"${t}",`); // no type: every row invalid locally
     const dir = tempFiles({ 'accounts.csv': ['externalId,name,type', ...rows, 'S-1,Ação,COMPANY'].join('\n') });
     const input = join(dir, 'accounts.csv');
-    server = await startServer([], { respond: (req) => ({ status: 200, body: okBody(req, [{ message: '=HYPERLINK("http://evil")', detail: '+cmd|calc items[0]' }]) }) });
+    server = await startServer([], {
+      respond: (req) => ({ status: 200, body: okBody(req, [{ message: '=HYPERLINK("http://evil")', detail: '+cmd|calc items[0]' }]) }),
+    });
     const errors = join(dir, 'failed.csv');
     const r = await runCli(['push', '--errors', errors, input], { BATCH_SYNC_API_KEY: KEY, BATCH_SYNC_BASE_URL: server.url });
     expect(r.code).toBe(1);
@@ -97,7 +99,9 @@ describe('payload values stay out of the terminal', () => {
     const dir = tempFiles({ 'accounts.csv': 'externalId,name,type\nA-1,SECRET-PAYLOAD-VALUE,COMPANY\nA-2,Fine,COMPANY' });
     // the server names the field, not the value (a server quoting values back is printed as it
     // came: see the README's hardening table)
-    server = await startServer([], { respond: (req) => ({ status: 200, body: okBody(req, [{ message: 'VALIDATION_ERROR', detail: 'items[0] externalId=A-1: name is not allowed' }]) }) });
+    server = await startServer([], {
+      respond: (req) => ({ status: 200, body: okBody(req, [{ message: 'VALIDATION_ERROR', detail: 'items[0] externalId=A-1: name is not allowed' }]) }),
+    });
     const errors = join(dir, 'failed.csv');
     const r = await runCli(['push', '--errors', errors, ...args, join(dir, 'accounts.csv')], { BATCH_SYNC_API_KEY: KEY, BATCH_SYNC_BASE_URL: server.url });
     expect(r.code).toBe(1);

@@ -18,7 +18,10 @@ async function push(step: Parameters<typeof startServer>[1], args: string[] = []
   server = await startServer([], step);
   const dir = tempFiles({ 'deals.csv': dealsCsv(1) });
   const errors = join(dir, 'failed.csv');
-  const r = await runCli(['push', '--retries', '0', '--errors', errors, '--format', 'json', ...args, join(dir, 'deals.csv')], { BATCH_SYNC_API_KEY: KEY, BATCH_SYNC_BASE_URL: server.url });
+  const r = await runCli(['push', '--retries', '0', '--errors', errors, '--format', 'json', ...args, join(dir, 'deals.csv')], {
+    BATCH_SYNC_API_KEY: KEY,
+    BATCH_SYNC_BASE_URL: server.url,
+  });
   return { ...r, errorsCsv: readFileSync(errors, 'utf8') };
 }
 

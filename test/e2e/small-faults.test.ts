@@ -28,7 +28,7 @@ const env = () => ({ BATCH_SYNC_API_KEY: KEY, BATCH_SYNC_BASE_URL: sandbox.url }
 const deadPid = () => spawnSync(process.execPath, ['-e', '0']).pid!;
 
 describe('orphan snapshot temps of a run killed mid-compaction', () => {
-  test('are removed at the next open when their writer is gone or they are older than the lock; a live writer\'s is kept', async () => {
+  test("are removed at the next open when their writer is gone or they are older than the lock; a live writer's is kept", async () => {
     const { file, stateDir } = accountsFile(3);
     expect((await runCli(['push', '--incremental', '--state-dir', stateDir, file], env())).code).toBe(0);
     const hourAgo = new Date(Date.now() - 3600_000);
@@ -57,7 +57,9 @@ describe('many requests in flight', () => {
       { status: 200, delayMs: 150, body: { data: { code: 200, success: 1, error: [] }, status: 'SUCCESS' } },
     );
     const { file } = accountsFile(rows);
-    const r = await spawnCli(['push', '--concurrency', '16', '--batch-size', '1', '--retry-delay', '200', file], { env: { BATCH_SYNC_API_KEY: KEY, BATCH_SYNC_BASE_URL: server.url } });
+    const r = await spawnCli(['push', '--concurrency', '16', '--batch-size', '1', '--retry-delay', '200', file], {
+      env: { BATCH_SYNC_API_KEY: KEY, BATCH_SYNC_BASE_URL: server.url },
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(server.maxInFlight).toBeGreaterThan(10);
     expect(r.stderr).not.toMatch(/MaxListeners|memory leak/);
@@ -82,8 +84,16 @@ describe('JSON numbers a double cannot hold', () => {
 describe('__proto__ as a key', () => {
   // written as text: in an object literal `__proto__` would set the prototype, not make a key
   test.each([
-    ['a field named __proto__', '{"resource":"account","fields":{"externalId":{"column":"id"},"name":{"column":"n"},"type":{"const":"COMPANY"},"__proto__":{"column":"x"}}}', 'fields.__proto__'],
-    ['a map entry __proto__', '{"resource":"account","fields":{"externalId":{"column":"id"},"name":{"column":"n"},"type":{"column":"t","map":{"__proto__":"COMPANY","company":"COMPANY"}}}}', 'fields.type.map.__proto__'],
+    [
+      'a field named __proto__',
+      '{"resource":"account","fields":{"externalId":{"column":"id"},"name":{"column":"n"},"type":{"const":"COMPANY"},"__proto__":{"column":"x"}}}',
+      'fields.__proto__',
+    ],
+    [
+      'a map entry __proto__',
+      '{"resource":"account","fields":{"externalId":{"column":"id"},"name":{"column":"n"},"type":{"column":"t","map":{"__proto__":"COMPANY","company":"COMPANY"}}}}',
+      'fields.type.map.__proto__',
+    ],
   ])('a profile with %s is refused, naming it', async (_name, profile, where) => {
     const dir = tempFiles({ 'p.json': profile, 'accounts.csv': 'id,n,t,x\nA-1,Acme,company,y\n' });
     const r = await runCli(['validate', '--profile', join(dir, 'p.json'), join(dir, 'accounts.csv')]);
@@ -92,14 +102,17 @@ describe('__proto__ as a key', () => {
     expect(r.stderr).toMatch(new RegExp(`^error: profile .*p\\.json: ${where.replace(/\./g, '\\.')}: `, 'm'));
   });
 
-  test.each(['__proto__', 'constructor', 'toString', 'hasOwnProperty'])('%s: the sandbox answers GET /_sandbox/records/<it> with 404, --resource <it> is a usage error', async (name) => {
-    const res = await fetch(`${sandbox.url}/_sandbox/records/${name}`);
-    expect(res.status).toBe(404);
-    const { file } = accountsFile(1);
-    const r = await runCli(['validate', '--resource', name, file]);
-    expect(r.code).toBe(2);
-    expectCleanStderr(r.stderr);
-  });
+  test.each(['__proto__', 'constructor', 'toString', 'hasOwnProperty'])(
+    '%s: the sandbox answers GET /_sandbox/records/<it> with 404, --resource <it> is a usage error',
+    async (name) => {
+      const res = await fetch(`${sandbox.url}/_sandbox/records/${name}`);
+      expect(res.status).toBe(404);
+      const { file } = accountsFile(1);
+      const r = await runCli(['validate', '--resource', name, file]);
+      expect(r.code).toBe(2);
+      expectCleanStderr(r.stderr);
+    },
+  );
 });
 
 describe('odd locks', () => {

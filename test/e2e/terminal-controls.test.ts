@@ -69,7 +69,9 @@ describe('control characters on the terminal', () => {
   test('--format json on stdout: valid JSON with the values exact', async () => {
     const { file } = input();
     await rejectingServer();
-    const r = await spawnCli(['push', '--resource', 'account', '--format', 'json', file], { env: { BATCH_SYNC_API_KEY: KEY, BATCH_SYNC_BASE_URL: server!.url } });
+    const r = await spawnCli(['push', '--resource', 'account', '--format', 'json', file], {
+      env: { BATCH_SYNC_API_KEY: KEY, BATCH_SYNC_BASE_URL: server!.url },
+    });
     expect(r.code, r.stderr).toBe(1);
     expect(r.stdout).not.toMatch(RAW_CONTROL);
     const report = JSON.parse(r.stdout) as { notAccepted: { externalId: string; file: string; message: string; detail: string }[] };
@@ -81,7 +83,9 @@ describe('control characters on the terminal', () => {
   test('with colours on, our colours stay and the forged sequences are still escaped', async () => {
     const { file } = input();
     await rejectingServer();
-    const r = await spawnCli(['push', '--resource', 'account', file], { env: { BATCH_SYNC_API_KEY: KEY, BATCH_SYNC_BASE_URL: server!.url, FORCE_COLOR: '1', NO_COLOR: undefined } });
+    const r = await spawnCli(['push', '--resource', 'account', file], {
+      env: { BATCH_SYNC_API_KEY: KEY, BATCH_SYNC_BASE_URL: server!.url, FORCE_COLOR: '1', NO_COLOR: undefined },
+    });
     expect(r.code, r.stderr).toBe(1);
     expect(r.stdout).toMatch(/\u001b\[31m/); // the red of FAILED
     expect(r.stdout).toContain('externalId=COMP\\rOK: all rows accepted\\u001b[K');
@@ -92,8 +96,13 @@ describe('control characters on the terminal', () => {
   test('a lock held by a host whose name holds escape sequences', async () => {
     const { file, stateDir } = input();
     mkdirSync(stateDir, { recursive: true });
-    writeFileSync(join(stateDir, 'lock'), JSON.stringify({ pid: 1, hostname: `build${TITLE}\r${hostname()}`, startedAt: '2026-01-01T00:00:00Z', runId: `r${OSC8}` }));
-    const r = await spawnCli(['push', '--resource', 'account', '--incremental', '--state-dir', stateDir, file], { env: { BATCH_SYNC_API_KEY: KEY, BATCH_SYNC_BASE_URL: 'http://127.0.0.1:9' } });
+    writeFileSync(
+      join(stateDir, 'lock'),
+      JSON.stringify({ pid: 1, hostname: `build${TITLE}\r${hostname()}`, startedAt: '2026-01-01T00:00:00Z', runId: `r${OSC8}` }),
+    );
+    const r = await spawnCli(['push', '--resource', 'account', '--incremental', '--state-dir', stateDir, file], {
+      env: { BATCH_SYNC_API_KEY: KEY, BATCH_SYNC_BASE_URL: 'http://127.0.0.1:9' },
+    });
     expect(r.code).toBe(4);
     expect(r.stderr).toContain('build\\u001b]0;pwned\\u0007\\r');
     expect(r.stderr).not.toMatch(RAW_CONTROL);

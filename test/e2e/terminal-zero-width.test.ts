@@ -38,7 +38,9 @@ test('push on a 0-column terminal ends, and the spinner codes never start', asyn
 
 test('SIGTERM mid-push on a 0-column terminal ends the run with exit 3 and its report', async () => {
   // every answer takes 400 ms: batches are in flight when the signal comes
-  server = await startServer([], { respond: (req) => ({ status: 200, delayMs: 400, body: { data: { code: 200, success: itemsIn(req), error: [] }, status: 'SUCCESS' } }) });
+  server = await startServer([], {
+    respond: (req) => ({ status: 200, delayMs: 400, body: { data: { code: 200, success: itemsIn(req), error: [] }, status: 'SUCCESS' } }),
+  });
   const dir = tempFiles({ 'sales-profiles.csv': SALES_PROFILES_CSV, 'deals.csv': dealsCsv(400) });
   const run = startCliOnPty(['push', '--batch-size', '20', '--concurrency', '2', join(dir, 'sales-profiles.csv'), join(dir, 'deals.csv')], {
     env: { BATCH_SYNC_API_KEY: KEY, BATCH_SYNC_BASE_URL: server.url },

@@ -16,7 +16,10 @@ afterEach(async () => {
 async function push(steps: Parameters<typeof startServer>[0], fallback: Parameters<typeof startServer>[1]) {
   server = await startServer(steps, fallback);
   const dir = tempFiles({ 'deals.csv': dealsCsv(1) });
-  const r = await runCli(['push', '--retries', '1', '--retry-delay', '10', '--format', 'json', join(dir, 'deals.csv')], { BATCH_SYNC_API_KEY: KEY, BATCH_SYNC_BASE_URL: server.url });
+  const r = await runCli(['push', '--retries', '1', '--retry-delay', '10', '--format', 'json', join(dir, 'deals.csv')], {
+    BATCH_SYNC_API_KEY: KEY,
+    BATCH_SYNC_BASE_URL: server.url,
+  });
   return { ...r, report: JSON.parse(r.stdout) as { notAccepted: { message: string; detail: string }[] } };
 }
 

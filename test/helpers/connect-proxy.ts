@@ -18,8 +18,7 @@ export interface TestProxy {
 }
 
 export async function startProxy(opts: { user?: string; password?: string } = {}): Promise<TestProxy> {
-  const expected =
-    opts.user !== undefined ? `Basic ${Buffer.from(`${opts.user}:${opts.password ?? ''}`).toString('base64')}` : undefined;
+  const expected = opts.user !== undefined ? `Basic ${Buffer.from(`${opts.user}:${opts.password ?? ''}`).toString('base64')}` : undefined;
   const seen: ProxiedRequest[] = [];
   const sockets = new Set<Socket>();
 
@@ -34,13 +33,10 @@ export async function startProxy(opts: { user?: string; password?: string } = {}
     const headers = { ...req.headers };
     delete headers['proxy-authorization'];
     delete headers['proxy-connection'];
-    const upstream = httpRequest(
-      { host: url.hostname, port: url.port, path: url.pathname + url.search, method: req.method, headers },
-      (up) => {
-        res.writeHead(up.statusCode ?? 502, up.headers);
-        up.pipe(res);
-      },
-    );
+    const upstream = httpRequest({ host: url.hostname, port: url.port, path: url.pathname + url.search, method: req.method, headers }, (up) => {
+      res.writeHead(up.statusCode ?? 502, up.headers);
+      up.pipe(res);
+    });
     upstream.on('error', () => res.writeHead(502).end());
     req.pipe(upstream);
   });

@@ -109,8 +109,7 @@ async function answer(step: Step, res: ServerResponse): Promise<void> {
     res.socket?.destroy();
     return;
   }
-  const body =
-    step.body === undefined ? Buffer.alloc(0) : Buffer.from(typeof step.body === 'string' ? step.body : JSON.stringify(step.body));
+  const body = step.body === undefined ? Buffer.alloc(0) : Buffer.from(typeof step.body === 'string' ? step.body : JSON.stringify(step.body));
   const contentType = typeof step.body === 'object' ? 'application/json' : 'text/plain';
   res.writeHead(step.status ?? 200, { 'content-type': contentType, 'content-length': String(body.length), ...step.headers });
   if (step.cutAfterBytes !== undefined) {

@@ -16,13 +16,7 @@ export async function sandbox(options: Partial<SandboxOptions> = {}): Promise<Sa
 }
 
 /** Sends a raw body (string) or an envelope (object) to an API path; returns status and parsed JSON. */
-export async function call(
-  sb: SandboxHandle,
-  method: string,
-  path: string,
-  body?: unknown,
-  headers: Record<string, string> = {},
-): Promise<Answer> {
+export async function call(sb: SandboxHandle, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
   const res = await fetch(`${sb.url}${path}`, {
     method,
     headers: { 'content-type': 'application/json', 'x-api-key': KEY, ...headers },

@@ -76,7 +76,16 @@ describe('canonical CSV fixtures map without a profile', () => {
 describe('canonical cells', () => {
   const header = ['externalId', 'title', 'ownerExternalId', 'agentExternalId', 'isWon', 'amount.value', 'amount.currency', 'closeDate'];
   const mapper = createMapper({ resource: 'deal', header, file: 'd.csv' });
-  const cells = { externalId: 'D1', title: 'T', ownerExternalId: 'a', agentExternalId: 'b', isWon: 'true', 'amount.value': '10', 'amount.currency': 'USD', closeDate: '' };
+  const cells = {
+    externalId: 'D1',
+    title: 'T',
+    ownerExternalId: 'a',
+    agentExternalId: 'b',
+    isWon: 'true',
+    'amount.value': '10',
+    'amount.currency': 'USD',
+    closeDate: '',
+  };
   test('a bad boolean, an Excel error, a scientific id: diagnostics with column and field', () => {
     const r = mapper.map(row({ ...cells, isWon: 'yes', title: '#VALUE!', externalId: '4.5E+12' }, 3, 'd.csv'));
     expect(r.kind === 'invalid' && r.problems.map((p) => `${p.file}:${p.line} ${p.column} → ${p.field}: ${p.reason}`)).toEqual([
@@ -104,7 +113,9 @@ describe('canonical cells', () => {
     expect(() => createMapper({ resource: 'deal', header: [...header, 'customFields.x:date'], file: 'd.csv' })).toThrow(/unknown custom field type "date"/);
   });
   test('a stage object is required whole once any of its cells is mapped', () => {
-    expect(() => createMapper({ resource: 'deal', header: [...header, 'currentStage.value'], file: 'd.csv' })).toThrow(/no column for "currentStage\.pipelineName"/);
+    expect(() => createMapper({ resource: 'deal', header: [...header, 'currentStage.value'], file: 'd.csv' })).toThrow(
+      /no column for "currentStage\.pipelineName"/,
+    );
     expect(() => createMapper({ resource: 'deal', header: [...header, 'stages[1].value'], file: 'd.csv' })).toThrow(/"stages\[1\]\.pipelineName"/);
   });
   test('JSON items pass through as they are', () => {
@@ -113,7 +124,8 @@ describe('canonical cells', () => {
     expect(json.map({ kind: 'item', file: 'd.json', line: 1, item })).toEqual({ kind: 'item', item, warnings: [] });
     expect(json.map({ kind: 'item', file: 'd.json', line: 2, item: [1] }).kind).toBe('invalid');
     expect(json.map({ kind: 'unreadable', file: 'd.json', line: 3, reason: 'broken line' })).toEqual({
-      kind: 'invalid', problems: [{ severity: 'error', file: 'd.json', line: 3, reason: 'broken line' }],
+      kind: 'invalid',
+      problems: [{ severity: 'error', file: 'd.json', line: 3, reason: 'broken line' }],
     });
   });
   test('a __proto__ column is just a column', () => {

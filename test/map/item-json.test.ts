@@ -17,7 +17,31 @@ import { CsvRow } from '../../src/read/csv/row-builder.js';
 import { createItemValidator } from '../../src/validate/validate-item.js';
 
 // values of every kind, valid and not: each column draws mostly from its own kind's, sometimes from all
-const TEXT = ['Ana', 'Ação – lote 2', ' spaced ', 'x"y', 'back\\slash', 'tab\there', 'line\nbreak', '\u2028', '😀', 'lone \ud800', 'D-1', '0012', 'CALL', 'EMAIL', 'OUTBOUND', 'COMPANY', 'OTHER', 'USD', 'BRL', 'ana@example.com', 'not-an-email', '\u0001'.repeat(40), 'ação😀'.repeat(30)];
+const TEXT = [
+  'Ana',
+  'Ação – lote 2',
+  ' spaced ',
+  'x"y',
+  'back\\slash',
+  'tab\there',
+  'line\nbreak',
+  '\u2028',
+  '😀',
+  'lone \ud800',
+  'D-1',
+  '0012',
+  'CALL',
+  'EMAIL',
+  'OUTBOUND',
+  'COMPANY',
+  'OTHER',
+  'USD',
+  'BRL',
+  'ana@example.com',
+  'not-an-email',
+  '\u0001'.repeat(40),
+  'ação😀'.repeat(30),
+];
 const BY_KIND: Record<string, string[]> = {
   string: TEXT,
   boolean: ['true', 'false', 'TRUE', 'False'],
@@ -27,9 +51,30 @@ const BY_KIND: Record<string, string[]> = {
   datetime: ['2024-01-31T10:30:00Z', '2024-01-31T10:30:00.123+02:00'],
   dateOrDateTime: ['2024-01-31', '2024-01-31T10:30:00Z'],
 };
-const JUNK = ['', ' ', 'null', 'NULL', '#N/A', '#hashtag', '1E+5', '1.23e+11', 'yes', '1,5', '2023-02-29', '2024-01-31T10:30:00', '1e400', '9'.repeat(400), 'US$', '\u00a0x\u00a0', ...Object.values(BY_KIND).flat()];
+const JUNK = [
+  '',
+  ' ',
+  'null',
+  'NULL',
+  '#N/A',
+  '#hashtag',
+  '1E+5',
+  '1.23e+11',
+  'yes',
+  '1,5',
+  '2023-02-29',
+  '2024-01-31T10:30:00',
+  '1e400',
+  '9'.repeat(400),
+  'US$',
+  '\u00a0x\u00a0',
+  ...Object.values(BY_KIND).flat(),
+];
 
-interface Column { name: string; kind: string }
+interface Column {
+  name: string;
+  kind: string;
+}
 
 /** A string field's own valid values where its leaf wants a format; TEXT otherwise. */
 function kindOf(resource: Resource, path: string, kind: string): string {
@@ -45,7 +90,11 @@ function columns(resource: Resource, method: Method): fc.Arbitrary<Column[]> {
   // required top-level fields always (else the mapper refuses the header), others maybe
   const required = fields.filter((f) => f.required && f.group === '');
   const optional = fields.filter((f) => !(f.required && f.group === ''));
-  const custom = fc.record({ key: fc.constantFrom('probability', 'region', 'vip', 'n'), name: fc.constantFrom('', '[Display name]', '[Nome ação]'), type: fc.constantFrom('', ':string', ':number', ':boolean') });
+  const custom = fc.record({
+    key: fc.constantFrom('probability', 'region', 'vip', 'n'),
+    name: fc.constantFrom('', '[Display name]', '[Nome ação]'),
+    type: fc.constantFrom('', ':string', ':number', ':boolean'),
+  });
   return fc
     .tuple(fc.subarray(optional), shape.customFields === 'none' ? fc.constant([]) : fc.array(custom, { maxLength: 3 }))
     .chain(([more, customs]) =>
@@ -60,8 +109,19 @@ function columns(resource: Resource, method: Method): fc.Arbitrary<Column[]> {
 }
 
 const valid = (kind: string): string[] =>
-  kind === 'currency' ? ['USD', 'BRL', 'CLP', 'usd'] : kind === 'email' ? ['ana@example.com', 'x@y'] : kind.startsWith('seen ') ? [...seenValues(...(kind.split(' ').slice(1) as [Resource, string]))!, 'OTHER'] : BY_KIND[kind]!;
-const cellOf = (kind: string) => fc.oneof({ weight: 12, arbitrary: fc.constantFrom(...valid(kind)) }, { weight: 1, arbitrary: fc.constantFrom(...JUNK) }, { weight: 1, arbitrary: fc.string({ maxLength: 4 }) });
+  kind === 'currency'
+    ? ['USD', 'BRL', 'CLP', 'usd']
+    : kind === 'email'
+      ? ['ana@example.com', 'x@y']
+      : kind.startsWith('seen ')
+        ? [...seenValues(...(kind.split(' ').slice(1) as [Resource, string]))!, 'OTHER']
+        : BY_KIND[kind]!;
+const cellOf = (kind: string) =>
+  fc.oneof(
+    { weight: 12, arbitrary: fc.constantFrom(...valid(kind)) },
+    { weight: 1, arbitrary: fc.constantFrom(...JUNK) },
+    { weight: 1, arbitrary: fc.string({ maxLength: 4 }) },
+  );
 
 const cases = RESOURCES.flatMap((resource) => METHODS.map((method) => [resource, method] as const));
 
@@ -70,7 +130,9 @@ test.each(cases)('the fast JSON of a %s %s row is the validated item’s JSON, e
   let valid = 0;
   fc.assert(
     fc.property(
-      columns(resource, method).chain((cols) => fc.tuple(fc.constant(cols), fc.array(fc.tuple(...cols.map((c) => cellOf(c.kind))), { minLength: 1, maxLength: 8 }))),
+      columns(resource, method).chain((cols) =>
+        fc.tuple(fc.constant(cols), fc.array(fc.tuple(...cols.map((c) => cellOf(c.kind))), { minLength: 1, maxLength: 8 })),
+      ),
       ([cols, rows]) => {
         const header = cols.map((c) => c.name);
         let mapper;
@@ -151,7 +213,13 @@ test.each(PROFILES)('the fast JSON through profile %s is the validated item’s 
   for await (const r of source.records) if (r.kind === 'row') rows.push({ ...r.row });
   let valid = 0;
   const check = (row: Record<string, string>) => {
-    const record = new CsvRow(file, 2, header.map((h) => row[h] ?? ''), header, undefined);
+    const record = new CsvRow(
+      file,
+      2,
+      header.map((h) => row[h] ?? ''),
+      header,
+      undefined,
+    );
     const refs = new Array<unknown>(REF_PATHS.length);
     const fast = mapper.json!(record, refs);
     const mapped = mapper.map(record);
@@ -166,7 +234,11 @@ test.each(PROFILES)('the fast JSON through profile %s is the validated item’s 
   };
   rows.forEach(check);
   const own = header.map((h) => [...new Set(rows.map((r) => r[h]!))]);
-  const cell = (i: number) => fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...own[i]!) }, { weight: 1, arbitrary: fc.constantFrom(...JUNK, ' 1.234,56 ', '31/02/2024', '2024-13-01', 'Ganado', '"quoted"') });
+  const cell = (i: number) =>
+    fc.oneof(
+      { weight: 6, arbitrary: fc.constantFrom(...own[i]!) },
+      { weight: 1, arbitrary: fc.constantFrom(...JUNK, ' 1.234,56 ', '31/02/2024', '2024-13-01', 'Ganado', '"quoted"') },
+    );
   fc.assert(
     fc.property(fc.tuple(...header.map((_, i) => cell(i))), (cells) => {
       check(Object.fromEntries(header.map((h, i) => [h, cells[i]!])));
@@ -195,7 +267,10 @@ test('a profile value of the wrong JSON type or a null where none is allowed goe
     return { fast: mapper.json!(record, new Array<unknown>(REF_PATHS.length)), slow: checked?.ok ? JSON.stringify(checked.item) : undefined };
   };
   // the usual rows: both ways agree
-  expect(outcome(['A-1', 'x', 'std', '1'])).toEqual({ fast: '{"externalId":"A-1","name":"Acme","customFields":[{"key":"tier","type":"string","value":"basic","name":"Tier"}],"type":"COMPANY"}', slow: '{"externalId":"A-1","name":"Acme","customFields":[{"key":"tier","type":"string","value":"basic","name":"Tier"}],"type":"COMPANY"}' });
+  expect(outcome(['A-1', 'x', 'std', '1'])).toEqual({
+    fast: '{"externalId":"A-1","name":"Acme","customFields":[{"key":"tier","type":"string","value":"basic","name":"Tier"}],"type":"COMPANY"}',
+    slow: '{"externalId":"A-1","name":"Acme","customFields":[{"key":"tier","type":"string","value":"basic","name":"Tier"}],"type":"COMPANY"}',
+  });
   // a number for a string custom field, and null for a name: invalid, never written fast
   expect(outcome(['A-2', 'x', 'vip', '1'])).toEqual({ fast: undefined, slow: undefined });
   expect(outcome(['A-3', 'gone', 'std', '1'])).toEqual({ fast: undefined, slow: undefined });

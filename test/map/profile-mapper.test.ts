@@ -33,8 +33,16 @@ const base = {
 };
 
 const cells = {
-  ID: '00123', Oportunidad: 'Licencias', Vendedor: 'José Peña', Monto: 'R$ 1.234,56', Moneda: 'brl',
-  'Fecha de cierre': '15/03/2024', Etapa: 'ganado', Sector: 'Retail', Empleados: '1.200', Activo: 'Sí',
+  ID: '00123',
+  Oportunidad: 'Licencias',
+  Vendedor: 'José Peña',
+  Monto: 'R$ 1.234,56',
+  Moneda: 'brl',
+  'Fecha de cierre': '15/03/2024',
+  Etapa: 'ganado',
+  Sector: 'Retail',
+  Empleados: '1.200',
+  Activo: 'Sí',
 };
 
 function mapOne(cellsOverride: Record<string, string> = {}, profileOverride: Record<string, unknown> = {}): MapResult {
@@ -142,29 +150,43 @@ describe('profile validation points at the profile field', () => {
     );
   });
   test('unknown transform', () => {
-    expect(profileError({ ...base, fields: { ...base.fields, title: { column: 'X', transform: 'titlecase' } } })).toMatch(/fields\.title\.transform\[0\]: expected one of slug/);
-    expect(profileError({ ...base, fields: { ...base.fields, title: { template: '{X|titlecase}' } } })).toMatch(/fields\.title\.template: unknown transform "titlecase"/);
+    expect(profileError({ ...base, fields: { ...base.fields, title: { column: 'X', transform: 'titlecase' } } })).toMatch(
+      /fields\.title\.transform\[0\]: expected one of slug/,
+    );
+    expect(profileError({ ...base, fields: { ...base.fields, title: { template: '{X|titlecase}' } } })).toMatch(
+      /fields\.title\.template: unknown transform "titlecase"/,
+    );
   });
   test('a conversion in the middle of a transform list', () => {
-    expect(profileError({ ...base, fields: { ...base.fields, title: { column: 'X', transform: ['number', 'upper'] } } })).toMatch(/fields\.title\.transform: "number" converts the value and must come last/);
+    expect(profileError({ ...base, fields: { ...base.fields, title: { column: 'X', transform: ['number', 'upper'] } } })).toMatch(
+      /fields\.title\.transform: "number" converts the value and must come last/,
+    );
   });
   test('unknown target field, with a suggestion', () => {
-    expect(profileError({ ...base, fields: { ...base.fields, 'amount.valor': 'X' } })).toMatch(/fields\.amount\.valor: not a field of a deal item \(POST\); did you mean "amount\.value"/);
+    expect(profileError({ ...base, fields: { ...base.fields, 'amount.valor': 'X' } })).toMatch(
+      /fields\.amount\.valor: not a field of a deal item \(POST\); did you mean "amount\.value"/,
+    );
   });
   test('required field not mapped', () => {
     const { title: _t, ...fields } = base.fields;
     expect(profileError({ ...base, fields })).toMatch(/fields\.title: required for a deal item \(POST\) but not mapped/);
   });
   test('two sources, no source, bad time zone, unknown key, bad resource', () => {
-    expect(profileError({ ...base, fields: { ...base.fields, title: { column: 'A', const: 'B' } } })).toMatch(/fields\.title: give only one of "column", "const"/);
+    expect(profileError({ ...base, fields: { ...base.fields, title: { column: 'A', const: 'B' } } })).toMatch(
+      /fields\.title: give only one of "column", "const"/,
+    );
     expect(profileError({ ...base, fields: { ...base.fields, title: { trim: true } } })).toMatch(/fields\.title: give one of "column", "const" or "template"/);
     expect(profileError({ ...base, timeZone: 'America/Sao Paulo' })).toMatch(/timeZone: "America\/Sao Paulo" is not an IANA time zone/);
     expect(profileError({ ...base, colour: 1 })).toMatch(/colour/);
     expect(profileError({ ...base, resource: 'invoices' })).toMatch(/resource: unknown resource "invoices"/);
-    expect(profileError({ ...base, customFields: [{ key: 'a', type: 'date', column: 'A' }] })).toMatch(/customFields\[0\]\.type: expected one of string, number, boolean/);
+    expect(profileError({ ...base, customFields: [{ key: 'a', type: 'date', column: 'A' }] })).toMatch(
+      /customFields\[0\]\.type: expected one of string, number, boolean/,
+    );
   });
   test('placeholders left by init', () => {
-    expect(profileError({ ...base, fields: { ...base.fields, title: { const: '<FILL IN: title>' } } })).toMatch(/fields\.title\.const: <FILL IN: title> — left by init/);
+    expect(profileError({ ...base, fields: { ...base.fields, title: { const: '<FILL IN: title>' } } })).toMatch(
+      /fields\.title\.const: <FILL IN: title> — left by init/,
+    );
   });
   test('a column missing from the file names the profile field and close matches', () => {
     const profile = parseProfile({ ...base, fields: { ...base.fields, 'amount.value': { column: 'Montos' } } }, 'deals.profile.json');

@@ -34,7 +34,8 @@ describe('init proposals', () => {
   });
 
   test('Portuguese headers, and a date column that fits both DD/MM and MM/DD is flagged', () => {
-    const csv = 'Código do negócio;Título;Responsável;Valor;Moeda;Data de fechamento;Fase;Comissão\n' +
+    const csv =
+      'Código do negócio;Título;Responsável;Valor;Moeda;Data de fechamento;Fase;Comissão\n' +
       'N-1;Plano anual;Ana Souza;R$ 1.500,00;BRL;03/04/2024;Ganho;10,5\nN-2;Suporte;Bruno Díaz;R$ 800,00;BRL;05/06/2024;Perdido;0\n';
     const { header, records } = rowsFromCsv(csv, 'negocios.csv', ';');
     const p = proposeProfile({ resource: 'deal', header, rows: records.map((r) => r.row) });
@@ -71,10 +72,20 @@ describe('init proposals', () => {
     expect(f.ownerExternalId).toEqual({ column: 'sales_agent', transform: 'slug' });
     expect(f.isWon).toEqual({ column: 'deal_stage', map: { Won: true }, otherwise: false });
     expect(f.closeDate).toEqual({ column: 'close_date' });
-    expect(p.customFields.map((c) => [c.key, c.type])).toEqual([['product', 'string'], ['account', 'string'], ['engage_date', 'string']]);
+    expect(p.customFields.map((c) => [c.key, c.type])).toEqual([
+      ['product', 'string'],
+      ['account', 'string'],
+      ['engage_date', 'string'],
+    ]);
     expect(p.fillIn.map((x) => x.path).sort()).toEqual(['fields.amount.currency.const', 'fields.currentStage.pipelineName.const', 'fields.title.const']);
     // the user fills in, and the profile works
-    const fields = { ...f, title: { template: '{product} – {opportunity_id}' }, 'amount.currency': { const: 'USD' }, 'amount.value': { column: 'close_value', default: '0' }, 'currentStage.pipelineName': { const: 'Sales' } };
+    const fields = {
+      ...f,
+      title: { template: '{product} – {opportunity_id}' },
+      'amount.currency': { const: 'USD' },
+      'amount.value': { column: 'close_value', default: '0' },
+      'currentStage.pipelineName': { const: 'Sales' },
+    };
     const profile = parseProfile({ ...p.profile, fields }, 'p.json');
     const mapper = createMapper({ resource: 'deal', header: s.header, profile, file: 'sales_pipeline.csv' });
     const { records } = rowsFromFile('/work/shared/datasets/crm-sales-opportunities/sales_pipeline.csv');
@@ -99,7 +110,12 @@ describe('init proposals', () => {
     expect(fieldsOf(p).name).toEqual({ column: 'account' });
     expect(fieldsOf(p).type).toEqual({ const: 'COMPANY' });
     expect(p.customFields.map((c) => `${c.key}:${c.type}`)).toEqual([
-      'sector:string', 'year_established:number', 'revenue:number', 'employees:number', 'office_location:string', 'subsidiary_of:string',
+      'sector:string',
+      'year_established:number',
+      'revenue:number',
+      'employees:number',
+      'office_location:string',
+      'subsidiary_of:string',
     ]);
   });
 });
@@ -120,10 +136,12 @@ describe('init proposals: codes stay codes, id columns are found', () => {
     expect(p.notes).toContain('ownerExternalId: "Vendedor" holds codes (e.g. "V-001"), sent as they are: they must equal the sales profiles\' externalId');
   });
 
-  test('people\'s names (letters and spaces, several words) are slugged, and the note says why', () => {
+  test("people's names (letters and spaces, several words) are slugged, and the note says why", () => {
     const p = deals(['José Peña', 'Ana María Souza', 'Bruno Díaz']);
     expect(fieldsOf(p).ownerExternalId).toEqual({ column: 'Vendedor', transform: 'slug' });
-    expect(p.notes).toContain('ownerExternalId: "Vendedor" holds people\'s names (letters and spaces, several words, e.g. "José Peña"); the id is their slug ("jose-pena"), and the sales profiles\' externalId must be derived the same way');
+    expect(p.notes).toContain(
+      'ownerExternalId: "Vendedor" holds people\'s names (letters and spaces, several words, e.g. "José Peña"); the id is their slug ("jose-pena"), and the sales profiles\' externalId must be derived the same way',
+    );
   });
 
   test('single capitalised words or user names are not names: kept as they are', () => {
@@ -134,7 +152,10 @@ describe('init proposals: codes stay codes, id columns are found', () => {
     'sales profiles: "%s" is the id column, not the e-mail',
     (idColumn) => {
       const { header, records } = rowsFromCsv(
-        `${idColumn};Nombre;Apellido;Correo electrónico;Región\nV-001;José;Peña;jose@x.example.com;Norte\nV-002;Ana;Souza;ana@x.example.com;Sur\n`, 'vendedores.csv', ';');
+        `${idColumn};Nombre;Apellido;Correo electrónico;Región\nV-001;José;Peña;jose@x.example.com;Norte\nV-002;Ana;Souza;ana@x.example.com;Sur\n`,
+        'vendedores.csv',
+        ';',
+      );
       const p = proposeProfile({ resource: 'sales-profile', header, rows: records.map((r) => r.row) });
       expect(fieldsOf(p).externalId).toEqual({ column: idColumn });
       expect(fieldsOf(p).email).toEqual({ column: 'Correo electrónico' });
@@ -144,22 +165,33 @@ describe('init proposals: codes stay codes, id columns are found', () => {
 
   test('sales profiles: an id column no synonym names is found by its values (unique, code-like), and the note says why', () => {
     const { header, records } = rowsFromCsv(
-      'Clave;Nombre;Apellido;Correo;Zona\nV-001;José;Peña;jose@x.example.com;Norte\nV-002;Ana;Souza;ana@x.example.com;Norte\nV-003;Luis;Díaz;luis@x.example.com;Sur\n', 'v.csv', ';');
+      'Clave;Nombre;Apellido;Correo;Zona\nV-001;José;Peña;jose@x.example.com;Norte\nV-002;Ana;Souza;ana@x.example.com;Norte\nV-003;Luis;Díaz;luis@x.example.com;Sur\n',
+      'v.csv',
+      ';',
+    );
     const p = proposeProfile({ resource: 'sales-profile', header, rows: records.map((r) => r.row) });
     expect(fieldsOf(p).externalId).toEqual({ column: 'Clave' });
     expect(p.notes).toContain('externalId: "Clave" holds unique codes (e.g. "V-001"): it is taken as the id; deals must name owners by it');
     expect(p.customFields.map((c) => c.column)).toEqual(['Zona']);
   });
 
-  test('deals: an id column of the seller is the owner, not the deal\'s own id', () => {
-    const { header, records } = rowsFromCsv('Código;Título;ID Vendedor;Monto;Moneda;Fecha de cierre;Etapa\nOP-1;Uno;V-001;10;CLP;15/03/2024;Ganada\n', 'd.csv', ';');
+  test("deals: an id column of the seller is the owner, not the deal's own id", () => {
+    const { header, records } = rowsFromCsv(
+      'Código;Título;ID Vendedor;Monto;Moneda;Fecha de cierre;Etapa\nOP-1;Uno;V-001;10;CLP;15/03/2024;Ganada\n',
+      'd.csv',
+      ';',
+    );
     const f = fieldsOf(proposeProfile({ resource: 'deal', header, rows: records.map((r) => r.row) }));
     expect(f.externalId).toEqual({ column: 'Código' });
     expect(f.ownerExternalId).toEqual({ column: 'ID Vendedor' });
   });
 
   test('a column is proposed as a number only when every sample value is a number', () => {
-    const { header, records } = rowsFromCsv('ID;Nombre;Ref;Lote;Cuota\n1;Ana Souza;V-001;7;1.500,5\n2;Bruno Díaz;AB-12;Lote 7;2.000\n3;Carla Ruiz;SKU-0042;8;10\n', 'x.csv', ';');
+    const { header, records } = rowsFromCsv(
+      'ID;Nombre;Ref;Lote;Cuota\n1;Ana Souza;V-001;7;1.500,5\n2;Bruno Díaz;AB-12;Lote 7;2.000\n3;Carla Ruiz;SKU-0042;8;10\n',
+      'x.csv',
+      ';',
+    );
     const p = proposeProfile({ resource: 'account', header, rows: records.map((r) => r.row) });
     expect(p.customFields.map((c) => `${c.column}:${c.type}`)).toEqual(['Ref:string', 'Lote:string', 'Cuota:number']);
   });
@@ -184,7 +216,9 @@ describe('batch-sync init', () => {
     expect(await main(['node', 'batch-sync', 'init', 'fixtures/es-excel/oportunidades.csv', '--resource', 'deal', '--out', out], again)).toBe(2);
     expect(again.stderr.join('\n')).toMatch(/already exists[\s\S]*--force/);
     writeFileSync(out, '{}');
-    expect(await main(['node', 'batch-sync', 'init', 'fixtures/es-excel/oportunidades.csv', '--resource', 'deal', '--out', out, '--force'], memoryOutput())).toBe(0);
+    expect(
+      await main(['node', 'batch-sync', 'init', 'fixtures/es-excel/oportunidades.csv', '--resource', 'deal', '--out', out, '--force'], memoryOutput()),
+    ).toBe(0);
     expect(readFileSync(out, 'utf8')).toMatch(/"resource": "deal"/);
   });
   // issue 15 item 6: several files at once, a plan that ties them, owners checked across files
@@ -213,7 +247,9 @@ describe('batch-sync init', () => {
     expect(text).toContain('owners: all 12 distinct owner/agent ids in the sample of ventas.csv are among the ids proposed for vendedores.csv');
     expect(text).toContain(`wrote ${join(dir, 'batch-sync.config.json')}: sales-profile ${join(dir, 'vendedores.csv')}, then deal ${join(dir, 'ventas.csv')}`);
     expect(text).toMatch(/fill in before use[\s\S]*ventas\.profile\.json: fields\.currentStage\.pipelineName\.const/);
-    expect(o.stdout.at(-1)).toBe(`\nnext (after filling in): batch-sync push --config ${join(dir, 'batch-sync.config.json')}   (try it on the embedded sandbox first: add --sandbox)`);
+    expect(o.stdout.at(-1)).toBe(
+      `\nnext (after filling in): batch-sync push --config ${join(dir, 'batch-sync.config.json')}   (try it on the embedded sandbox first: add --sandbox)`,
+    );
   });
   test('init a.csv b.csv: owner values missing from the proposed sales-profile ids are counted, with examples', async () => {
     const dir = exportDir();
@@ -221,7 +257,9 @@ describe('batch-sync init', () => {
     writeFileSync(join(dir, 'vendedores.csv'), lines.filter((l) => !/^V-01[12];/.test(l)).join('\r\n'), 'latin1');
     const o = memoryOutput();
     expect(await main(['node', 'batch-sync', 'init', join(dir, 'vendedores.csv'), join(dir, 'ventas.csv')], o)).toBe(0);
-    expect(o.stdout.join('\n')).toContain('owners: 2 of 12 distinct owner/agent ids in the sample of ventas.csv are not among the ids proposed for vendedores.csv: "V-012", "V-011"');
+    expect(o.stdout.join('\n')).toContain(
+      'owners: 2 of 12 distinct owner/agent ids in the sample of ventas.csv are not among the ids proposed for vendedores.csv: "V-012", "V-011"',
+    );
   });
   test('init of several files: FILE:KIND names a kind init cannot guess; an unguessable file is a usage error naming it', async () => {
     const dir = exportDir();
@@ -234,7 +272,10 @@ describe('batch-sync init', () => {
     expect(existsSync(join(dir, 'batch-sync.config.json'))).toBe(false);
     const ok = memoryOutput();
     expect(await main(['node', 'batch-sync', 'init', join(dir, 'vendedores.csv'), `${join(dir, 'misc.csv')}:account`], ok)).toBe(0);
-    expect(JSON.parse(readFileSync(join(dir, 'batch-sync.config.json'), 'utf8')).jobs.map((j: { resource: string }) => j.resource)).toEqual(['sales-profile', 'account']);
+    expect(JSON.parse(readFileSync(join(dir, 'batch-sync.config.json'), 'utf8')).jobs.map((j: { resource: string }) => j.resource)).toEqual([
+      'sales-profile',
+      'account',
+    ]);
     expect(ok.stdout.join('\n')).toContain('owners: no deal or activity file among them');
   });
   test('init of one file still needs --resource (exit 2, saying so); --out is refused with several files', async () => {
@@ -242,7 +283,12 @@ describe('batch-sync init', () => {
     expect(await main(['node', 'batch-sync', 'init', 'fixtures/es-vendedores/ventas.csv'], o)).toBe(2);
     expect(o.stderr.join('\n')).toContain('--resource is required when init maps one file');
     const many = memoryOutput();
-    expect(await main(['node', 'batch-sync', 'init', 'fixtures/es-vendedores/ventas.csv', 'fixtures/es-vendedores/vendedores.csv', '--out', join(tmpdir(), 'x.json')], many)).toBe(2);
+    expect(
+      await main(
+        ['node', 'batch-sync', 'init', 'fixtures/es-vendedores/ventas.csv', 'fixtures/es-vendedores/vendedores.csv', '--out', join(tmpdir(), 'x.json')],
+        many,
+      ),
+    ).toBe(2);
     expect(many.stderr.join('\n')).toContain('--out names one profile');
   });
   test('a missing file is an input error (exit 2)', async () => {

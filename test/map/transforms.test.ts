@@ -44,9 +44,12 @@ describe('numbers → decimal strings', () => {
   test.each(['abc', '1,2,3,4.5.6', '(12', '12-3', '--5', '1.23E+11', ''])('%s is not a number', (raw) => {
     expect(num(raw)).toMatch(/^ERR/);
   });
-  test.each(['V-001', 'AB-12', 'SKU-0042', 'Lote 7', 'Nr. 5', 'x5', '5 kg', 'V 001', 'usd 5'])('the code %s is not a number: letters that are no currency sign are an error naming the cell', (raw) => {
-    for (const d of [',', '.', 'auto'] as const) expect(num(raw, d)).toMatch(new RegExp(`^ERR "${raw.replace(/[.$]/g, '\\$&')}" is not a number`));
-  });
+  test.each(['V-001', 'AB-12', 'SKU-0042', 'Lote 7', 'Nr. 5', 'x5', '5 kg', 'V 001', 'usd 5'])(
+    'the code %s is not a number: letters that are no currency sign are an error naming the cell',
+    (raw) => {
+      for (const d of [',', '.', 'auto'] as const) expect(num(raw, d)).toMatch(new RegExp(`^ERR "${raw.replace(/[.$]/g, '\\$&')}" is not a number`));
+    },
+  );
   test.each([
     ['S/ 1.234,56', '1234.56'],
     ['S/. 12,50', '12.50'],
@@ -198,23 +201,68 @@ test('the common case of a decimal (digits, one decimal mark) gives what the gen
 // issue 15 item 1: letters before a hyphen were read as a currency sign (V-001 → -1)
 test('the number conversion never returns a number from a cell whose letters are not an accepted currency marker', () => {
   // the signs the README lists (section "Mapping"), independent of the code's own table; ISO codes are checked below
-  const ACCEPTED = new Set(['$', '€', '£', '¥', 'R$', 'US$', 'U$S', 'U$', 'C$', 'A$', 'AU$', 'CA$', 'NZ$', 'HK$', 'S$', 'NT$', 'MX$', 'Mex$', 'RD$', 'COL$', 'CLP$', 'ARS$', 'UY$', '$U', 'RM', 'S/', 'S/.', 'Bs', 'Bs.', 'Bs.S', 'Bs.F', 'zł', 'kr', 'Kč', 'Ft', 'lei', 'Fr.', 'CHF']);
+  const ACCEPTED = new Set([
+    '$',
+    '€',
+    '£',
+    '¥',
+    'R$',
+    'US$',
+    'U$S',
+    'U$',
+    'C$',
+    'A$',
+    'AU$',
+    'CA$',
+    'NZ$',
+    'HK$',
+    'S$',
+    'NT$',
+    'MX$',
+    'Mex$',
+    'RD$',
+    'COL$',
+    'CLP$',
+    'ARS$',
+    'UY$',
+    '$U',
+    'RM',
+    'S/',
+    'S/.',
+    'Bs',
+    'Bs.',
+    'Bs.S',
+    'Bs.F',
+    'zł',
+    'kr',
+    'Kč',
+    'Ft',
+    'lei',
+    'Fr.',
+    'CHF',
+  ]);
   const letters = fc.string({ unit: fc.constantFrom('V', 'A', 'B', 'S', 'K', 'U', 'D', 'L', 'o', 't', 'e', 'x', 'R', 'E', 'N'), minLength: 1, maxLength: 4 });
   const digits = fc.string({ unit: fc.constantFrom('0', '1', '4', '9'), minLength: 1, maxLength: 5 });
-  const cell = fc.tuple(
-    fc.oneof(letters, fc.constant('')),
-    fc.constantFrom('', ' ', '-', ' - ', '.', '#', '/', '$'),
-    digits,
-    fc.constantFrom('', ',5', '.25'),
-    fc.constantFrom('', ' ', '-'),
-    fc.oneof(letters, fc.constant('')),
-  ).map((parts) => parts.join(''));
+  const cell = fc
+    .tuple(
+      fc.oneof(letters, fc.constant('')),
+      fc.constantFrom('', ' ', '-', ' - ', '.', '#', '/', '$'),
+      digits,
+      fc.constantFrom('', ',5', '.25'),
+      fc.constantFrom('', ' ', '-'),
+      fc.oneof(letters, fc.constant('')),
+    )
+    .map((parts) => parts.join(''));
   fc.assert(
     fc.property(cell, fc.constantFrom(',', '.', 'auto'), (raw, mark) => {
       const r = parseAnyDecimal(raw, mark as ',' | '.' | 'auto');
       if (!r.ok) return;
       // what is left of the cell once the number is taken out: only accepted markers
-      const words = raw.replace(/[\d.,()+\-\s]+/g, ' ').trim().split(' ').filter(Boolean);
+      const words = raw
+        .replace(/[\d.,()+\-\s]+/g, ' ')
+        .trim()
+        .split(' ')
+        .filter(Boolean);
       for (const w of words) expect(ACCEPTED.has(w) || /^[A-Z]{3}$/.test(w) ? w : `accepted "${w}" in ${raw}`).toBe(w);
       for (const w of words) if (/^[A-Z]{3}$/.test(w)) expect(Intl.supportedValuesOf('currency')).toContain(w);
       expect(parseDecimal(raw, mark as ',' | '.' | 'auto')).toEqual(r);

@@ -60,7 +60,10 @@ describe('FastCsvParser', () => {
     for (let i = 0; i < 2000; i++) rows.push(i % 17 === 0 ? `${i},"Renovación, ""premium""\nfase ${i}",${i}.5` : `${i},Título ${i},${i}`);
     const text = `${rows.join('\r\n')}\r\n\r\n`;
     const d: CsvDialect = { delimiter: ',', quote: '"', escape: '"', maxRecordBytes: 1024 * 1024 };
-    const chunks = chunked(text, Array.from({ length: 300 }, (_, i) => i * 331));
+    const chunks = chunked(
+      text,
+      Array.from({ length: 300 }, (_, i) => i * 331),
+    );
     const fast = run(new FastCsvParser(d), chunks);
     expect(fast).toEqual(run(new CsvChunkParser(d), chunks));
     expect(fast).toHaveLength(2001);

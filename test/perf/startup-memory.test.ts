@@ -16,10 +16,14 @@ function peakMb(args: string[], engine: string): number {
   const file = join(dir, 'sales-profiles.csv');
   writeFileSync(file, 'externalId,email,profile.firstName,profile.lastName\nana,ana@example.com,Ana,Souza\n');
   const probe = join(dir, 'probe.json');
-  const r = spawnSync(process.execPath, ['--import', `file://${join(ROOT, 'test/bench/rss-probe.mjs')}`, join(ROOT, 'bin/batch-sync.js'), ...args, file, '--format', 'json'], {
-    env: { ...process.env, BENCH_PROBE_FILE: probe, FORCE_COLOR: '0', BATCH_SYNC_ENGINE: engine },
-    encoding: 'utf8',
-  });
+  const r = spawnSync(
+    process.execPath,
+    ['--import', `file://${join(ROOT, 'test/bench/rss-probe.mjs')}`, join(ROOT, 'bin/batch-sync.js'), ...args, file, '--format', 'json'],
+    {
+      env: { ...process.env, BENCH_PROBE_FILE: probe, FORCE_COLOR: '0', BATCH_SYNC_ENGINE: engine },
+      encoding: 'utf8',
+    },
+  );
   expect(r.status, r.stderr + r.stdout.slice(0, 2000)).toBe(0);
   expect(JSON.parse(r.stdout).counts['sales-profile'].accepted).toBe(1);
   return (JSON.parse(readFileSync(probe, 'utf8')) as { maxRssKb: number }).maxRssKb / 1024;

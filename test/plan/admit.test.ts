@@ -5,7 +5,20 @@ import { admit, jsonOf, type Candidate, type RunKnowledge } from '../../src/plan
 
 function row(over: Partial<Candidate<string>> = {}): Candidate<string> {
   const item = { externalId: 'D1', title: 'Deal', ownerExternalId: 'SP1' };
-  return { externalId: 'D1', ownerExternalId: 'SP1', agentExternalId: undefined, encoded: undefined, written: undefined, item, same: false, json: undefined, bytes: 0, detail: '', prior: undefined, ...over };
+  return {
+    externalId: 'D1',
+    ownerExternalId: 'SP1',
+    agentExternalId: undefined,
+    encoded: undefined,
+    written: undefined,
+    item,
+    same: false,
+    json: undefined,
+    bytes: 0,
+    detail: '',
+    prior: undefined,
+    ...over,
+  };
 }
 
 /** A run that knows nothing yet: every id new, nothing resent, nothing failed, nothing in the state. */
@@ -55,7 +68,7 @@ describe('admit', () => {
     expect(run.claimed).toEqual([]);
   });
 
-  test('a batch resent first that carried this item gives its outcome, asked with the row\'s JSON', () => {
+  test("a batch resent first that carried this item gives its outcome, asked with the row's JSON", () => {
     const asked: unknown[] = [];
     const r = row();
     const run = knowledge({ resent: (_, c) => (asked.push(jsonOf(c)), 'accepted earlier') });
@@ -92,16 +105,19 @@ describe('admit', () => {
   test('one verdict, checked in order: duplicate before resent before held back before unchanged before size', () => {
     const kinds = ['duplicate', 'resent', 'held-back', 'unchanged', 'too-large'] as const;
     fc.assert(
-      fc.property(fc.record({ duplicate: fc.boolean(), resent: fc.boolean(), 'held-back': fc.boolean(), unchanged: fc.boolean(), 'too-large': fc.boolean() }), (is) => {
-        const run = knowledge({
-          claim: () => (is.duplicate ? 'a.csv:1' : undefined),
-          resent: () => (is.resent ? 'prior' : undefined),
-          failedProfiles: new Set(is['held-back'] ? ['SP1'] : []),
-          unchanged: () => is.unchanged,
-          maxItemBytes: is['too-large'] ? 5 : 1000,
-        });
-        expect(admit(row(), run)).toBe(kinds.find((k) => is[k]) ?? 'batch');
-      }),
+      fc.property(
+        fc.record({ duplicate: fc.boolean(), resent: fc.boolean(), 'held-back': fc.boolean(), unchanged: fc.boolean(), 'too-large': fc.boolean() }),
+        (is) => {
+          const run = knowledge({
+            claim: () => (is.duplicate ? 'a.csv:1' : undefined),
+            resent: () => (is.resent ? 'prior' : undefined),
+            failedProfiles: new Set(is['held-back'] ? ['SP1'] : []),
+            unchanged: () => is.unchanged,
+            maxItemBytes: is['too-large'] ? 5 : 1000,
+          });
+          expect(admit(row(), run)).toBe(kinds.find((k) => is[k]) ?? 'batch');
+        },
+      ),
     );
   });
 });

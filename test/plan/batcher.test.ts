@@ -39,6 +39,12 @@ describe('batcher', () => {
 });
 
 test('send order: sales profiles, accounts, deals, activities, whatever order files come in', () => {
-  const jobs = [{ resource: 'activity' as const }, { resource: 'deal' as const, n: 1 }, { resource: 'sales-profile' as const }, { resource: 'deal' as const, n: 2 }, { resource: 'account' as const }];
+  const jobs = [
+    { resource: 'activity' as const },
+    { resource: 'deal' as const, n: 1 },
+    { resource: 'sales-profile' as const },
+    { resource: 'deal' as const, n: 2 },
+    { resource: 'account' as const },
+  ];
   expect(inSendOrder(jobs)).toEqual([jobs[2], jobs[4], jobs[1], jobs[3], jobs[0]]);
 });

@@ -3,7 +3,19 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { itemBytes } from '../../src/plan/batcher.js';
-import { claimIsolation, errorText, halves, newIsolation, onRefusal, refusedAlike, refusedItem, refusedWhole, rejectionOf, unclaim, type Batch } from '../../src/plan/bisect.js';
+import {
+  claimIsolation,
+  errorText,
+  halves,
+  newIsolation,
+  onRefusal,
+  refusedAlike,
+  refusedItem,
+  refusedWhole,
+  rejectionOf,
+  unclaim,
+  type Batch,
+} from '../../src/plan/bisect.js';
 
 function batchOf(count: number, batchId = 'crm-deal-RUN-00001'): Batch {
   const items = Array.from({ length: count }, (_, i) => {
@@ -45,8 +57,14 @@ describe('a refused batch', () => {
   });
   test('the single item verdict names the status, the reason and the batch', () => {
     const body = JSON.stringify({ data: { error: [{ message: 'VALIDATION_ERROR', detail: 'name is required' }] } });
-    expect(refusedItem('bad-request', { status: 400, body }, 'b-1.2')).toEqual({ message: 'HTTP_400', detail: 'the server refused this item: VALIDATION_ERROR: name is required (batch b-1.2)' });
-    expect(refusedItem('too-large', { status: 413, body: '' }, 'b-1')).toEqual({ message: 'HTTP_413', detail: 'the server found this single item too large: (no body) (batch b-1)' });
+    expect(refusedItem('bad-request', { status: 400, body }, 'b-1.2')).toEqual({
+      message: 'HTTP_400',
+      detail: 'the server refused this item: VALIDATION_ERROR: name is required (batch b-1.2)',
+    });
+    expect(refusedItem('too-large', { status: 413, body: '' }, 'b-1')).toEqual({
+      message: 'HTTP_413',
+      detail: 'the server found this single item too large: (no body) (batch b-1)',
+    });
   });
   test('the circuit breaker: halves refused alike are the same status and text, numbers and batch ids aside', () => {
     const parent = { status: 400, body: '{"message":"unknown field source in batch crm-deal-RUN-00001"}' };
@@ -60,7 +78,10 @@ describe('a refused batch', () => {
     }
   });
   test('every row of a batch refused whole gets the same verdict', () => {
-    expect(refusedWhole({ status: 400, body: 'bad envelope' }, 'b-1')).toEqual({ message: 'HTTP_400', detail: 'the server refused every part of batch b-1 with the same error, so no item is singled out: bad envelope' });
+    expect(refusedWhole({ status: 400, body: 'bad envelope' }, 'b-1')).toEqual({
+      message: 'HTTP_400',
+      detail: 'the server refused every part of batch b-1 with the same error, so no item is singled out: bad envelope',
+    });
   });
   test('errorText reads the messages of a JSON error body, else the body as it came', () => {
     expect(errorText('  ')).toBe('(no body)');
@@ -101,7 +122,14 @@ describe('the isolation budget', () => {
 describe('a read answer', () => {
   test('rejects a row with its own errors, joined, and accepts a row without', () => {
     const perItem = new Map([
-      [1, [{ message: 'VALIDATION_ERROR', detail: 'name is required' }, { message: 'VALIDATION_ERROR', detail: 'amount < 0' }, { message: 'DUPLICATE', detail: 'same as D0' }]],
+      [
+        1,
+        [
+          { message: 'VALIDATION_ERROR', detail: 'name is required' },
+          { message: 'VALIDATION_ERROR', detail: 'amount < 0' },
+          { message: 'DUPLICATE', detail: 'same as D0' },
+        ],
+      ],
     ]);
     expect(rejectionOf(perItem, 0)).toBeUndefined();
     expect(rejectionOf(perItem, 1)).toEqual({ message: 'VALIDATION_ERROR, DUPLICATE', detail: 'name is required; amount < 0; same as D0' });

@@ -41,21 +41,59 @@ describe.each(ANSWER_STYLES_UNDER_TEST)('answers $style', ({ style, args: answer
 
   // Fixed examples run first, so every outcome is reached on every run whatever the random seed
   const clean = (header: string[], rows: string[][]): RandomExport => ({
-    header, rows, delimiter: ',', explicitDelimiter: false, lineEnding: '\n', bom: false, trailingNewline: true, endings: [0],
+    header,
+    rows,
+    delimiter: ',',
+    explicitDelimiter: false,
+    lineEnding: '\n',
+    bom: false,
+    trailingNewline: true,
+    endings: [0],
   });
   const EXAMPLES: [ScenarioValue][] = [
-    [{
-      file: clean(['id', 'nome'], [['D-1', 'ok'], ['D-2', ''], ['D-1', 'again'], ['', 'no id']]),
-      ownerExists: false,
-      resource: 'deal',
-      profile: { resource: 'deal', fields: { externalId: 'id', title: 'nome', ownerExternalId: { const: 'ana' }, agentExternalId: { const: 'ana' }, isWon: { const: false }, 'amount.value': { const: '1' }, 'amount.currency': { const: 'USD' } } },
-    }],
-    [{
-      file: clean(['id', 'nome'], [['A-1', 'Acme'], ['A-2', ''], ['A-3', '#N/A'], ['A-4', 'x']]),
-      ownerExists: true,
-      resource: 'account',
-      profile: { resource: 'account', skipIf: { column: 'nome', empty: true }, fields: { externalId: 'id', name: 'nome', type: { const: 'COMPANY' } } },
-    }],
+    [
+      {
+        file: clean(
+          ['id', 'nome'],
+          [
+            ['D-1', 'ok'],
+            ['D-2', ''],
+            ['D-1', 'again'],
+            ['', 'no id'],
+          ],
+        ),
+        ownerExists: false,
+        resource: 'deal',
+        profile: {
+          resource: 'deal',
+          fields: {
+            externalId: 'id',
+            title: 'nome',
+            ownerExternalId: { const: 'ana' },
+            agentExternalId: { const: 'ana' },
+            isWon: { const: false },
+            'amount.value': { const: '1' },
+            'amount.currency': { const: 'USD' },
+          },
+        },
+      },
+    ],
+    [
+      {
+        file: clean(
+          ['id', 'nome'],
+          [
+            ['A-1', 'Acme'],
+            ['A-2', ''],
+            ['A-3', '#N/A'],
+            ['A-4', 'x'],
+          ],
+        ),
+        ownerExists: true,
+        resource: 'account',
+        profile: { resource: 'account', skipIf: { column: 'nome', empty: true }, fields: { externalId: 'id', name: 'nome', type: { const: 'COMPANY' } } },
+      },
+    ],
   ];
 
   const scenario: fc.Arbitrary<ScenarioValue> = fc

@@ -26,15 +26,24 @@ async function printedSchema(resource: Resource, method: Method): Promise<Record
 const either = <T>(right: fc.Arbitrary<T>, wrong: fc.Arbitrary<unknown>) => fc.oneof({ weight: 12, arbitrary: right }, { weight: 1, arbitrary: wrong });
 const wrongType = fc.constantFrom<unknown>(1, true, null, [], {}, 1.5);
 const blankish = fc.constantFrom('', ' ', '\t', '\u00a0', '\n \u3000', '\ufeff');
-const str = either(fc.oneof(fc.constantFrom('Acme', 'D-1', ' x ', 'ação', '0', 'null'), fc.string({ minLength: 1, maxLength: 4 })), fc.oneof(blankish, wrongType));
+const str = either(
+  fc.oneof(fc.constantFrom('Acme', 'D-1', ' x ', 'ação', '0', 'null'), fc.string({ minLength: 1, maxLength: 4 })),
+  fc.oneof(blankish, wrongType),
+);
 const anyText = either(fc.string({ maxLength: 4 }), wrongType);
 const decimal = either(fc.constantFrom('10', '-1.50', '0.0', '007'), fc.oneof(fc.constantFrom('1e3', '1.', '.5', '+1', '1,5', ' 1', ''), wrongType));
-const currency = either(fc.constantFrom('USD', 'BRL', 'EUR', 'MXN', 'CLF', 'JPY'), fc.oneof(fc.constantFrom('USX', 'usd', 'US', 'USDD', '', 'XAU', ' USD'), wrongType));
+const currency = either(
+  fc.constantFrom('USD', 'BRL', 'EUR', 'MXN', 'CLF', 'JPY'),
+  fc.oneof(fc.constantFrom('USX', 'usd', 'US', 'USDD', '', 'XAU', ' USD'), wrongType),
+);
 const date = either(
   fc.constantFrom('2024-02-29', '2024-01-01T10:00:00Z', '2024-01-01T10:00:00+05:30', '2024-01-01T10:00:00.123Z', '2000-02-29'),
   fc.constantFrom('2023-02-29', '2024-02-30', '2024-13-01', '2024-01-01T10:00:00', '2024-01-01T10:00Z', '2024-01-01 10:00:00Z', '24-01-01', '1900-02-29', ''),
 );
-const dateTime = either(fc.constantFrom('2024-01-01T10:00:00Z', '2024-02-29T23:59:59-03:00', '2024-01-01T10:00:00.5+00:00'), fc.constantFrom('2024-01-01', '2024-02-30T10:00:00Z', '2024-01-01T24:00:00Z', '2024-01-01T10:00:00', ''));
+const dateTime = either(
+  fc.constantFrom('2024-01-01T10:00:00Z', '2024-02-29T23:59:59-03:00', '2024-01-01T10:00:00.5+00:00'),
+  fc.constantFrom('2024-01-01', '2024-02-30T10:00:00Z', '2024-01-01T24:00:00Z', '2024-01-01T10:00:00', ''),
+);
 const email = either(
   fc.constantFrom('a@b.com', 'a@b-.com', 'a.b+c@x.co', "o'neil@x.io", 'A_B@sub.example.org'),
   fc.oneof(fc.constantFrom('.a@b.com', 'a..b@c.com', 'a@b', 'a@b.c', 'a@-b.com', '@b.com', 'a b@c.com', 'ação@x.com', 'a.@b.com', ''), wrongType),
@@ -44,13 +53,22 @@ const seen = (values: string[]) => either(fc.oneof(fc.constantFrom(...values), f
 /** An object of these fields, optional ones left out at random, sometimes with an unknown key. */
 const object = (fields: Record<string, fc.Arbitrary<unknown>>, required: string[]) =>
   either(
-    fc.tuple(fc.record(fields, { requiredKeys: required }), fc.oneof({ weight: 15, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.constantFrom('extra', 'label', 'contactExternalId') })).map(([o, extra]) => (extra === null ? o : { ...o, [extra]: 'x' })),
+    fc
+      .tuple(
+        fc.record(fields, { requiredKeys: required }),
+        fc.oneof({ weight: 15, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.constantFrom('extra', 'label', 'contactExternalId') }),
+      )
+      .map(([o, extra]) => (extra === null ? o : { ...o, [extra]: 'x' })),
     fc.oneof(fc.record(fields, { requiredKeys: [] }), wrongType),
   );
 const list = <T>(a: fc.Arbitrary<T>) => either(fc.array(a, { maxLength: 3 }), wrongType);
 
 const stage = object({ pipelineName: str, value: str, occurredAt: dateTime }, ['pipelineName', 'value']);
-const valueOf: Record<string, fc.Arbitrary<unknown>> = { string: fc.string({ maxLength: 3 }), number: fc.oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true })), boolean: fc.boolean() };
+const valueOf: Record<string, fc.Arbitrary<unknown>> = {
+  string: fc.string({ maxLength: 3 }),
+  number: fc.oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true })),
+  boolean: fc.boolean(),
+};
 // a value that fits its type most of the time (the type check is what this is about), else anything
 const fitting = (cf: unknown) =>
   cf !== null && typeof cf === 'object' && !Array.isArray(cf) && typeof (cf as { type?: unknown }).type === 'string' && valueOf[(cf as { type: string }).type]
@@ -70,25 +88,38 @@ const customField = (named: boolean) =>
 const FIELDS: Record<Resource, { fields: Record<string, fc.Arbitrary<unknown>>; required: string[] }> = {
   deal: {
     fields: {
-      externalId: str, title: str, ownerExternalId: str, agentExternalId: str, isWon: bool,
+      externalId: str,
+      title: str,
+      ownerExternalId: str,
+      agentExternalId: str,
+      isWon: bool,
       amount: object({ value: decimal, currency, exchangeRate: decimal }, ['value', 'currency']),
-      currentStage: stage, stages: list(stage), closeDate: either(fc.oneof(date, fc.constant(null)), wrongType), customFields: list(customField(true)),
+      currentStage: stage,
+      stages: list(stage),
+      closeDate: either(fc.oneof(date, fc.constant(null)), wrongType),
+      customFields: list(customField(true)),
     },
     required: ['externalId', 'title', 'ownerExternalId', 'agentExternalId', 'isWon', 'amount'],
   },
   activity: {
     fields: {
-      externalId: str, type: seen(['CALL', 'EMAIL', 'MEET']), ownerExternalId: str,
+      externalId: str,
+      type: seen(['CALL', 'EMAIL', 'MEET']),
+      ownerExternalId: str,
       source: object({ name: seen(['OUTBOUND', 'INBOUND']) }, ['name']),
       associated: object({ accountExternalId: str, dealExternalId: str }, []),
       customFields: list(customField(true)),
     },
     required: ['externalId', 'type', 'ownerExternalId', 'source'],
   },
-  account: { fields: { externalId: str, name: str, type: seen(['COMPANY', 'CONTACT', 'CLIENT']), customFields: list(customField(true)) }, required: ['externalId', 'name', 'type'] },
+  account: {
+    fields: { externalId: str, name: str, type: seen(['COMPANY', 'CONTACT', 'CLIENT']), customFields: list(customField(true)) },
+    required: ['externalId', 'name', 'type'],
+  },
   'sales-profile': {
     fields: {
-      externalId: str, email,
+      externalId: str,
+      email,
       profile: object({ firstName: str, lastName: anyText }, ['firstName', 'lastName']),
       customFields: either(fc.oneof(list(customField(false)), fc.constant(null)), wrongType),
     },
@@ -107,7 +138,12 @@ function items(resource: Resource, method: Method): fc.Arbitrary<Record<string, 
   return fc.oneof(
     { weight: 4, arbitrary: fc.record(fields, { requiredKeys: required }) },
     { weight: 1, arbitrary: fc.record(fields, { requiredKeys: [] }) },
-    { weight: 1, arbitrary: fc.tuple(fc.record(fields, { requiredKeys: [] }), fc.constantFrom('unknown', 'email', 'type', 'associated')).map(([item, key]) => ({ ...item, [key]: 'x' })) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(fc.record(fields, { requiredKeys: [] }), fc.constantFrom('unknown', 'email', 'type', 'associated'))
+        .map(([item, key]) => ({ ...item, [key]: 'x' })),
+    },
   );
 }
 

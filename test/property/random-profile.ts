@@ -20,15 +20,16 @@ export function randomProfile(header: string[]): fc.Arbitrary<RandomProfile> {
       fc.tuple(pick(header), fc.constantFrom('0', 'x', '#N/A', '')).map(([column, equals]) => ({ column, equals })),
     ),
   );
-  const customFields = maybe(
-    fc.tuple(pick(header), fc.constantFrom('string', 'number', 'boolean')).map(([column, type]) => [{ key: 'extra', type, column }]),
-  );
+  const customFields = maybe(fc.tuple(pick(header), fc.constantFrom('string', 'number', 'boolean')).map(([column, type]) => [{ key: 'extra', type, column }]));
   const decimal = fc.constantFrom(',', '.', 'auto');
 
   const account = fc
     .record({
       id: pick(header),
-      name: fc.oneof(pick(header).map((c) => c as unknown), fc.constant({ const: 'Acme' })),
+      name: fc.oneof(
+        pick(header).map((c) => c as unknown),
+        fc.constant({ const: 'Acme' }),
+      ),
       type: fc.oneof(
         fc.constant({ const: 'COMPANY' } as unknown),
         pick(header).map((column) => ({ column, map: { x: 'PERSON' }, otherwise: 'COMPANY' })),
@@ -53,7 +54,10 @@ export function randomProfile(header: string[]): fc.Arbitrary<RandomProfile> {
   const deal = fc
     .record({
       id: pick(header),
-      title: fc.oneof(pick(header).map((c) => c as unknown), fc.constant({ template: 'Deal {' + header[0] + '}' })),
+      title: fc.oneof(
+        pick(header).map((c) => c as unknown),
+        fc.constant({ template: 'Deal {' + header[0] + '}' }),
+      ),
       amount: maybe(pick(header)),
       won: maybe(pick(header)),
       closeDate: maybe(pick(header)),

@@ -5,8 +5,7 @@ import { InputError } from '../../src/errors.js';
 import { errorOf, readAll, tempDir } from './helpers.js';
 
 const file = tempDir();
-const rows = (records: Awaited<ReturnType<typeof readAll>>['records']) =>
-  records.map((r) => (r.kind === 'row' ? { ...r.row } : r));
+const rows = (records: Awaited<ReturnType<typeof readAll>>['records']) => records.map((r) => (r.kind === 'row' ? { ...r.row } : r));
 
 describe('delimiter', () => {
   it.each([

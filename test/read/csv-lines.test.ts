@@ -22,7 +22,10 @@ describe('CSV record lines', () => {
   it('skips delimiter-only rows Excel leaves below the data', async () => {
     const path = file('semis.csv', 'a;b;c\n1;2;3\n;;\n  ;;\n4;5;6\n;;\n');
     const { records } = await readAll(path);
-    expect(records.map((r) => [r.kind, r.line])).toEqual([['row', 2], ['row', 5]]);
+    expect(records.map((r) => [r.kind, r.line])).toEqual([
+      ['row', 2],
+      ['row', 5],
+    ]);
   });
 
   it('keeps lines right across chunk boundaries with quoted newlines everywhere', async () => {
@@ -46,10 +49,12 @@ describe('CSV record lines', () => {
   it('gives the line of a ragged row after a multi-line record', async () => {
     const path = file('ragged.csv', 'a,b\n1,"x\ny"\n1,2,3\n4,5\n');
     const { records } = await readAll(path);
-    expect(records.map((r) => [r.kind, r.line])).toEqual([['row', 2], ['unreadable', 4], ['row', 5]]);
+    expect(records.map((r) => [r.kind, r.line])).toEqual([
+      ['row', 2],
+      ['unreadable', 4],
+      ['row', 5],
+    ]);
     expect(records[1]).toMatchObject({ reason: 'has 3 cells, the header has 2' });
-    expect(records[1]!.kind === 'unreadable' && records[1]!.row).toEqual(
-      Object.assign(Object.create(null), { a: '1', b: '2', column_3: '3' }),
-    );
+    expect(records[1]!.kind === 'unreadable' && records[1]!.row).toEqual(Object.assign(Object.create(null), { a: '1', b: '2', column_3: '3' }));
   });
 });

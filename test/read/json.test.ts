@@ -38,7 +38,9 @@ describe('JSON', () => {
   });
 
   it('an integer beyond 2^53 makes its item unreadable, others go on', async () => {
-    const { records } = await readAll(file('bigint.json', '[{"id":9007199254740993},{"id":9007199254740991,"amount":1.2345678901234567e30,"ref":"12345678901234567890"}]'));
+    const { records } = await readAll(
+      file('bigint.json', '[{"id":9007199254740993},{"id":9007199254740991,"amount":1.2345678901234567e30,"ref":"12345678901234567890"}]'),
+    );
     expect(records.map((r) => r.kind)).toEqual(['unreadable', 'item']);
     expect(records[0]).toMatchObject({ reason: expect.stringMatching(/^number 9007199254740993 at line 1 is beyond 2\^53/) });
   });
@@ -69,7 +71,11 @@ describe('NDJSON', () => {
   it('reads .jsonl with CRLF, skips blank lines, keeps going past a broken line', async () => {
     const { records, format } = await readAll(file('x.jsonl', '{"id":1}\r\n\r\nnot json\r\n{"id":2}'));
     expect(format).toBe('ndjson');
-    expect(records.map((r) => [r.kind, r.line])).toEqual([['item', 1], ['unreadable', 3], ['item', 4]]);
+    expect(records.map((r) => [r.kind, r.line])).toEqual([
+      ['item', 1],
+      ['unreadable', 3],
+      ['item', 4],
+    ]);
     expect(records[1]).toMatchObject({ reason: expect.stringMatching(/^not valid JSON/) });
   });
 

@@ -40,7 +40,10 @@ async function read(file: string, options: ReaderOptions): Promise<Reading | { e
 function asBatchSyncReads(records: string[][]): Reading {
   const blank = (cells: string[]) => cells.every((c) => c.trim() === '');
   // blank lines above the header are no header (when nothing else is, the first record is)
-  const start = Math.max(0, records.findIndex((cells) => !blank(cells)));
+  const start = Math.max(
+    0,
+    records.findIndex((cells) => !blank(cells)),
+  );
   const header = records[start]!.map((h, i) => normalizeHeaderName(h) || `column_${i + 1}`);
   const rows: Record<string, string>[] = [];
   let unreadable = 0;
@@ -86,7 +89,10 @@ const DIFFERENT: Record<string, { refused?: string; ragged?: true; reads?: Readi
   'core-060': { refused: 'duplicate column', why: 'PapaParse renames duplicate header names (A_1); batch-sync refuses them rather than guess which is meant' },
   'core-062': { refused: 'duplicate column', why: 'PapaParse renames duplicate header names; batch-sync refuses them' },
   'core-063': { refused: 'duplicate column', why: 'PapaParse renames duplicate header names; batch-sync refuses them' },
-  'parse-069': { refused: 'text after a closing quote', why: 'PapaParse drops spaces after a closing quote; batch-sync keeps nothing it would have to drop (in a data row the row is unreadable)' },
+  'parse-069': {
+    refused: 'text after a closing quote',
+    why: 'PapaParse drops spaces after a closing quote; batch-sync keeps nothing it would have to drop (in a data row the row is unreadable)',
+  },
   'parse-070': { refused: 'text after a closing quote', why: 'as parse-069' },
   'parse-071': { refused: 'text after a closing quote', why: 'as parse-069' },
   'parse-154': { refused: 'text after a closing quote', why: 'as parse-069' },
@@ -94,10 +100,20 @@ const DIFFERENT: Record<string, { refused?: string; ragged?: true; reads?: Readi
   'parse-076': { ragged: true, why: 'a row with too few fields: PapaParse keeps it with an error, batch-sync reads it as unreadable' },
   'parse-077': { ragged: true, why: 'a row with too many fields: PapaParse keeps it with an error, batch-sync reads it as unreadable' },
   'parse-073': {
-    reads: { header: ['a', 'b', 'c'], rows: [{ a: 'd', b: 'e', c: 'f' }, { a: 'g', b: 'h', c: 'i' }], unreadable: 0 },
+    reads: {
+      header: ['a', 'b', 'c'],
+      rows: [
+        { a: 'd', b: 'e', c: 'f' },
+        { a: 'g', b: 'h', c: 'i' },
+      ],
+      unreadable: 0,
+    },
     why: 'PapaParse ends lines only with the first kind of line end it sees; batch-sync ends them at \\r, \\n and \\r\\n anywhere (exports with pasted rows mix them)',
   },
-  'parse-075': { reads: { header: ['A', 'B', 'C'], rows: [], unreadable: 0 }, why: 'a header and no rows: PapaParse (header: true) shows no header to compare' },
+  'parse-075': {
+    reads: { header: ['A', 'B', 'C'], rows: [], unreadable: 0 },
+    why: 'a header and no rows: PapaParse (header: true) shows no header to compare',
+  },
 };
 
 describe('PapaParse (mholt/PapaParse tests/test-cases.js)', () => {
@@ -125,7 +141,10 @@ describe('PapaParse (mholt/PapaParse tests/test-cases.js)', () => {
     }
     const data = c.expected.data;
     // PapaParse's high-level parse with header: true gives objects; its core parser gives arrays
-    const records = data.length > 0 && !Array.isArray(data[0]) ? [Object.keys(data[0] as object), ...data.map((o) => Object.values(o as object) as string[])] : (data as string[][]);
+    const records =
+      data.length > 0 && !Array.isArray(data[0])
+        ? [Object.keys(data[0] as object), ...data.map((o) => Object.values(o as object) as string[])]
+        : (data as string[][]);
     if (different?.ragged) {
       // the rows PapaParse reads with an error are the unreadable ones; every other value is the same
       const bad = new Set(c.expected.errors.map((e) => e.row));

@@ -66,7 +66,8 @@ describe('collector', () => {
 
   test('warnings are grouped apart and do not count as outcomes', () => {
     const c = createCollector();
-    for (const line of [3, 4, 5]) c.warn({ severity: 'warning', file: 'deals.csv', line, column: 'close', field: 'closeDate', reason: `"2024-0${line}-01" has no time zone` });
+    for (const line of [3, 4, 5])
+      c.warn({ severity: 'warning', file: 'deals.csv', line, column: 'close', field: 'closeDate', reason: `"2024-0${line}-01" has no time zone` });
     c.warn({ severity: 'warning', file: 'mystery.csv', reason: 'encoding guessed as windows-1252' });
     expect(c.total()).toBe(0);
     expect(c.totals().warnings).toBe(4);
@@ -117,7 +118,15 @@ test('unchanged rows of an incremental run are counted and grouped, never listed
   const sunk: string[] = [];
   const c = createCollector({ sink: (o) => sunk.push(o.message) });
   for (let line = 2; line < 12; line++) {
-    c.record({ outcome: 'skipped', resource: 'deal', file: 'deals.csv', line, externalId: `D${line}`, message: 'UNCHANGED', detail: 'unchanged since the server last accepted it (incremental mode)' });
+    c.record({
+      outcome: 'skipped',
+      resource: 'deal',
+      file: 'deals.csv',
+      line,
+      externalId: `D${line}`,
+      message: 'UNCHANGED',
+      detail: 'unchanged since the server last accepted it (incremental mode)',
+    });
   }
   c.record({ outcome: 'rejected', resource: 'deal', file: 'deals.csv', line: 12, message: 'VALIDATION_ERROR', detail: 'x' });
   expect(c.counts().deal).toMatchObject({ read: 11, skipped: 10, rejected: 1 });

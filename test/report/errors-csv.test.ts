@@ -58,8 +58,28 @@ describe('errors CSV', () => {
     expect(text.startsWith('\uFEFFid,title,amount,currency,_line,_outcome,_field,_message,_detail\n')).toBe(true);
     const rows = parseBack(files[0]!.path);
     expect(rows).toEqual([
-      { id: 'D-3', title: 'Deal D-3', amount: '-12.5', currency: 'USX', _line: '3', _outcome: 'rejected', _field: 'amount.currency', _message: 'VALIDATION_ERROR', _detail: 'items[1] externalId=D-3: amount.currency: "USX" is not an ISO-4217 currency code' },
-      { id: 'D-4', title: `'=HYPERLINK("http://x")`, amount: 'abc', currency: 'EUR', _line: '4', _outcome: 'invalid', _field: 'amount.value', _message: 'INVALID', _detail: '"abc" is not a decimal number' },
+      {
+        id: 'D-3',
+        title: 'Deal D-3',
+        amount: '-12.5',
+        currency: 'USX',
+        _line: '3',
+        _outcome: 'rejected',
+        _field: 'amount.currency',
+        _message: 'VALIDATION_ERROR',
+        _detail: 'items[1] externalId=D-3: amount.currency: "USX" is not an ISO-4217 currency code',
+      },
+      {
+        id: 'D-4',
+        title: `'=HYPERLINK("http://x")`,
+        amount: 'abc',
+        currency: 'EUR',
+        _line: '4',
+        _outcome: 'invalid',
+        _field: 'amount.value',
+        _message: 'INVALID',
+        _detail: '"abc" is not a decimal number',
+      },
     ]);
     expect(Object.keys(rows[0]!).slice(-ERRORS_CSV_COLUMNS.length)).toEqual([...ERRORS_CSV_COLUMNS]);
     // read back and restored, the original cells are exactly what came in
@@ -82,7 +102,10 @@ describe('errors CSV', () => {
     w.write({ ...invalid(2, 'x'), row: { a: '1', b: '2' } });
     w.write({ ...invalid(3, 'x'), row: { a: '3', c: '4' } });
     const { files, droppedCells } = w.finish();
-    expect(parseBack(files[0]!.path).map((r) => [r.a, r.b])).toEqual([['1', '2'], ['3', '']]);
+    expect(parseBack(files[0]!.path).map((r) => [r.a, r.b])).toEqual([
+      ['1', '2'],
+      ['3', ''],
+    ]);
     expect(droppedCells).toBe(1);
   });
 
@@ -105,8 +128,12 @@ describe('errors CSV', () => {
 
   test('refuses to write over an input, also through another spelling or a symlink', () => {
     writeFileSync(join(dir, 'deals.errors.csv'), 'precious');
-    expect(() => createErrorsCsv({ dir, inputs: [join(dir, 'deals.errors.csv')], fileName: () => 'deals.errors.csv' })).toThrow(/refusing to write the errors CSV over an input file/);
-    expect(() => createErrorsCsv({ dir: join(dir, '.'), inputs: [`${dir}/../${dir.split('/').pop()}/deals.errors.csv`], fileName: () => 'deals.errors.csv' })).toThrow(/refusing/);
+    expect(() => createErrorsCsv({ dir, inputs: [join(dir, 'deals.errors.csv')], fileName: () => 'deals.errors.csv' })).toThrow(
+      /refusing to write the errors CSV over an input file/,
+    );
+    expect(() =>
+      createErrorsCsv({ dir: join(dir, '.'), inputs: [`${dir}/../${dir.split('/').pop()}/deals.errors.csv`], fileName: () => 'deals.errors.csv' }),
+    ).toThrow(/refusing/);
     symlinkSync(join(dir, 'deals.errors.csv'), join(dir, 'link.csv'));
     expect(() => createErrorsCsv({ dir, inputs: [join(dir, 'deals.errors.csv')], fileName: () => 'link.csv' })).toThrow(/refusing/);
     expect(read(join(dir, 'deals.errors.csv'))).toBe('precious');
@@ -135,7 +162,9 @@ describe('errors CSV', () => {
   test('system error codes read as reasons', () => {
     const full = Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
     expect(writeError(full, 'x.csv').message).toBe('cannot write the errors CSV x.csv: the disk is full (ENOSPC)');
-    expect(writeError(Object.assign(new Error('x'), { code: 'EACCES' }), 'x.csv').message).toBe('cannot write the errors CSV x.csv: permission denied (EACCES)');
+    expect(writeError(Object.assign(new Error('x'), { code: 'EACCES' }), 'x.csv').message).toBe(
+      'cannot write the errors CSV x.csv: permission denied (EACCES)',
+    );
   });
 
   test('an unwritable directory is refused before the run starts', () => {

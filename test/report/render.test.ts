@@ -19,7 +19,14 @@ function mixedRun() {
   for (let i = 2; i < 122; i++) c.record(accepted('sales-profile', i));
   for (let i = 2; i < 8822; i++) c.record(accepted('deal', i));
   for (let i = 0; i < 412; i++) c.record(rejected(14 + i, i + 3, `D-${9 + i}`, i % 2 ? 'ABC' : 'USX'));
-  c.record({ ...rejected(900, 0, 'D-900', 'EUR'), externalId: undefined, field: undefined, detail: 'not attributable to an item: whole batch b-7 refused (INTERNAL_ERROR: boom)', message: 'INTERNAL_ERROR', batchId: 'b-7' });
+  c.record({
+    ...rejected(900, 0, 'D-900', 'EUR'),
+    externalId: undefined,
+    field: undefined,
+    detail: 'not attributable to an item: whole batch b-7 refused (INTERNAL_ERROR: boom)',
+    message: 'INTERNAL_ERROR',
+    batchId: 'b-7',
+  });
   c.record(invalid(22, '12,5,0'));
   c.record(invalid(40, 'abc'));
   c.record({ ...accepted('deal', 50), outcome: 'skipped', externalId: 'D-50', message: 'SKIPPED', detail: 'status is "archived"' });
@@ -106,16 +113,55 @@ describe('json report', () => {
     expect(text).not.toContain('Deal D-9'); // a title cell
     expect(text).not.toContain('HYPERLINK');
     const doc = JSON.parse(text);
-    expect(Object.keys(doc)).toEqual(['version', 'runId', 'mode', 'startedAt', 'endedAt', 'aborted', 'counts', 'totals', 'groups', 'notAccepted', 'notListed', 'warningGroups', 'warnings', 'warningsNotListed', 'ownersNotInRun', 'errorFiles', 'isolation', 'batches']);
+    expect(Object.keys(doc)).toEqual([
+      'version',
+      'runId',
+      'mode',
+      'startedAt',
+      'endedAt',
+      'aborted',
+      'counts',
+      'totals',
+      'groups',
+      'notAccepted',
+      'notListed',
+      'warningGroups',
+      'warnings',
+      'warningsNotListed',
+      'ownersNotInRun',
+      'errorFiles',
+      'isolation',
+      'batches',
+    ]);
     expect(Object.keys(doc.counts)).toEqual(['sales-profile', 'deal']);
     expect(doc.totals).toEqual({ read: 9356, accepted: 8940, rejected: 413, invalid: 2, skipped: 1, warnings: 2 });
-    expect(doc.groups[0]).toMatchObject({ resource: 'deal', outcome: 'rejected', reason: 'VALIDATION_ERROR amount.currency: "…" is not an ISO-4217 currency code', count: 412 });
+    expect(doc.groups[0]).toMatchObject({
+      resource: 'deal',
+      outcome: 'rejected',
+      reason: 'VALIDATION_ERROR amount.currency: "…" is not an ISO-4217 currency code',
+      count: 412,
+    });
     expect(doc.notAccepted).toHaveLength(416);
     expect(doc.notAccepted[412]).toEqual({
-      file: 'deals.csv', line: 900, resource: 'deal', externalId: null, outcome: 'rejected', field: null, column: null,
-      message: 'INTERNAL_ERROR', detail: 'not attributable to an item: whole batch b-7 refused (INTERNAL_ERROR: boom)', batchId: 'b-7',
+      file: 'deals.csv',
+      line: 900,
+      resource: 'deal',
+      externalId: null,
+      outcome: 'rejected',
+      field: null,
+      column: null,
+      message: 'INTERNAL_ERROR',
+      detail: 'not attributable to an item: whole batch b-7 refused (INTERNAL_ERROR: boom)',
+      batchId: 'b-7',
     });
-    expect(doc.warnings[0]).toEqual({ file: 'deals.csv', line: 7, column: 'close', field: 'closeDate', reason: '"2026-01-02" has no time zone, read as UTC', suggestion: null });
+    expect(doc.warnings[0]).toEqual({
+      file: 'deals.csv',
+      line: 7,
+      column: 'close',
+      field: 'closeDate',
+      reason: '"2026-01-02" has no time zone, read as UTC',
+      suggestion: null,
+    });
     expect(doc.aborted).toBeNull();
   });
 });

@@ -10,9 +10,15 @@ import { invalid } from './fixtures.js';
 
 describe('a row in the terminal report names its externalId', () => {
   test('an invalid row: file:line, externalId, then column → field: reason', () => {
-    expect(exampleLine({ ...invalid(43, 'x'), externalId: 'DEAL-0042', column: undefined, field: 'amount.currency', detail: '"USX" is not an ISO-4217 currency code' })).toBe(
-      'deals.csv:43  DEAL-0042  amount.currency: "USX" is not an ISO-4217 currency code',
-    );
+    expect(
+      exampleLine({
+        ...invalid(43, 'x'),
+        externalId: 'DEAL-0042',
+        column: undefined,
+        field: 'amount.currency',
+        detail: '"USX" is not an ISO-4217 currency code',
+      }),
+    ).toBe('deals.csv:43  DEAL-0042  amount.currency: "USX" is not an ISO-4217 currency code');
     expect(exampleLine(invalid(22, '12,5,0'))).toBe('deals.csv:22  D-22  amount → amount.value: "12,5,0" is not a decimal number');
   });
 
@@ -53,13 +59,22 @@ describe('the field of a server rejection', () => {
 
   test('the collector fills it on rejected rows that come without one', () => {
     const c = createCollector();
-    c.record({ outcome: 'rejected', resource: 'deal', file: 'deals.csv', line: 2, externalId: 'D-1', message: 'VALIDATION_ERROR', detail: 'items[0] externalId=D-1: ownerExternalId: "ana" does not exist as a sales profile' });
+    c.record({
+      outcome: 'rejected',
+      resource: 'deal',
+      file: 'deals.csv',
+      line: 2,
+      externalId: 'D-1',
+      message: 'VALIDATION_ERROR',
+      detail: 'items[0] externalId=D-1: ownerExternalId: "ana" does not exist as a sales profile',
+    });
     expect(c.notAccepted()[0]!.field).toBe('ownerExternalId');
   });
 });
 
 test('two server errors for one item: neither keeps its per-item prefix in the grouped reason', () => {
-  const detail = 'items[0] externalId=D-1: ownerExternalId: "ana" does not exist as a sales profile; items[0] externalId=D-1: agentExternalId: "ana" does not exist as a sales profile';
+  const detail =
+    'items[0] externalId=D-1: ownerExternalId: "ana" does not exist as a sales profile; items[0] externalId=D-1: agentExternalId: "ana" does not exist as a sales profile';
   expect(groupLabel({ message: 'VALIDATION_ERROR', detail, field: 'ownerExternalId' })).toBe(
     'VALIDATION_ERROR ownerExternalId: "…" does not exist as a sales profile; agentExternalId: "…" does not exist as a sales profile',
   );
@@ -72,6 +87,8 @@ describe('progress', () => {
   });
 
   test('singular counts', () => {
-    expect(progressText({ rowsRead: 1, batchesAcked: 1, itemsAcked: 1, retries: 1, resource: 'deal' }, 1000)).toBe('deal: 1 row read, 1 batch acknowledged, 1 items/s, 1 retry');
+    expect(progressText({ rowsRead: 1, batchesAcked: 1, itemsAcked: 1, retries: 1, resource: 'deal' }, 1000)).toBe(
+      'deal: 1 row read, 1 batch acknowledged, 1 items/s, 1 retry',
+    );
   });
 });

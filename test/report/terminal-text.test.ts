@@ -5,7 +5,9 @@ import { describe, expect, test } from 'vitest';
 import { terminalSafe, visible } from '../../src/report/terminal-text.js';
 
 const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
-const anyText = fc.string({ unit: fc.oneof(fc.constantFrom('\r', '\n', '\t', '\u001b', '\u0007', '\u009b', '\u007f', '\u202e', '[', 'K', 'a', 'é', '\\'), fc.string({ unit: 'binary' })) });
+const anyText = fc.string({
+  unit: fc.oneof(fc.constantFrom('\r', '\n', '\t', '\u001b', '\u0007', '\u009b', '\u007f', '\u202e', '[', 'K', 'a', 'é', '\\'), fc.string({ unit: 'binary' })),
+});
 
 describe('terminal text', () => {
   test('visible: one line, no control left', () => {
@@ -28,7 +30,9 @@ describe('terminal text', () => {
   });
 
   test('with colours: our SGR kept, anything else escaped', () => {
-    expect(terminalSafe('\u001b[31mFAILED\u001b[39m \u001b[8mhidden\u001b[28m \u001b]0;t\u0007', true)).toBe('\u001b[31mFAILED\u001b[39m \\u001b[8mhidden\\u001b[28m \\u001b]0;t\\u0007');
+    expect(terminalSafe('\u001b[31mFAILED\u001b[39m \u001b[8mhidden\u001b[28m \u001b]0;t\u0007', true)).toBe(
+      '\u001b[31mFAILED\u001b[39m \\u001b[8mhidden\\u001b[28m \\u001b]0;t\\u0007',
+    );
     expect(terminalSafe('\u001b[31mx', false)).toBe('\\u001b[31mx');
   });
 });

@@ -31,7 +31,22 @@ test('no request, split halves included, leaves while recorded acceptances are n
   let syncing: Promise<void> | undefined;
   await runPipeline(
     jobs,
-    { mode: 'push', method: 'post', source: 'order', batchSize: 2, maxBodyBytes: 1 << 20, concurrency: 1, holdDependents: false, checkSuccessCount: true, namesItems: true, successCodes: [200, 201], isolateUnattributed: false, isolationBudget: 0, runId: 'r', ...engineSettings() },
+    {
+      mode: 'push',
+      method: 'post',
+      source: 'order',
+      batchSize: 2,
+      maxBodyBytes: 1 << 20,
+      concurrency: 1,
+      holdDependents: false,
+      checkSuccessCount: true,
+      namesItems: true,
+      successCodes: [200, 201],
+      isolateUnattributed: false,
+      isolationBudget: 0,
+      runId: 'r',
+      ...engineSettings(),
+    },
     {
       record: () => undefined,
       warn: () => undefined,

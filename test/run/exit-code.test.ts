@@ -4,7 +4,14 @@ import type { RowOutcome } from '../../src/plan/outcome.js';
 import { buildRunReport } from '../../src/report/run-report.js';
 import { exitCodeOf } from '../../src/run/sync.js';
 
-const row = (line: number, outcome: RowOutcome['outcome'], message: string, detail = ''): RowOutcome => ({ outcome, resource: 'deal', file: 'deals.csv', line, message, detail });
+const row = (line: number, outcome: RowOutcome['outcome'], message: string, detail = ''): RowOutcome => ({
+  outcome,
+  resource: 'deal',
+  file: 'deals.csv',
+  line,
+  message,
+  detail,
+});
 const report = (rows: RowOutcome[], maxGroups?: number) => {
   const c = createCollector({ maxGroups });
   for (const r of rows) c.record(r);

@@ -14,7 +14,14 @@ const title = fc.oneof(
 );
 const amount = fc.constantFrom('12.50', '7', '-3.25', '1,5', 'abc', '', '#N/A', ' 8 ');
 const currency = fc.constantFrom('USD', 'BRL', 'CLP', 'XXQ', '');
-const row = fc.record({ id: fc.integer({ min: 1, max: 40 }), title, owner: fc.constantFrom('ana', 'bruno', 'nobody'), amount, currency, extra: fc.constantFrom(0, 0, 0, 1, -1) });
+const row = fc.record({
+  id: fc.integer({ min: 1, max: 40 }),
+  title,
+  owner: fc.constantFrom('ana', 'bruno', 'nobody'),
+  amount,
+  currency,
+  extra: fc.constantFrom(0, 0, 0, 1, -1),
+});
 const input = fc.record({
   rows: fc.array(row, { minLength: 1, maxLength: 120 }),
   delimiter: fc.constantFrom(',', ';'),
@@ -23,13 +30,26 @@ const input = fc.record({
   chunkRows: fc.integer({ min: 1, max: 40 }),
 });
 
-function csvOf(i: { rows: { id: number; title: string; owner: string; amount: string; currency: string; extra: number }[]; delimiter: string; eol: string; blankEvery: number }): string {
+function csvOf(i: {
+  rows: { id: number; title: string; owner: string; amount: string; currency: string; extra: number }[];
+  delimiter: string;
+  eol: string;
+  blankEvery: number;
+}): string {
   const d = i.delimiter;
   const lines = [['externalId', 'title', 'ownerExternalId', 'agentExternalId', 'isWon', 'amount.value', 'amount.currency'].join(d)];
   i.rows.forEach((r, n) => {
     // a title meant for the other delimiter is quoted anyway; an unquoted one must not hold ours
     const t = r.title.startsWith('"') ? r.title : r.title.replaceAll(d, ' ');
-    const cells = [`D-${r.id}`, t, r.owner, r.owner, n % 5 === 0 ? 'maybe' : String(n % 2 === 0), r.amount.includes(d) ? `"${r.amount}"` : r.amount, r.currency];
+    const cells = [
+      `D-${r.id}`,
+      t,
+      r.owner,
+      r.owner,
+      n % 5 === 0 ? 'maybe' : String(n % 2 === 0),
+      r.amount.includes(d) ? `"${r.amount}"` : r.amount,
+      r.currency,
+    ];
     if (r.extra === 1) cells.push('');
     if (r.extra === -1) cells.pop();
     lines.push(cells.join(d));
@@ -46,11 +66,33 @@ test('one thread, the read worker and RAW chunks give identical results on any C
       const dir = tempFiles({ 'sales-profiles.csv': SALES_PROFILES_CSV.replaceAll(',', i.delimiter), 'deals.csv': csvOf(i) });
       const runs = [];
       // the simple engine, auto (one thread at this size), and the fast engine's worker with no RAW chunk or only RAW chunks
-      for (const env of [{ BATCH_SYNC_ENGINE: 'simple' }, { BATCH_SYNC_ENGINE: 'auto' }, { BATCH_SYNC_ENGINE: 'fast', BATCH_SYNC_READ_SPLIT: 'none' }, { BATCH_SYNC_ENGINE: 'fast', BATCH_SYNC_READ_SPLIT: 'all' }]) {
+      for (const env of [
+        { BATCH_SYNC_ENGINE: 'simple' },
+        { BATCH_SYNC_ENGINE: 'auto' },
+        { BATCH_SYNC_ENGINE: 'fast', BATCH_SYNC_READ_SPLIT: 'none' },
+        { BATCH_SYNC_ENGINE: 'fast', BATCH_SYNC_READ_SPLIT: 'all' },
+      ]) {
         const tag = Object.values(env).join('-');
         const errors = join(dir, `errors-${tag}.csv`);
         const emit = join(dir, `emit-${tag}.ndjson`);
-        const r = await runCli(['validate', '--format', 'json', '--batch-size', '7', '--delimiter', i.delimiter, '--errors', errors, '--emit', emit, join(dir, 'sales-profiles.csv'), join(dir, 'deals.csv')], { ...env, BATCH_SYNC_READ_CHUNK_ROWS: String(i.chunkRows) });
+        const r = await runCli(
+          [
+            'validate',
+            '--format',
+            'json',
+            '--batch-size',
+            '7',
+            '--delimiter',
+            i.delimiter,
+            '--errors',
+            errors,
+            '--emit',
+            emit,
+            join(dir, 'sales-profiles.csv'),
+            join(dir, 'deals.csv'),
+          ],
+          { ...env, BATCH_SYNC_READ_CHUNK_ROWS: String(i.chunkRows) },
+        );
         expect(r.stdout, r.stderr).not.toBe('');
         const report = JSON.parse(r.stdout) as Record<string, unknown>;
         for (const k of ['runId', 'startedAt', 'endedAt', 'durationMs', 'errorFiles']) delete report[k];

@@ -24,8 +24,10 @@ function messyDeals(): string {
     const owner = i % 211 === 0 ? 'nobody' : i % 2 ? 'ana' : 'bruno';
     const title = i % 7 === 0 ? `"Deal ${i}, ""quoted"" – ção"` : `Deal ${i} ü`;
     const currency = i % 131 === 0 ? 'XXQ' : 'USD';
-    if (i % 401 === 0) lines.push(`D-${i},Deal ${i},ana,ana,false,12,5,USD`); // ragged
-    else if (i % 503 === 0) lines.push(`D-${i},"Deal"x,ana,ana,false,12.5,USD`); // text after a quote
+    if (i % 401 === 0)
+      lines.push(`D-${i},Deal ${i},ana,ana,false,12,5,USD`); // ragged
+    else if (i % 503 === 0)
+      lines.push(`D-${i},"Deal"x,ana,ana,false,12.5,USD`); // text after a quote
     else lines.push(`${id},${title},${owner},${owner},${i % 3 === 0},${i}.50,${currency}`);
   }
   return lines.join('\n');
@@ -44,17 +46,35 @@ function accounts(): string {
 /** Worker off, or on with its rows left RAW for the main thread in every chunk, in none, or as it sees fit. */
 type Threads = '0' | '1' | 'all' | 'none';
 // '0': the auto engine, which keeps inputs this small on one thread; '1': the fast engine, which always reads in the worker
-const threadEnv = (t: Threads) => (t === '0' ? { BATCH_SYNC_ENGINE: 'auto' } : t === '1' ? { BATCH_SYNC_ENGINE: 'fast' } : { BATCH_SYNC_ENGINE: 'fast', BATCH_SYNC_READ_SPLIT: t });
+const threadEnv = (t: Threads) =>
+  t === '0' ? { BATCH_SYNC_ENGINE: 'auto' } : t === '1' ? { BATCH_SYNC_ENGINE: 'fast' } : { BATCH_SYNC_ENGINE: 'fast', BATCH_SYNC_READ_SPLIT: t };
 
 async function push(worker: Threads, dir: string, extra: string[]) {
   const errors = join(dir, `errors-${worker}-${extra.length}`);
   // one batch at a time: with several in flight, the server's answers (and so the order of rejected
   // rows in the errors CSV) depend on timing, whichever thread reads
-  const r = await runCli(['push', '--format', 'json', '--batch-size', '100', '--concurrency', '1', '--errors', errors, ...extra, join(dir, 'sales-profiles.csv'), join(dir, 'accounts.csv'), join(dir, 'deals.csv')], {
-    ...threadEnv(worker),
-    BATCH_SYNC_API_KEY: KEY,
-    BATCH_SYNC_BASE_URL: sandbox.url,
-  });
+  const r = await runCli(
+    [
+      'push',
+      '--format',
+      'json',
+      '--batch-size',
+      '100',
+      '--concurrency',
+      '1',
+      '--errors',
+      errors,
+      ...extra,
+      join(dir, 'sales-profiles.csv'),
+      join(dir, 'accounts.csv'),
+      join(dir, 'deals.csv'),
+    ],
+    {
+      ...threadEnv(worker),
+      BATCH_SYNC_API_KEY: KEY,
+      BATCH_SYNC_BASE_URL: sandbox.url,
+    },
+  );
   const report = JSON.parse(r.stdout) as Record<string, unknown>;
   for (const k of ['runId', 'startedAt', 'endedAt', 'durationMs', 'errorFiles']) delete report[k];
   const csv = Object.fromEntries(readdirSync(errors).map((f) => [f, readFileSync(join(errors, f), 'utf8')]));
@@ -105,7 +125,12 @@ test('validate and --dry-run read in the worker too, with the same report and em
       for (const k of ['runId', 'startedAt', 'endedAt', 'durationMs']) delete report[k];
       return JSON.stringify(report).replaceAll(/\d{8}T\d{6}Z-[0-9a-f]{4}/g, 'RUN');
     };
-    outputs.push({ codes: [validate.code, dry.code], validate: clean(validate.stdout), dry: clean(dry.stdout), emitted: readFileSync(emit, 'utf8').replaceAll(/\d{8}T\d{6}Z-[0-9a-f]{4}/g, 'RUN') });
+    outputs.push({
+      codes: [validate.code, dry.code],
+      validate: clean(validate.stdout),
+      dry: clean(dry.stdout),
+      emitted: readFileSync(emit, 'utf8').replaceAll(/\d{8}T\d{6}Z-[0-9a-f]{4}/g, 'RUN'),
+    });
   }
   expect(outputs[0]!.codes).toEqual([1, 1]);
   expect(outputs[0]!.validate).toMatch(/DUPLICATE/);
@@ -130,9 +155,17 @@ test('a chunk is given back only once its rows have their outcomes: a 400 bisect
     const results = [];
     for (const t of ['0', 'all', 'none'] as const) {
       const errors = join(dir, `errors-${t}`);
-      const r = await runCli(['push', '--format', 'json', '--batch-size', '200', '--errors', errors, join(dir, 'deals.csv')], { ...threadEnv(t), BATCH_SYNC_API_KEY: KEY, BATCH_SYNC_BASE_URL: server.url });
+      const r = await runCli(['push', '--format', 'json', '--batch-size', '200', '--errors', errors, join(dir, 'deals.csv')], {
+        ...threadEnv(t),
+        BATCH_SYNC_API_KEY: KEY,
+        BATCH_SYNC_BASE_URL: server.url,
+      });
       const report = JSON.parse(r.stdout) as { counts: { deal: Record<string, number> } };
-      results.push({ code: r.code, counts: report.counts.deal, csv: readFileSync(join(errors, 'deals.errors.csv'), 'utf8').replaceAll(/\d{8}T\d{6}Z-[0-9a-f]{4}/g, 'RUN') });
+      results.push({
+        code: r.code,
+        counts: report.counts.deal,
+        csv: readFileSync(join(errors, 'deals.errors.csv'), 'utf8').replaceAll(/\d{8}T\d{6}Z-[0-9a-f]{4}/g, 'RUN'),
+      });
     }
     expect(results[0]!.code).toBe(1);
     expect(results[0]!.counts).toMatchObject({ read: 3000, accepted: 2999, rejected: 1 });

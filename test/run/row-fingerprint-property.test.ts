@@ -46,10 +46,12 @@ const input = fc.record({
 
 function csv(rows: Row[]): string {
   const lines = ['externalId,title,ownerExternalId,agentExternalId,isWon,amount.value,amount.currency'];
-  for (const r of rows) lines.push([`D-${r.id}`, r.title, r.owner, r.owner, 'false', r.amount.includes(',') ? `"${r.amount}"` : r.amount, r.currency].join(','));
+  for (const r of rows)
+    lines.push([`D-${r.id}`, r.title, r.owner, r.owner, 'false', r.amount.includes(',') ? `"${r.amount}"` : r.amount, r.currency].join(','));
   return `${lines.join('\n')}\n`;
 }
-const profiles = (brunoInvalid: boolean) => `externalId,email,profile.firstName,profile.lastName\nana,ana@example.com,Ana,Souza\nbruno,${brunoInvalid ? 'not-an-email' : 'bruno@example.com'},Bruno,Díaz\n`;
+const profiles = (brunoInvalid: boolean) =>
+  `externalId,email,profile.firstName,profile.lastName\nana,ana@example.com,Ana,Souza\nbruno,${brunoInvalid ? 'not-an-email' : 'bruno@example.com'},Bruno,Díaz\n`;
 
 function second(i: { rows: [Row, string][]; reverse: boolean }): Row[] {
   const out: Row[] = [];
@@ -90,7 +92,26 @@ test('fingerprints on or off, one thread or the worker: the same rerun', async (
           const errors = join(dir, `errors-${name}-${v}`);
           // one batch at a time, so the order of rows in the errors CSV does not depend on timing
           // the delimiter is given: a tiny file whose quoted titles hold commas is not for sniffing
-          const r = await runCli(['push', '--format', 'json', '--batch-size', '7', '--concurrency', '1', '--delimiter', ',', '--incremental', '--state-dir', state, '--errors', errors, ...files(v)], { ...env, ...flow, BATCH_SYNC_READ_CHUNK_ROWS: String(i.chunkRows) });
+          const r = await runCli(
+            [
+              'push',
+              '--format',
+              'json',
+              '--batch-size',
+              '7',
+              '--concurrency',
+              '1',
+              '--delimiter',
+              ',',
+              '--incremental',
+              '--state-dir',
+              state,
+              '--errors',
+              errors,
+              ...files(v),
+            ],
+            { ...env, ...flow, BATCH_SYNC_READ_CHUNK_ROWS: String(i.chunkRows) },
+          );
           expect(r.stdout, r.stderr).not.toBe('');
           const report = JSON.parse(r.stdout) as Record<string, unknown>;
           for (const k of ['runId', 'startedAt', 'endedAt', 'durationMs', 'errorFiles', 'state']) delete report[k];

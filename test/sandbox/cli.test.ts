@@ -63,7 +63,11 @@ describe('the built CLI (npm run build first)', () => {
       const res = await fetch(`${url}/v2/integration/sales-profile`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-api-key': 'from-env-key' },
-        body: JSON.stringify({ batchId: 'cli-1', source: 'e2e', items: [{ externalId: 'ana', email: 'ana@example.com', profile: { firstName: 'Ana', lastName: '' } }] }),
+        body: JSON.stringify({
+          batchId: 'cli-1',
+          source: 'e2e',
+          items: [{ externalId: 'ana', email: 'ana@example.com', profile: { firstName: 'Ana', lastName: '' } }],
+        }),
       });
       expect(await res.json()).toEqual({ data: { code: 200, success: 1, error: [] }, status: 'SUCCESS' });
     } finally {
@@ -77,7 +81,7 @@ describe('the built CLI (npm run build first)', () => {
     expect(JSON.parse(readFileSync(store, 'utf8')).records['sales-profile']).toHaveLength(1);
   });
 
-  test('--answers documented answers as the real API\'s documentation shows, and logs what it really accepted', async () => {
+  test("--answers documented answers as the real API's documentation shows, and logs what it really accepted", async () => {
     const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--answers', 'documented', '--api-key', 'doc-key'], {
       env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -96,9 +100,19 @@ describe('the built CLI (npm run build first)', () => {
       const res = await fetch(`${url}/v2/integration/account`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-api-key': 'doc-key' },
-        body: JSON.stringify({ batchId: 'doc-1', source: 'e2e', items: [{ externalId: 'A', name: 'A', type: 'COMPANY' }, { externalId: 'B', name: 7, type: 'COMPANY' }] }),
+        body: JSON.stringify({
+          batchId: 'doc-1',
+          source: 'e2e',
+          items: [
+            { externalId: 'A', name: 'A', type: 'COMPANY' },
+            { externalId: 'B', name: 7, type: 'COMPANY' },
+          ],
+        }),
       });
-      expect(await res.json()).toEqual({ data: { code: 201, success: 100, error: [{ message: 'VALIDATION_ERROR', detail: 'name: expected string, received number' }] }, status: 'SUCCESS' });
+      expect(await res.json()).toEqual({
+        data: { code: 201, success: 100, error: [{ message: 'VALIDATION_ERROR', detail: 'name: expected string, received number' }] },
+        status: 'SUCCESS',
+      });
     } finally {
       child.kill('SIGTERM');
     }

@@ -25,7 +25,14 @@ async function fillAllKinds() {
 describe('GET /_sandbox/records/<resource>', () => {
   test('by the path names and by our names, equal to handle.records()', async () => {
     await fillAllKinds();
-    for (const [name, resource] of [['deals', 'deal'], ['deal', 'deal'], ['account', 'account'], ['accounts', 'account'], ['sales-profile', 'sales-profile'], ['activities', 'activity']] as const) {
+    for (const [name, resource] of [
+      ['deals', 'deal'],
+      ['deal', 'deal'],
+      ['account', 'account'],
+      ['accounts', 'account'],
+      ['sales-profile', 'sales-profile'],
+      ['activities', 'activity'],
+    ] as const) {
       const r = await get(`/_sandbox/records/${name}`);
       expect(r.status, name).toBe(200);
       expect(r.body).toEqual({ resource, count: sb.records(resource).length, records: sb.records(resource) });

@@ -63,7 +63,9 @@ describe('PATCH merges the given top-level fields into an existing record', () =
     expect(sb.record('deal', 'D1')).toEqual(deal('D1', { isWon: true, amount: { value: '2', currency: 'EUR' } }));
   });
   test('activity: associated from the POST survives a PATCH without it', async () => {
-    await send(sb, 'POST', 'activity', [{ externalId: 'T1', type: 'CALL', ownerExternalId: 'ana', source: { name: 'INBOUND' }, associated: { accountExternalId: 'A1' } }]);
+    await send(sb, 'POST', 'activity', [
+      { externalId: 'T1', type: 'CALL', ownerExternalId: 'ana', source: { name: 'INBOUND' }, associated: { accountExternalId: 'A1' } },
+    ]);
     const r = await send(sb, 'PATCH', 'activity', [{ externalId: 'T1', type: 'MEET' }]);
     expect(r.body).toEqual(ok(1));
     expect(sb.record('activity', 'T1')).toMatchObject({ type: 'MEET', associated: { accountExternalId: 'A1' }, source: { name: 'INBOUND' } });
@@ -74,7 +76,12 @@ describe('PATCH merges the given top-level fields into an existing record', () =
     expect(r.body.data).toEqual({
       code: 200,
       success: 0,
-      error: [{ message: 'NOT_FOUND', detail: 'items[0] externalId=nope: externalId: no account "nope" exists to update (PATCH changes existing records; POST creates them)' }],
+      error: [
+        {
+          message: 'NOT_FOUND',
+          detail: 'items[0] externalId=nope: externalId: no account "nope" exists to update (PATCH changes existing records; POST creates them)',
+        },
+      ],
     });
     expect(sb.record('account', 'nope')).toBeUndefined();
   });

@@ -17,7 +17,11 @@ const refusal = (code: number, message: string) => ({
 
 describe('401: the x-api-key header', () => {
   test('missing', async () => {
-    const res = await fetch(`${sb.url}/v2/integration/deals`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(envelope) });
+    const res = await fetch(`${sb.url}/v2/integration/deals`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(envelope),
+    });
     expect(res.status).toBe(401);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     expect(await res.json()).toEqual(refusal(401, 'UNAUTHORIZED'));

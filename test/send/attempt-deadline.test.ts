@@ -38,7 +38,10 @@ test('a request the library never settles fails at the attempt deadline, as a re
 
 test('cancelling the run ends an attempt the library never settles', async () => {
   const cancel = new AbortController();
-  const pending = attemptOnce(context(new NeverSettles(), { signal: cancel.signal, timeouts: { connectMs: 60_000, headersMs: 60_000, bodyMs: 60_000, attemptMs: 600_000 } }), 1);
+  const pending = attemptOnce(
+    context(new NeverSettles(), { signal: cancel.signal, timeouts: { connectMs: 60_000, headersMs: 60_000, bodyMs: 60_000, attemptMs: 600_000 } }),
+    1,
+  );
   setTimeout(() => cancel.abort(), 50);
   expect(await pending).toEqual({ kind: 'cancelled' });
 });

@@ -9,6 +9,8 @@ test('EMFILE opening a connection stops the run (exit 3) with one clear line, no
   if (d.action !== 'abort') return;
   expect(d.error.exitCode).toBe(3);
   expect(d.error.code).toBe('FD_LIMIT');
-  expect(d.error.message).toMatch(/^too many open files \(EMFILE\) while sending to https:\/\/api\.example\.test: the (limit is \d+ open files|open-file limit is too low) \(ulimit -n\); raise it, e\.g\. `ulimit -n 1024`, and run again$/);
+  expect(d.error.message).toMatch(
+    /^too many open files \(EMFILE\) while sending to https:\/\/api\.example\.test: the (limit is \d+ open files|open-file limit is too low) \(ulimit -n\); raise it, e\.g\. `ulimit -n 1024`, and run again$/,
+  );
   expect(d.error.message).not.toContain('\n');
 });

@@ -123,7 +123,10 @@ describe('send: one fatal answer stops the whole client', () => {
 
 describe('send: requests in flight when the run ends', () => {
   it('are aborted and report the run-ending error: the same key/origin would get the same answer', async () => {
-    const s = await server([{ status: 401, delayMs: 30 }, { status: 200, body: OK_BODY, delayMs: 1000 }]);
+    const s = await server([
+      { status: 401, delayMs: 30 },
+      { status: 200, body: OK_BODY, delayMs: 1000 },
+    ]);
     const c = client(s.url, { concurrency: 2 });
     const auth = c.send(batch());
     const slow = c.send(batch({ batchId: 'b2' }));

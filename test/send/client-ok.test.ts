@@ -29,10 +29,7 @@ describe('send: final answers', () => {
     const c = client(`${server.url}/api/`);
     await c.send(batch({ resource: 'sales-profile', method: 'patch' }));
     await c.send(batch({ resource: 'account', body: Buffer.from('{"x":1}') }));
-    expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
-      'PATCH /api/v2/integration/sales-profile',
-      'POST /api/v2/integration/account',
-    ]);
+    expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['PATCH /api/v2/integration/sales-profile', 'POST /api/v2/integration/account']);
     expect(server.requests[1]?.body.toString()).toBe('{"x":1}');
   });
 

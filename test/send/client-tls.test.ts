@@ -31,7 +31,9 @@ const client = closedAfterEach();
 
 describe('send: TLS', () => {
   it('an unknown CA → AbortError TLS suggesting --ca-file, not retried', async () => {
-    const err = await client(url).send(batch()).catch((e: unknown) => e);
+    const err = await client(url)
+      .send(batch())
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AbortError);
     expect(err).toMatchObject({ code: 'TLS' });
     expect((err as AbortError).suggestion).toMatch(/--ca-file/);

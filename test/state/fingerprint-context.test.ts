@@ -10,7 +10,14 @@ import { expect, test } from 'vitest';
 import type { FingerprintContextParts } from '../../src/state/row-fingerprint.js';
 
 const DIST = resolve(__dirname, '../../dist');
-const parts: FingerprintContextParts = { method: 'post', resource: 'deal', header: ['externalId', 'title'], detected: { encoding: 'utf-8', delimiter: ',' }, reader: {}, profile: undefined };
+const parts: FingerprintContextParts = {
+  method: 'post',
+  resource: 'deal',
+  header: ['externalId', 'title'],
+  detected: { encoding: 'utf-8', delimiter: ',' },
+  reader: {},
+  profile: undefined,
+};
 
 /** A copy of the build (with the project's node_modules), optionally changed, and its context for `parts`. */
 async function contextOfCopy(change?: (dist: string) => void): Promise<string> {

@@ -12,24 +12,29 @@ const item = fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }), fc.oneof(f
 
 test('a record comes back with its exact body, and each item as the bytes it was sent as', async () => {
   await fc.assert(
-    fc.asyncProperty(fc.string({ minLength: 1, maxLength: 30 }), fc.string({ minLength: 1, maxLength: 20 }), fc.array(item, { maxLength: 6 }), async (batchId, source, objects) => {
-      const state = mkdtempSync(join(tmpdir(), 'in-flight-'));
-      const dir = ensureInFlightDir(state);
-      const items = objects.map((o, i) => {
-        const json = JSON.stringify({ externalId: `X-${i}`, ...o });
-        return { json, bytes: Buffer.byteLength(json), meta: { externalId: `X-${i}`, file: 'a.csv', line: i + 2 } };
-      });
-      const body = envelopeBody(batchId, source, items);
-      await writeInFlight(dir, { scope: 'post@http://x', resource: 'deal', source, batchId, items: items.map((i) => ({ ...i.meta, bytes: i.bytes })) }, body);
-      const notes: string[] = [];
-      const [loaded, ...rest] = loadInFlight(state, notes);
-      expect(rest).toEqual([]);
-      expect(notes).toEqual([]);
-      expect(loaded!.batchId).toBe(batchId);
-      expect(loaded!.body.equals(body)).toBe(true);
-      expect(loaded!.itemJson.map((b) => b.toString('utf8'))).toEqual(items.map((i) => i.json));
-      expect(loaded!.items.map((i) => [i.externalId, i.line])).toEqual(items.map((i) => [i.meta.externalId, i.meta.line]));
-    }),
+    fc.asyncProperty(
+      fc.string({ minLength: 1, maxLength: 30 }),
+      fc.string({ minLength: 1, maxLength: 20 }),
+      fc.array(item, { maxLength: 6 }),
+      async (batchId, source, objects) => {
+        const state = mkdtempSync(join(tmpdir(), 'in-flight-'));
+        const dir = ensureInFlightDir(state);
+        const items = objects.map((o, i) => {
+          const json = JSON.stringify({ externalId: `X-${i}`, ...o });
+          return { json, bytes: Buffer.byteLength(json), meta: { externalId: `X-${i}`, file: 'a.csv', line: i + 2 } };
+        });
+        const body = envelopeBody(batchId, source, items);
+        await writeInFlight(dir, { scope: 'post@http://x', resource: 'deal', source, batchId, items: items.map((i) => ({ ...i.meta, bytes: i.bytes })) }, body);
+        const notes: string[] = [];
+        const [loaded, ...rest] = loadInFlight(state, notes);
+        expect(rest).toEqual([]);
+        expect(notes).toEqual([]);
+        expect(loaded!.batchId).toBe(batchId);
+        expect(loaded!.body.equals(body)).toBe(true);
+        expect(loaded!.itemJson.map((b) => b.toString('utf8'))).toEqual(items.map((i) => i.json));
+        expect(loaded!.items.map((i) => [i.externalId, i.line])).toEqual(items.map((i) => [i.meta.externalId, i.meta.line]));
+      },
+    ),
     { numRuns: 40 },
   );
 });
@@ -37,9 +42,17 @@ test('a record comes back with its exact body, and each item as the bytes it was
 test('a record cut at any byte is removed with a note, never resent', async () => {
   const state = mkdtempSync(join(tmpdir(), 'in-flight-'));
   const dir = ensureInFlightDir(state);
-  const items = ['{"externalId":"A"}', '{"externalId":"Ç"}'].map((json, i) => ({ json, bytes: Buffer.byteLength(json), meta: { externalId: String(i), file: 'a.csv', line: i + 2 } }));
+  const items = ['{"externalId":"A"}', '{"externalId":"Ç"}'].map((json, i) => ({
+    json,
+    bytes: Buffer.byteLength(json),
+    meta: { externalId: String(i), file: 'a.csv', line: i + 2 },
+  }));
   const body = envelopeBody('b-1', 'src', items);
-  const path = await writeInFlight(dir, { scope: 's', resource: 'deal', source: 'src', batchId: 'b-1', items: items.map((i) => ({ ...i.meta, bytes: i.bytes })) }, body);
+  const path = await writeInFlight(
+    dir,
+    { scope: 's', resource: 'deal', source: 'src', batchId: 'b-1', items: items.map((i) => ({ ...i.meta, bytes: i.bytes })) },
+    body,
+  );
   const whole = readFileSync(path);
   for (let cut = 0; cut < whole.length; cut++) {
     writeFileSync(path, whole.subarray(0, cut));

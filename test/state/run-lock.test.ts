@@ -15,7 +15,12 @@ describe('run lock', () => {
   test('holds pid, host, start and run id; a second taker gets LockedError naming the holder; release frees it', () => {
     const d = dir();
     const lock = acquireLock(d, 'run-a', new Date('2026-11-21T02:00:00Z'));
-    expect(JSON.parse(readFileSync(join(d, LOCK_FILE), 'utf8'))).toEqual({ pid: process.pid, hostname: hostname(), startedAt: '2026-11-21T02:00:00.000Z', runId: 'run-a' });
+    expect(JSON.parse(readFileSync(join(d, LOCK_FILE), 'utf8'))).toEqual({
+      pid: process.pid,
+      hostname: hostname(),
+      startedAt: '2026-11-21T02:00:00.000Z',
+      runId: 'run-a',
+    });
     let error: unknown;
     try {
       acquireLock(d, 'run-b');

@@ -36,7 +36,9 @@ test('opens a 1M-entry state in under 5 s', { timeout: 120_000 }, async () => {
   expect(store.unchanged('post', 'deal', 'DEAL-123456', item(123456))).toBe(true);
   expect(store.unchanged('post', 'deal', 'DEAL-123456', item(7))).toBe(false);
   expect(store.sameRow('post', 'deal', 'DEAL-123456', { hi: 123456, lo: Math.imul(123456, 2654435761) >>> 0 })).toBe(true);
-  console.info(`state scale: open ${N + 100_000} entries in ${openMs.toFixed(0)} ms, heap +${heapMb.toFixed(0)} MB; journal write+fsync per 100-item batch ${perBatchMs.toFixed(2)} ms`);
+  console.info(
+    `state scale: open ${N + 100_000} entries in ${openMs.toFixed(0)} ms, heap +${heapMb.toFixed(0)} MB; journal write+fsync per 100-item batch ${perBatchMs.toFixed(2)} ms`,
+  );
   expect(openMs).toBeLessThan(5000);
   build.close();
 });

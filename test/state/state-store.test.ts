@@ -76,7 +76,7 @@ describe('state store', () => {
     expect(openStateStore(d, { readOnly: true }).stats().entries).toBe(12);
   });
 
-  test('an item given as its UTF-8 bytes (the read worker\'s) is the same item as its text', async () => {
+  test("an item given as its UTF-8 bytes (the read worker's) is the same item as its text", async () => {
     const d = dir();
     const json = '{"externalId":"D-1","title":"Formação – lote 1 😀"}';
     const s = openStateStore(d);
@@ -165,7 +165,12 @@ describe('state store', () => {
     expect(r.unchanged('post', 'deal', 'D-1', '{"v":1}')).toBe(true);
     r.accepted('post', 'deal', 'D-3', '{"v":3}');
     await tick();
-    expect(readFileSync(join(d, JOURNAL_FILE), 'utf8').split('\n').filter(Boolean).every((l) => /\t[0-9a-f]{16}$/.test(l))).toBe(true);
+    expect(
+      readFileSync(join(d, JOURNAL_FILE), 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .every((l) => /\t[0-9a-f]{16}$/.test(l)),
+    ).toBe(true);
     r.close();
     s.close();
   });
@@ -336,7 +341,9 @@ describe('state store', () => {
       s.accepted('post', 'deal', 'D-3', '{}', [], fp(1));
       s.close();
       const text = readFileSync(join(d, SNAPSHOT_FILE), 'utf8');
-      expect(text).toBe(`batch-sync-state 2\n\tpost\tdeal\nD-1\t0123456789abcdef\n0123456789abcdef\tfedcba9876543210\nD-2\t00000000000000ff\nD-3\t${text.match(/D-3\t([0-9a-f]{16})/)![1]}\t0000000100000008\n`);
+      expect(text).toBe(
+        `batch-sync-state 2\n\tpost\tdeal\nD-1\t0123456789abcdef\n0123456789abcdef\tfedcba9876543210\nD-2\t00000000000000ff\nD-3\t${text.match(/D-3\t([0-9a-f]{16})/)![1]}\t0000000100000008\n`,
+      );
     });
 
     test('a state is of this version before this version journals anything: an older one refuses it instead of misreading it', async () => {

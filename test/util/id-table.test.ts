@@ -4,18 +4,29 @@ import { IdTable } from '../../src/util/id-table.js';
 
 test('behaves exactly like a Map from id to the order it was first added in, whatever the ids', () => {
   fc.assert(
-    fc.property(fc.array(fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.constantFrom('\ud800', '\udfff', '\ud800\udfff'), fc.constantFrom('', 'a', 'ä', 'D-1', '00123', '😀')), { maxLength: 3000 }), (ids) => {
-      const table = new IdTable();
-      const map = new Map<string, number>();
-      ids.forEach((id, _i) => {
-        const expected = map.get(id);
-        if (expected === undefined) map.set(id, map.size);
-        expect(table.claim(id)).toBe(expected ?? -1);
-      });
-      expect(table.size).toBe(map.size);
-      for (const [id, v] of map) expect(table.indexOf(id)).toBe(v);
-      expect(table.has('never-added-\u0000')).toBe(false);
-    }),
+    fc.property(
+      fc.array(
+        fc.oneof(
+          fc.string(),
+          fc.string({ unit: 'binary' }),
+          fc.constantFrom('\ud800', '\udfff', '\ud800\udfff'),
+          fc.constantFrom('', 'a', 'ä', 'D-1', '00123', '😀'),
+        ),
+        { maxLength: 3000 },
+      ),
+      (ids) => {
+        const table = new IdTable();
+        const map = new Map<string, number>();
+        ids.forEach((id, _i) => {
+          const expected = map.get(id);
+          if (expected === undefined) map.set(id, map.size);
+          expect(table.claim(id)).toBe(expected ?? -1);
+        });
+        expect(table.size).toBe(map.size);
+        for (const [id, v] of map) expect(table.indexOf(id)).toBe(v);
+        expect(table.has('never-added-\u0000')).toBe(false);
+      },
+    ),
     { numRuns: 60 },
   );
 });
@@ -31,37 +42,49 @@ test('grows past its first sizes and keeps every entry number', () => {
 
 test('forEach gives back every id exactly, Latin-1 and UTF-16 alike, in the order added', () => {
   fc.assert(
-    fc.property(fc.uniqueArray(fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.constantFrom('\ud800', 'ÿ', 'Ā', 'ä-1', '😀')), { maxLength: 500 }), (ids) => {
-      const table = new IdTable();
-      for (const id of ids) table.claim(id);
-      const back: [string, number][] = [];
-      table.forEach((id, v) => {
-        back.push([id, v]);
-      });
-      expect(back).toEqual(ids.map((id, i) => [id, i]));
-    }),
+    fc.property(
+      fc.uniqueArray(fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.constantFrom('\ud800', 'ÿ', 'Ā', 'ä-1', '😀')), { maxLength: 500 }),
+      (ids) => {
+        const table = new IdTable();
+        for (const id of ids) table.claim(id);
+        const back: [string, number][] = [];
+        table.forEach((id, v) => {
+          back.push([id, v]);
+        });
+        expect(back).toEqual(ids.map((id, i) => [id, i]));
+      },
+    ),
     { numRuns: 60 },
   );
 });
 
 test('claimAscii is claim for ids given as ASCII bytes, mixed freely with strings', () => {
   fc.assert(
-    fc.property(fc.array(fc.tuple(fc.oneof(fc.string({ unit: fc.integer({ min: 0, max: 0x7f }).map((c) => String.fromCharCode(c)) }), fc.constantFrom('D-1', 'D-10', 'a', '')), fc.boolean()), { maxLength: 2000 }), (steps) => {
-      const table = new IdTable();
-      const map = new Map<string, number>();
-      for (const [id, asBytes] of steps) {
-        const expected = map.get(id);
-        if (expected === undefined) map.set(id, map.size);
-        const line = Buffer.from(`x\t${id}\ty`, 'latin1');
-        expect(asBytes ? table.claimAscii(line, 2, 2 + id.length) : table.claim(id)).toBe(expected ?? -1);
-      }
-      for (const [id, v] of map) expect(table.indexOf(id)).toBe(v);
-      const back: string[] = [];
-      table.forEach((id) => {
-        back.push(id);
-      });
-      expect(back).toEqual([...map.keys()]);
-    }),
+    fc.property(
+      fc.array(
+        fc.tuple(
+          fc.oneof(fc.string({ unit: fc.integer({ min: 0, max: 0x7f }).map((c) => String.fromCharCode(c)) }), fc.constantFrom('D-1', 'D-10', 'a', '')),
+          fc.boolean(),
+        ),
+        { maxLength: 2000 },
+      ),
+      (steps) => {
+        const table = new IdTable();
+        const map = new Map<string, number>();
+        for (const [id, asBytes] of steps) {
+          const expected = map.get(id);
+          if (expected === undefined) map.set(id, map.size);
+          const line = Buffer.from(`x\t${id}\ty`, 'latin1');
+          expect(asBytes ? table.claimAscii(line, 2, 2 + id.length) : table.claim(id)).toBe(expected ?? -1);
+        }
+        for (const [id, v] of map) expect(table.indexOf(id)).toBe(v);
+        const back: string[] = [];
+        table.forEach((id) => {
+          back.push(id);
+        });
+        expect(back).toEqual([...map.keys()]);
+      },
+    ),
     { numRuns: 60 },
   );
 });

@@ -27,12 +27,18 @@ describe('cross-record checks of one run', () => {
     }
   });
 
-  test('a deal whose owner or agent is not among the run\'s sales profiles is a warning', () => {
+  test("a deal whose owner or agent is not among the run's sales profiles is a warning", () => {
     const checks = createCrossChecks();
     checks.claim('sales-profile', 'ana', at(2, 'users.csv'));
     const warnings = checks.references('deal', { ownerExternalId: 'ana', agentExternalId: 'zoe' }, at(5));
     expect(warnings).toEqual([
-      { severity: 'warning', file: 'deals.csv', line: 5, field: 'agentExternalId', reason: 'agent "zoe" is not among this run\'s sales-profiles (it must already exist on the server)' },
+      {
+        severity: 'warning',
+        file: 'deals.csv',
+        line: 5,
+        field: 'agentExternalId',
+        reason: 'agent "zoe" is not among this run\'s sales-profiles (it must already exist on the server)',
+      },
     ]);
   });
 
@@ -44,7 +50,11 @@ describe('cross-record checks of one run', () => {
     const checks = createCrossChecks();
     checks.claim('account', 'acme', at(2, 'accounts.csv'));
     checks.claim('deal', 'D-1', at(2));
-    const warnings = checks.references('activity', { ownerExternalId: 'ana', associated: { accountExternalId: 'globex', dealExternalId: 'D-1' } }, at(4, 'activities.csv'));
+    const warnings = checks.references(
+      'activity',
+      { ownerExternalId: 'ana', associated: { accountExternalId: 'globex', dealExternalId: 'D-1' } },
+      at(4, 'activities.csv'),
+    );
     expect(warnings.map((w) => [w.field, w.severity])).toEqual([['associated.accountExternalId', 'warning']]);
   });
 });

@@ -39,7 +39,7 @@ export function guessDecimal(values: readonly string[]): DecimalMark | undefined
   for (const v of values) {
     const lastComma = v.lastIndexOf(',');
     const lastDot = v.lastIndexOf('.');
-    if (lastComma >= 0 && lastDot >= 0) (lastComma > lastDot ? comma++ : dot++);
+    if (lastComma >= 0 && lastDot >= 0) lastComma > lastDot ? comma++ : dot++;
     else if (lastComma >= 0 || lastDot >= 0) {
       const mark = lastComma >= 0 ? ',' : '.';
       const repeated = v.indexOf(mark) !== v.lastIndexOf(mark);

@@ -9,8 +9,7 @@ export type NumberResult = { ok: true; value: string } | { ok: false; reason: st
 // sign? currency? sign? digits-with-separators currency? trailing-sign?
 // Currency: a run of non-digit, non-separator symbols or letters (`$`, `R$`, `US$`, `S/.`, `EUR`),
 // accepted only when it is a known sign or an ISO-4217 code (below): `V-001`, `Lote 7` are codes.
-const NUMBER =
-  /^([-+(])?\s*(?:([^\d\s.,()+-][^\d\s()+-]*)\s*)?([-+(])?\s*([.,]?\d(?:[\d.,' \u00a0\u202f]*\d)?)\s*([^\d\s.,()+-][^\d\s()+-]*)?\s*([-)])?$/;
+const NUMBER = /^([-+(])?\s*(?:([^\d\s.,()+-][^\d\s()+-]*)\s*)?([-+(])?\s*([.,]?\d(?:[\d.,' \u00a0\u202f]*\d)?)\s*([^\d\s.,()+-][^\d\s()+-]*)?\s*([-)])?$/;
 
 /**
  * The currency signs a cell may carry next to its number. Letters are a currency marker only as
@@ -18,9 +17,61 @@ const NUMBER =
  * `Lote`, `kg`) makes the cell not a number.
  */
 const CURRENCY_SIGNS: ReadonlySet<string> = new Set([
-  '$', '€', '£', '¥', '￥', '₹', '₩', '₽', '₺', '₪', '₱', '₫', '฿', '₴', '₦', '₲', '₡', '₵', '¢', '元', '円',
-  'R$', 'US$', 'U$S', 'U$', 'C$', 'A$', 'AU$', 'CA$', 'NZ$', 'HK$', 'S$', 'NT$', 'MX$', 'Mex$', 'RD$', 'COL$', 'CLP$', 'ARS$', 'UY$', '$U', 'RM',
-  'S/', 'S/.', 'Bs', 'Bs.', 'Bs.S', 'Bs.F', 'zł', 'kr', 'Kč', 'Ft', 'lei', 'Fr.', 'CHF',
+  '$',
+  '€',
+  '£',
+  '¥',
+  '￥',
+  '₹',
+  '₩',
+  '₽',
+  '₺',
+  '₪',
+  '₱',
+  '₫',
+  '฿',
+  '₴',
+  '₦',
+  '₲',
+  '₡',
+  '₵',
+  '¢',
+  '元',
+  '円',
+  'R$',
+  'US$',
+  'U$S',
+  'U$',
+  'C$',
+  'A$',
+  'AU$',
+  'CA$',
+  'NZ$',
+  'HK$',
+  'S$',
+  'NT$',
+  'MX$',
+  'Mex$',
+  'RD$',
+  'COL$',
+  'CLP$',
+  'ARS$',
+  'UY$',
+  '$U',
+  'RM',
+  'S/',
+  'S/.',
+  'Bs',
+  'Bs.',
+  'Bs.S',
+  'Bs.F',
+  'zł',
+  'kr',
+  'Kč',
+  'Ft',
+  'lei',
+  'Fr.',
+  'CHF',
 ]);
 export function isCurrencyMarker(text: string): boolean {
   return CURRENCY_SIGNS.has(text) || (/^[A-Z]{3}$/.test(text) && isCurrencyCode(text));
@@ -63,7 +114,8 @@ const PLAIN_DOT = /^(?:0|[1-9]\d*)(?:\.\d+)?$/;
 
 export function parseDecimal(raw: string, decimal: DecimalMark | 'auto' = 'auto'): NumberResult {
   // the common case without the general parse below (the same value: test/map/transforms.test.ts)
-  if (decimal === ',' ? PLAIN_COMMA.test(raw) : decimal === '.' && PLAIN_DOT.test(raw)) return { ok: true, value: decimal === ',' ? raw.replace(',', '.') : raw };
+  if (decimal === ',' ? PLAIN_COMMA.test(raw) : decimal === '.' && PLAIN_DOT.test(raw))
+    return { ok: true, value: decimal === ',' ? raw.replace(',', '.') : raw };
   return parseAnyDecimal(raw, decimal);
 }
 

@@ -31,10 +31,7 @@ export function splitName(full: string): { firstName: string; lastName: string }
 
 const TRUE_WORDS = ['true', 'yes', 'y', '1', 'si', 'sí', 'sim', 'verdadero', 'verdadeiro', 'x', 'on'];
 const FALSE_WORDS = ['false', 'no', 'n', '0', 'nao', 'não', 'falso', 'off'];
-const BOOLEANS = new Map<string, boolean>([
-  ...TRUE_WORDS.map((w) => [fold(w), true] as const),
-  ...FALSE_WORDS.map((w) => [fold(w), false] as const),
-]);
+const BOOLEANS = new Map<string, boolean>([...TRUE_WORDS.map((w) => [fold(w), true] as const), ...FALSE_WORDS.map((w) => [fold(w), false] as const)]);
 
 /** `true/false`, `yes/no`, `sí/no`, `sim/não`, `1/0`, `verdadero/falso`…; undefined when it is none of them. */
 export function parseBoolean(raw: string): boolean | undefined {

@@ -27,10 +27,7 @@ export interface CsvDialect {
   maxRecordBytes: number;
 }
 
-export type CsvSyntax =
-  | { kind: 'too-large'; line: number }
-  | { kind: 'unclosed-quote'; line: number }
-  | { kind: 'other'; line: number; message: string };
+export type CsvSyntax = { kind: 'too-large'; line: number } | { kind: 'unclosed-quote'; line: number } | { kind: 'other'; line: number; message: string };
 
 export class CsvSyntaxError extends Error {
   constructor(readonly syntax: CsvSyntax) {

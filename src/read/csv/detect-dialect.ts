@@ -25,14 +25,21 @@ export interface DetectedLayout {
 }
 
 /** Records of the prefix; a syntax error just ends the sample (the full read reports it). */
-export function prefixRecords(text: Buffer, dialect: CsvDialect, whole: boolean, firstLine = 1, fast = true): {
+export function prefixRecords(
+  text: Buffer,
+  dialect: CsvDialect,
+  whole: boolean,
+  firstLine = 1,
+  fast = true,
+): {
   records: PrefixRecord[];
   error?: CsvSyntaxError;
 } {
   const records: PrefixRecord[] = [];
   // the fast path here too (unless the simple engine reads): four candidate delimiters over 64 KiB through csv-parse delay every start
   const parser = fast ? new FastCsvParser(dialect, firstLine) : new CsvChunkParser(dialect, firstLine);
-  const onRecord = (cells: string[], line: number, textAfterQuote: boolean) => void records.push(textAfterQuote ? { cells, line, textAfterQuote } : { cells, line });
+  const onRecord = (cells: string[], line: number, textAfterQuote: boolean) =>
+    void records.push(textAfterQuote ? { cells, line, textAfterQuote } : { cells, line });
   try {
     parser.feed(text, false, onRecord);
     if (whole) parser.feed(undefined, true, onRecord);
@@ -45,7 +52,11 @@ export function prefixRecords(text: Buffer, dialect: CsvDialect, whole: boolean,
 
 /** Excel's `sep=;` first line: the delimiter it names, and the line is not data. */
 export function sepLine(text: Buffer): string | undefined {
-  const first = text.subarray(0, 16).toString('utf8').split(/\r\n|\n|\r/)[0] ?? '';
+  const first =
+    text
+      .subarray(0, 16)
+      .toString('utf8')
+      .split(/\r\n|\n|\r/)[0] ?? '';
   const match = /^"?sep=(.)"?\s*$/i.exec(first);
   return match?.[1];
 }
@@ -144,12 +155,7 @@ export function nonEmptyCells(cells: string[]): number {
 }
 
 /** Which record is the header: the option, else the first after title rows (one non-empty cell each). */
-export function chooseHeader(
-  file: string,
-  records: PrefixRecord[],
-  headerRow: number | undefined,
-  warnings: SourceWarning[],
-): PrefixRecord | undefined {
+export function chooseHeader(file: string, records: PrefixRecord[], headerRow: number | undefined, warnings: SourceWarning[]): PrefixRecord | undefined {
   if (headerRow !== undefined) {
     if (!Number.isInteger(headerRow) || headerRow < 1) throw new UsageError(`header row must be a line number from 1, got ${headerRow}`);
     return records.find((r) => r.line >= headerRow);

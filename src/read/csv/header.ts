@@ -33,7 +33,10 @@ export function buildHeader(file: string, line: number, raw: string[], warnings:
   while (unnamedAtEnd < names.length - 1 && names[names.length - 1 - unnamedAtEnd] === '') unnamedAtEnd++;
   if (unnamedAtEnd > 0) {
     const first = names.length - unnamedAtEnd;
-    const called = names.slice(first).map((_, k) => `"column_${first + k + 1}"`).join(', ');
+    const called = names
+      .slice(first)
+      .map((_, k) => `"column_${first + k + 1}"`)
+      .join(', ');
     warnings.push({
       file,
       line,

@@ -3,7 +3,10 @@
 // Accepted shapes: `[...]`, `{"items": [...]}` and a batch envelope `{"batchId", "source", "items": [...]}`.
 
 export class JsonShapeError extends Error {
-  constructor(message: string, readonly line: number) {
+  constructor(
+    message: string,
+    readonly line: number,
+  ) {
     super(message);
   }
 }

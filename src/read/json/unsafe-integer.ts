@@ -19,7 +19,8 @@ export function findUnsafeInteger(json: string): UnsafeNumber | undefined {
   for (let i = 0; i < json.length; i++) {
     const c = json.charCodeAt(i);
     if (inString) {
-      if (c === 92) i++; // backslash: skip the escaped character
+      if (c === 92)
+        i++; // backslash: skip the escaped character
       else if (c === 34) inString = false;
       continue;
     }
@@ -49,7 +50,8 @@ export function findUnsafeInteger(json: string): UnsafeNumber | undefined {
 export function unsafeIntegerReason(json: string, found: UnsafeNumber, line: number): string {
   const token = found.token;
   for (let i = 0; i < found.index; i++) if (json.charCodeAt(i) === 10) line++;
-  if (found.kind === 'overflow') return `number ${token} at line ${line} is too large for a number (overflow: it would be read as ${token.startsWith('-') ? '-' : ''}Infinity); quote it as a string`;
+  if (found.kind === 'overflow')
+    return `number ${token} at line ${line} is too large for a number (overflow: it would be read as ${token.startsWith('-') ? '-' : ''}Infinity); quote it as a string`;
   if (found.kind === 'underflow') return `number ${token} at line ${line} is too small for a number (underflow: it would be read as 0); quote it as a string`;
   return `number ${token} at line ${line} is beyond 2^53 and would lose precision; quote it as a string`;
 }
