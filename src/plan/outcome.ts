@@ -1,5 +1,6 @@
 // Every input row ends as exactly one of these outcomes.
 import type { Resource } from '../contract/resources.js';
+import type { RowMeta } from './row-meta.js';
 
 export const OUTCOMES = ['accepted', 'rejected', 'invalid', 'skipped'] as const;
 export type OutcomeKind = (typeof OUTCOMES)[number];
@@ -27,4 +28,17 @@ export interface RowOutcome {
   /** The original cells, so the errors CSV can hand the row back. */
   row?: Record<string, string>;
   batchId?: string;
+}
+
+/** The outcome of a row that reached a batch, placed at its file and line. */
+export function batchedOutcome(
+  outcome: OutcomeKind,
+  resource: Resource,
+  meta: RowMeta,
+  batchId: string,
+  message: string,
+  detail: string,
+  row: RowMeta['row'],
+): RowOutcome {
+  return { outcome, resource, file: meta.file, line: meta.line, externalId: meta.externalId, message, detail, row, batchId };
 }

@@ -163,6 +163,11 @@ export class Admission implements RowSink, RunKnowledge<RowOutcome> {
     this.settle(verdict, fp);
   }
 
+  /** An outcome of the row at hand, with its cells for the errors CSV. */
+  private here(outcome: RowOutcome['outcome'], message: string, detail: string): RowOutcome {
+    return { outcome, resource: this.resource, file: this.file, line: this.line, externalId: this.candidate.externalId, message, detail, row: rowOf(this.row) };
+  }
+
   /** The verdict as an outcome recorded, or the item in a batch. */
   private settle(verdict: ReturnType<typeof admit>, fp: ItemHash | undefined): void {
     const { resource, file, line, candidate: c } = this;
@@ -170,30 +175,17 @@ export class Admission implements RowSink, RunKnowledge<RowOutcome> {
     const record = this.parts.record;
     switch (verdict) {
       case 'duplicate':
-        return record({
-          outcome: 'invalid',
-          resource,
-          file,
-          line,
-          externalId,
-          field: 'externalId',
-          message: 'DUPLICATE',
-          detail: c.detail,
-          row: rowOf(this.row),
-        });
+        return record({ ...this.here('invalid', 'DUPLICATE', c.detail), field: 'externalId' });
       case 'resent':
         return record({ ...c.prior!, file, line, row: c.prior!.outcome === 'accepted' ? undefined : rowOf(this.row) });
       case 'held-back':
-        return record({
-          outcome: 'skipped',
-          resource,
-          file,
-          line,
-          externalId,
-          message: 'HELD_BACK',
-          detail: `held back: its owner/agent sales-profile ${c.detail} was not accepted in this run (--no-hold-dependents sends it anyway)`,
-          row: rowOf(this.row),
-        });
+        return record(
+          this.here(
+            'skipped',
+            'HELD_BACK',
+            `held back: its owner/agent sales-profile ${c.detail} was not accepted in this run (--no-hold-dependents sends it anyway)`,
+          ),
+        );
       case 'unchanged':
         if (!c.same && fp !== undefined) this.parts.hooks.learn?.(resource, externalId!, fp);
         // most rows of a rerun, and no output shows their cells (never in the errors CSV): no row, so
@@ -208,16 +200,9 @@ export class Admission implements RowSink, RunKnowledge<RowOutcome> {
           detail: 'unchanged since the server last accepted it (incremental mode)',
         });
       case 'too-large':
-        return record({
-          outcome: 'invalid',
-          resource,
-          file,
-          line,
-          externalId,
-          message: 'TOO_LARGE',
-          detail: `the item is ${c.bytes} bytes, more than fits one request (--max-body-bytes ${this.parts.settings.maxBodyBytes})`,
-          row: rowOf(this.row),
-        });
+        return record(
+          this.here('invalid', 'TOO_LARGE', `the item is ${c.bytes} bytes, more than fits one request (--max-body-bytes ${this.parts.settings.maxBodyBytes})`),
+        );
       case 'batch':
         this.done = this.batch(fp);
     }

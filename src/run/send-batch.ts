@@ -4,7 +4,7 @@
 // stopped, a batch is not sent and its rows are NOT_SENT.
 import type { Resource } from '../contract/resources.js';
 import { envelopeBytes, type PlannedBatch, type PlannedItem } from '../plan/batcher.js';
-import type { RowOutcome } from '../plan/outcome.js';
+import { batchedOutcome, type RowOutcome } from '../plan/outcome.js';
 import type { Diagnostic } from '../util/diagnostic.js';
 import type { Isolation } from '../plan/bisect.js';
 import { createLimiter } from '../send/concurrency.js';
@@ -107,18 +107,7 @@ function settled(batch: PlannedBatch<RowMeta>): void {
 /** The rows of a batch not sent because the run has stopped. */
 function notSent(run: RunControl, resource: Resource, batch: PlannedBatch<RowMeta>): void {
   const why = run.stopReason();
-  for (const item of batch.items)
-    run.record({
-      outcome: 'skipped',
-      resource,
-      file: item.meta.file,
-      line: item.meta.line,
-      externalId: item.meta.externalId,
-      message: 'NOT_SENT',
-      detail: `not sent: ${why}`,
-      row: item.meta.row,
-      batchId: batch.batchId,
-    });
+  for (const item of batch.items) run.record(batchedOutcome('skipped', resource, item.meta, batch.batchId, 'NOT_SENT', `not sent: ${why}`, item.meta.row));
 }
 
 /** One batch's way out, once it has a place: journal, in-flight record, dispatch, verdicts. */
@@ -147,17 +136,9 @@ async function deliver(run: RunControl, ctx: DispatchContext, batch: PlannedBatc
     run.abort({ code: e.code ?? 'ERROR', message: e.message ?? String(error), suggestion: e.suggestion });
     for (const item of batch.items) {
       if (decided.has(item.meta)) continue;
-      run.record({
-        outcome: 'skipped',
-        resource,
-        file: item.meta.file,
-        line: item.meta.line,
-        externalId: item.meta.externalId,
-        message: 'NOT_DELIVERED',
-        detail: `batch ${batch.batchId}: ${(error as Error).message}`,
-        row: item.meta.row,
-        batchId: batch.batchId,
-      });
+      run.record(
+        batchedOutcome('skipped', resource, item.meta, batch.batchId, 'NOT_DELIVERED', `batch ${batch.batchId}: ${(error as Error).message}`, item.meta.row),
+      );
     }
     throw error;
   }

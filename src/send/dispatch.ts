@@ -19,7 +19,7 @@ import {
   type Batch,
   type Isolation,
 } from '../plan/bisect.js';
-import type { RowOutcome } from '../plan/outcome.js';
+import { batchedOutcome, type RowOutcome } from '../plan/outcome.js';
 import type { AnswersProfile } from './answers.js';
 import { readAnswer } from './attribute-errors.js';
 import type { Diagnostic } from '../util/diagnostic.js';
@@ -71,17 +71,7 @@ function outcome(ctx: DispatchContext, meta: RowMeta, batchId: string, kind: Row
   // server echoing the key back must not put it there (an accepted item has no text, so accepted rows, nearly all, skip it)
   // an accepted row needs no cells (nothing hands it back); rows from the read worker decode theirs on demand
   ctx.settled?.add(meta);
-  return {
-    outcome: kind,
-    resource: ctx.resource,
-    file: meta.file,
-    line: meta.line,
-    externalId: meta.externalId,
-    message: message && redact(message),
-    detail: detail && redact(detail),
-    row: kind === 'accepted' ? undefined : meta.row,
-    batchId,
-  };
+  return batchedOutcome(kind, ctx.resource, meta, batchId, message && redact(message), detail && redact(detail), kind === 'accepted' ? undefined : meta.row);
 }
 
 /** Resolves true when the server answered the batch (every item then has the server's verdict). */

@@ -6,7 +6,7 @@ import type { Method, Resource } from '../contract/resources.js';
 import type { Isolation } from '../plan/bisect.js';
 import type { PlannedItem } from '../plan/batcher.js';
 import type { RowMeta } from '../plan/row-meta.js';
-import type { RowOutcome } from '../plan/outcome.js';
+import { batchedOutcome, type RowOutcome } from '../plan/outcome.js';
 import type { LoadedInFlight } from '../state/in-flight.js';
 import { hashItem, type ItemHash, type ItemJson } from '../util/item-hash.js';
 import type { StateStore } from '../state/state-store.js';
@@ -174,19 +174,7 @@ async function resend(
     const e = error as { code?: string; message?: string };
     for (const item of items) {
       if (decided.has(item.meta)) continue;
-      keep(
-        {
-          outcome: 'skipped',
-          resource,
-          file: item.meta.file,
-          line: item.meta.line,
-          externalId: item.meta.externalId,
-          message: 'NOT_DELIVERED',
-          detail: `batch ${record.batchId}: ${message(error)}`,
-          batchId: record.batchId,
-        },
-        item.meta,
-      );
+      keep(batchedOutcome('skipped', resource, item.meta, record.batchId, 'NOT_DELIVERED', `batch ${record.batchId}: ${message(error)}`, undefined), item.meta);
     }
     opts.stop(e.code ?? 'ERROR', e.message ?? String(error));
   }
