@@ -3,13 +3,12 @@
 // a server that deduplicates by batchId applies it once. This server does: it applies a batch when it
 // receives it and answers a batchId it has seen with its first answer, without applying it again. So
 // "no row applied twice" holds only if the rerun reuses the id. The built CLI, spawned.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeAll, expect, test } from 'vitest';
-import { SALES_PROFILES_CSV, BIN, dealsCsv, tempFiles } from '../helpers/cli.js';
+import { SALES_PROFILES_CSV, BIN, dealsCsv, startCli, tempFiles } from '../helpers/cli.js';
 
 const KEY = 'resume-test-key-0123456789';
 
@@ -77,23 +76,9 @@ async function idempotentServer(): Promise<IdempotentServer> {
   return state;
 }
 
-function spawnPush(
-  args: string[],
-  cwd: string,
-): { child: ChildProcess; done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> } {
-  const child = spawn(process.execPath, [BIN, 'push', ...args], {
-    cwd,
-    env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1', BATCH_SYNC_API_KEY: KEY },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (c) => (stdout += c));
-  child.stderr!.on('data', (c) => (stderr += c));
-  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((r) =>
-    child.on('close', (code, signal) => r({ code, signal, stdout, stderr })),
-  );
-  return { child, done };
+function spawnPush(args: string[], cwd: string) {
+  const { child, result } = startCli(['push', ...args], { cwd, env: { BATCH_SYNC_API_KEY: KEY } });
+  return { child, done: result };
 }
 
 let servers: IdempotentServer[] = [];

@@ -11,6 +11,8 @@ export interface CliResult {
   code: number;
   stdout: string;
   stderr: string;
+  /** The signal that ended the process, when one did (startCli, spawnCli). */
+  signal?: NodeJS.Signals | null;
 }
 
 export const BIN = resolve(__dirname, '../../bin/batch-sync.js');
@@ -57,7 +59,7 @@ export function startCli(args: string[], options: StartOptions = {}): { child: C
   child.stderr!.on('data', (c) => (stderr += c));
   const result = new Promise<CliResult>((done, fail) => {
     child.on('error', fail);
-    child.on('close', (code, signal) => done({ code: code ?? (signal ? 128 : -1), stdout, stderr }));
+    child.on('close', (code, signal) => done({ code: code ?? (signal ? 128 : -1), signal, stdout, stderr }));
   });
   return { child, result };
 }
