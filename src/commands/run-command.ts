@@ -11,6 +11,7 @@ import { startProgress } from '../report/progress.js';
 import { REPORTERS } from '../report/reporters.js';
 import type { PlannedBatchInfo } from '../report/run-report.js';
 import { summaryLine } from '../report/summary-line.js';
+import { visible } from '../report/terminal-text.js';
 import { readerFlags, resourceFlag } from '../config/input-flags.js';
 import { resolveOptions, type GivenFlags } from '../config/option.js';
 import { REPORT_OPTIONS } from '../config/options.js';
@@ -205,8 +206,8 @@ export async function runSyncCommand(
   const more = epilogue?.(outcome) ?? [];
   for (const line of more) (toStdout || flags.format === 'json' ? output.err : output.out)(line);
   for (const failure of failures) {
-    output.err(`${output.color.red('error:')} ${failure.message}`);
-    if (failure.suggestion) output.err(`  ${failure.suggestion}`);
+    output.err(`${output.color.red('error:')} ${visible(failure.message)}`);
+    if (failure.suggestion) output.err(`  ${visible(failure.suggestion)}`);
   }
   // always, whatever the format: cron mail and log scrapers read this line on stderr (stdout stays
   // the report, so `--format json` output is still one JSON document)

@@ -124,3 +124,19 @@ test('an errors CSV that fails while written, after rows were sent: exit 3, the 
   // no half-written errors file (nor its temp file) is left behind
   expect(readdirSync(errorsDir)).toEqual([]);
 });
+
+test("an output failure after sending prints its path escaped: a newline in the report folder's name cannot forge a line", async () => {
+  const dir = tempFiles({
+    'sales-profiles.csv': 'externalId,email,profile.firstName,profile.lastName\nana,ana@example.com,Ana,Souza\n',
+    'deals.csv': halfBadDeals(),
+  });
+  const reports = join(dir, 'reports\nOK: all rows accepted');
+  const r = await spawnCli(['push', '--report-dir', reports, join(dir, 'sales-profiles.csv'), join(dir, 'deals.csv')], {
+    env,
+    shellPrefix: 'ulimit -f 64; trap "" XFSZ',
+  });
+  expect(r.code).toBe(3);
+  noStack(r.stderr);
+  expect(r.stderr).toMatch(/^error: the run's report was not written to .*reports\\nOK: all rows accepted/m);
+  expect(r.stderr).not.toMatch(/^OK: all rows accepted/m);
+});
