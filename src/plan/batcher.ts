@@ -44,7 +44,8 @@ export interface Batcher<M> {
   readonly maxItemBytes: number;
 }
 
-const envelopeHead = (batchId: string, source: string) => `{"batchId":${JSON.stringify(batchId)},"source":${JSON.stringify(source)},"items":[`;
+/** How every batch body begins; its items follow, comma-separated, then `]}`. */
+export const envelopeHead = (batchId: string, source: string) => `{"batchId":${JSON.stringify(batchId)},"source":${JSON.stringify(source)},"items":[`;
 
 /** The size of a batch's body, without writing it (`push --dry-run` lists batches it never builds). */
 export function envelopeBytes(batchId: string, source: string, items: readonly Pick<PlannedItem<unknown>, 'bytes'>[]): number {

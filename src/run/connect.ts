@@ -78,10 +78,14 @@ export async function connect(settings: ResolvedSettings, options: ConnectOption
     // own signal (it stopped taking batches) only keeps retries from starting
     sender: { send: (req) => client.send({ ...req, stop: req.signal, signal: options.cancel }) },
     close: async () => {
-      await client.close();
-      if (!sandbox) return undefined;
-      const holds = held(sandbox);
-      await sandbox.close();
+      // the embedded sandbox closes even when the client's close fails; what it held is read first
+      let holds: SandboxHeld | undefined;
+      try {
+        await client.close();
+      } finally {
+        holds = sandbox && held(sandbox);
+        await sandbox?.close();
+      }
       return holds;
     },
   };

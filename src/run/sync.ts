@@ -175,20 +175,21 @@ export async function sync(request: SyncRequest, environment: SyncEnvironment = 
   const notice = (text: string) => environment.onNotice?.(text);
   // each embedded sandbox starts empty: its state must never make a rerun skip rows
   const target = settings.sandbox ? `embedded-sandbox-${randomBytes(6).toString('hex')}` : settings.baseUrl;
+  const jobs = jobsFor(request, plan);
   const session = environment.openSession?.({
     runId,
     target,
     startedAt,
     mode: request.mode,
     settings,
-    inputs: jobsFor(request, plan).map((j) => j.file),
+    inputs: jobs.map((j) => j.file),
     notice,
     stop,
   });
   let finished: { report: RunReport; exitCode: number } | undefined;
   let out: SyncOutcome | undefined;
   try {
-    const prepared = await prepareJobs(jobsFor(request, plan), settings.method, settings.engine);
+    const prepared = await prepareJobs(jobs, settings.method, settings.engine);
     // a profile nobody named is said once, so a file is never mapped by a surprise
     for (const { job } of prepared)
       if (job.profileBeside) environment.onEvent?.(`profile ${shown(job.profile!, request.cwd ?? process.cwd())} for ${job.file} (found beside it)`, 'info');

@@ -18,7 +18,7 @@ export type AnswerReading =
   /** The answer is broken (an element of another shape, an index past the batch, success not a count). */
   | { kind: 'unverifiable'; reason: string }
   /** The answer is sound but does not say which items its errors are about. */
-  | { kind: 'unresolved'; reason: string; errors: DataErrorElement[] }
+  | { kind: 'unresolved'; reason: string }
   /** Every item's verdict: its own errors (rejected) or none (accepted); warnings name no item. */
   | { kind: 'read'; perItem: Map<number, DataErrorElement[]>; warnings: DataErrorElement[] };
 
@@ -144,7 +144,7 @@ export function readAnswer(answer: BatchAnswerData, externalIds: readonly (strin
       unnamed.length > 0
         ? `${unnamed.length === 1 ? 'an error names' : `${unnamed.length} errors name`} no item and data.success is ${success} of ${n}`
         : `data.success is ${success} but ${clean} of ${n} items carry no error`;
-    return { kind: 'unresolved', reason: why, errors: [...unnamed, ...[...perItem.values()].flat()] };
+    return { kind: 'unresolved', reason: why };
   }
   if (unnamed.length === 0) return { kind: 'read', perItem, warnings: [] };
   if (profile.namesItems) return { kind: 'read', perItem, warnings: unnamed };
@@ -156,6 +156,5 @@ export function readAnswer(answer: BatchAnswerData, externalIds: readonly (strin
   return {
     kind: 'unresolved',
     reason: `${unnamed.length === 1 ? 'an error names' : `${unnamed.length} errors name`} no item of the ${n}${describeErrors(unnamed)}`,
-    errors: unnamed,
   };
 }

@@ -147,7 +147,9 @@ async function resend(
     if (o.externalId === undefined || meta === undefined) return;
     resent.set(`${o.resource}\t${o.externalId}`, { hash: hashes.get(meta)!, outcome: o });
   };
-  const metaOf = (o: RowOutcome) => items.find((i) => i.meta.file === o.file && i.meta.line === o.line && i.meta.externalId === o.externalId)?.meta;
+  const rowKey = (r: Pick<RowMeta, 'file' | 'line' | 'externalId'>) => `${r.line}\t${r.externalId}\t${r.file}`;
+  const byRow = new Map(items.map((item) => [rowKey(item.meta), item.meta]));
+  const metaOf = (o: RowOutcome) => byRow.get(rowKey(o));
   const dispatch: DispatchContext = {
     sender: to.sender,
     resource,

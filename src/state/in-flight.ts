@@ -16,6 +16,7 @@ import { mkdirSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
 import { open, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Resource } from '../contract/resources.js';
+import { envelopeHead } from '../plan/batcher.js';
 import { inSendOrder } from '../plan/order.js';
 import { syncDirectory } from '../util/atomic-file.js';
 import { hashHex, parseHashHex, type ItemHash } from '../util/item-hash.js';
@@ -92,13 +93,15 @@ export async function writeInFlight(dir: string, record: InFlightRecord, body: B
     await removeInFlight(path);
     throw error;
   }
-  const d = await open(dir, 'r');
   try {
-    await d.sync();
+    const d = await open(dir, 'r');
+    try {
+      await d.sync();
+    } finally {
+      await d.close();
+    }
   } catch {
-    // not every platform can fsync a directory: best effort
-  } finally {
-    await d.close();
+    // not every platform can open or fsync a directory: best effort
   }
   return path;
 }
@@ -177,7 +180,7 @@ function parse(path: string, bytes: Buffer): LoadedInFlight | undefined {
   const body = bytes.subarray(second + 1);
   if (typeof raw !== 'object' || raw === null || body.length !== raw.bodyBytes || !Array.isArray(raw.items)) return undefined;
   // the items' JSON, sliced where the envelope put them: after its head, one comma between each
-  const headText = Buffer.from(`{"batchId":${JSON.stringify(raw.batchId)},"source":${JSON.stringify(raw.source)},"items":[`, 'utf8');
+  const headText = Buffer.from(envelopeHead(raw.batchId, raw.source), 'utf8');
   if (!body.subarray(0, headText.length).equals(headText)) return undefined;
   const head = headText.length;
   const itemJson: Buffer[] = [];
