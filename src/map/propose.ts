@@ -5,7 +5,7 @@ import type { Method, Resource } from '../contract/resources.js';
 import { FILL_IN } from './load-profile.js';
 import { matchColumns } from './propose/match-columns.js';
 import { guessDateFormat, guessDecimal, guessType, type CellType } from './propose/guess.js';
-import { FULL_NAME, ID_LIKE_HEADER, WON_STAGE, squash } from './propose/synonyms.js';
+import { FULL_NAME, idLikeHeader, WON_STAGE, squash } from './propose/synonyms.js';
 import { parseDecimal } from './transforms/numbers.js';
 import { missingRequired, targetShape } from './target-fields.js';
 import { slug } from './transforms/text.js';
@@ -228,7 +228,7 @@ function proposeProfileRules(
       const v = values(h);
       return v.length > 0 && new Set(v).size === v.length && !guessDateFormat(v);
     };
-    const byHeader = candidates.find((h) => ID_LIKE_HEADER.test(squash(h)) && unique(h));
+    const byHeader = candidates.find((h) => idLikeHeader(h) && unique(h));
     const byValues = byHeader ?? candidates.find((h) => unique(h) && looksLikeCodes(values(h)));
     if (byValues) {
       fields.externalId = { column: byValues };

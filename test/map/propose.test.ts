@@ -5,6 +5,7 @@ import { describe, expect, test } from 'vitest';
 import { main } from '../../src/main.js';
 import { createMapper, parseProfile, proposeProfile } from '../../src/map/index.js';
 import { memoryOutput } from '../../src/report/output.js';
+import { idLikeHeader } from '../../src/map/propose/synonyms.js';
 import { contractProblems, rowsFromCsv, rowsFromFile } from './helpers.js';
 
 const sample = (path: string, opts?: { delimiter?: string; encoding?: string }) => {
@@ -173,6 +174,32 @@ describe('init proposals: codes stay codes, id columns are found', () => {
     expect(fieldsOf(p).externalId).toEqual({ column: 'Clave' });
     expect(p.notes).toContain('externalId: "Clave" holds unique codes (e.g. "V-001"): it is taken as the id; deals must name owners by it');
     expect(p.customFields.map((c) => c.column)).toEqual(['Zona']);
+  });
+
+  test('a header is id-like by a whole word: a phone number, a language or a paid flag is not an id', () => {
+    for (const h of [
+      'ID Vendedor',
+      'Vendedor ID',
+      'IDVendedor',
+      'seller_id',
+      'SellerCode',
+      'Código Vendedor',
+      'Cod. Sucursal',
+      'Nro Vendedor',
+      'Customer Code',
+    ])
+      expect(idLikeHeader(h), h).toBe(true);
+    for (const h of ['Número de teléfono', 'Numero Celular', 'Idioma', 'Idade', 'Paid', 'Valid', 'Video', 'Codec', 'Zona'])
+      expect(idLikeHeader(h), h).toBe(false);
+    // with no id column, unique phone numbers are not taken for the id: the e-mail is, as the last resort
+    const { header, records } = rowsFromCsv(
+      'Nombre;Apellido;Correo;Número de teléfono\nJosé;Peña;jose@x.example.com;+56 9 1111 1111\nAna;Souza;ana@x.example.com;+56 9 2222 2222\n',
+      'v.csv',
+      ';',
+    );
+    expect(fieldsOf(proposeProfile({ resource: 'sales-profile', header, rows: records.map((r) => r.row) })).externalId).not.toEqual({
+      column: 'Número de teléfono',
+    });
   });
 
   test("deals: an id column of the seller is the owner, not the deal's own id", () => {

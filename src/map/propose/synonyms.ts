@@ -178,11 +178,33 @@ export const SYNONYMS: Record<Resource, Record<string, string[]>> = {
   },
 };
 
+const ID_WORDS = new Set(['id', 'cod', 'codigo', 'code']);
+const NUMBER_WORDS = new Set(['nro', 'num', 'numero']);
+const PHONE_WORDS = new Set(['tel', 'telefono', 'phone', 'celular', 'movil', 'cel', 'whatsapp', 'fax']);
+
 /**
- * Headers that name an id of something (`ID Región`, `Cod. Sucursal`, `Customer Code`), after
- * `squash`: a column init takes as the id only when its sample values are unique too.
+ * Headers that name an id of something (`ID Región`, `Cod. Sucursal`, `Customer Code`,
+ * `seller_id`, `IDVendedor`): an id word first or last, a whole word (`Idioma`, `Paid` are not);
+ * `Nro`/`Número` first too, unless the header is a phone's. A column init takes as the id only when
+ * its sample values are unique as well.
  */
-export const ID_LIKE_HEADER = /^(?:id|cod|codigo|code|nro|num|numero)[a-z]|[a-z](?:id|code|codigo|cod)$/;
+export function idLikeHeader(header: string): boolean {
+  const words = wordsOf(header);
+  if (words.length < 2) return false;
+  if (ID_WORDS.has(words[0]!) || ID_WORDS.has(words.at(-1)!)) return true;
+  return NUMBER_WORDS.has(words[0]!) && !isPhoneHeader(header);
+}
+
+/** A phone number's column (`Número de teléfono`, `Celular`): never an id, however unique its values. */
+export const isPhoneHeader = (header: string) => wordsOf(header).some((w) => PHONE_WORDS.has(w));
+
+/** A header's words, folded; camelCase and runs of capitals split first: IDVendedor → id, vendedor. */
+function wordsOf(header: string): string[] {
+  const spaced = header.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2');
+  return fold(spaced)
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+}
 
 /** A single column holding a person's whole name (split into first and last name for sales profiles). */
 export const FULL_NAME = [
