@@ -84,9 +84,16 @@ export function registerInit(program: Command, output: Output, _setExit: SetExit
         });
       const targets = args.map((arg) => splitKind(arg, resource));
       const seen = new Set<string>();
+      const profileOf = new Map<string, string>();
       for (const t of targets) {
         if (seen.has(resolve(t.file))) throw new UsageError(`${t.file} is named twice`);
         seen.add(resolve(t.file));
+        // deals.csv and deals.json beside each other both map to deals.profile.json
+        const profile = resolve(profileBeside(t.file));
+        const other = profileOf.get(profile);
+        if (other !== undefined)
+          throw new UsageError(`${other} and ${t.file} would both write ${profileBeside(t.file)}`, { suggestion: 'run init on one of them alone, with --out' });
+        profileOf.set(profile, t.file);
       }
       const planPath = opts.plan ?? join(dirname(targets[0]!.file), DEFAULT_PLAN_FILE);
       // everything is read and decided before anything is written: a file init cannot place leaves no half-done set

@@ -318,6 +318,16 @@ describe('batch-sync init', () => {
     ).toBe(2);
     expect(many.stderr.join('\n')).toContain('--out names one profile');
   });
+  test('init of two files whose profiles would be the same file (deals.csv and deals.json) is refused before anything is written', async () => {
+    const dir = exportDir();
+    copyFileSync(join(dir, 'ventas.csv'), join(dir, 'ventas.json'));
+    const o = memoryOutput();
+    expect(await main(['node', 'batch-sync', 'init', `${join(dir, 'ventas.csv')}:deal`, `${join(dir, 'ventas.json')}:deal`, '--force'], o)).toBe(2);
+    const err = o.stderr.join('\n');
+    expect(err).toContain(`${join(dir, 'ventas.csv')} and ${join(dir, 'ventas.json')} would both write ${join(dir, 'ventas.profile.json')}`);
+    expect(existsSync(join(dir, 'ventas.profile.json'))).toBe(false);
+    expect(existsSync(join(dir, 'batch-sync.config.json'))).toBe(false);
+  });
   test('a missing file is an input error (exit 2)', async () => {
     const o = memoryOutput();
     expect(await main(['node', 'batch-sync', 'init', 'no/such.csv', '--resource', 'deal', '--out', join(tmpdir(), 'x.json')], o)).toBe(2);
