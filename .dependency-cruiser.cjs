@@ -4,7 +4,7 @@
 // Layers, lowest first; a module may import its own layer and those below it, never one above:
 //   0  contract/, util/ and the leaf modules (errors, redact, shorten, version, fd-limit)
 //   1  read/   2  map/   3  validate/   4  plan/   5  state/   6  sandbox/   7  send/   8  report/
-//   9  config/   10  run/   11  commands/   12  main.ts
+//   9  config/   10  rows/   11  run/   12  commands/   13  main.ts
 const LAYERS = [
   ['src/(contract|util)/', 'src/(errors|redact|shorten|version|fd-limit)\\.ts$'],
   ['src/read/'],
@@ -16,12 +16,13 @@ const LAYERS = [
   ['src/send/'],
   ['src/report/'],
   ['src/config/'],
+  ['src/rows/'],
   ['src/run/'],
   ['src/commands/'],
   ['src/main\\.ts$'],
 ];
 
-const NAMES = ['base', 'read', 'map', 'validate', 'plan', 'state', 'sandbox', 'send', 'report', 'config', 'run', 'commands', 'main'];
+const NAMES = ['base', 'read', 'map', 'validate', 'plan', 'state', 'sandbox', 'send', 'report', 'config', 'rows', 'run', 'commands', 'main'];
 
 const upward = LAYERS.slice(0, -1).map((paths, i) => ({
   name: `no-upward-import-from-${NAMES[i]}`,

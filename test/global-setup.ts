@@ -1,5 +1,5 @@
 // The tests run src/ through vitest, but two things run the build in dist/: the read worker (a
-// worker thread cannot load TypeScript; src/run/read-in-worker.ts falls back to dist/) and every
+// worker thread cannot load TypeScript; src/rows/read-in-worker.ts falls back to dist/) and every
 // test that spawns bin/batch-sync.js. A dist/ older than src/ would test yesterday's code while
 // looking green, so it is rebuilt here first, and a build that fails stops the run.
 import { execFileSync } from 'node:child_process';

@@ -1,7 +1,7 @@
 // Whether a valid row goes into a batch: the decision that needs the whole run's knowledge (ids
 // already seen, sales profiles that failed, batches resent from an interrupted run, the incremental
 // state, the request size limit). Pure: it asks `RunKnowledge` and returns one verdict; recording
-// the outcome, warning and batching are the caller's (run/admission.ts).
+// the outcome, warning and batching are the caller's (rows/admission.ts).
 
 /** What became of a valid row. */
 export type Verdict =

@@ -8,16 +8,16 @@ import { BodyBuffers, createBatcher } from '../plan/batcher.js';
 import { inSendOrder, SEND_ORDER } from '../plan/order.js';
 import type { RowOutcome } from '../plan/outcome.js';
 import { createCrossChecks } from '../validate/cross-checks.js';
-import { Admission } from './admission.js';
+import { Admission } from '../rows/admission.js';
 import { newIsolation, type Isolation } from '../plan/bisect.js';
 import type { BatchSender } from '../send/dispatch.js';
-import type { PreparedJob } from './prepare.js';
-import { readFromWorker, readHere, type ResourceRead } from './read-rows.js';
-import { readInWorker, readsInWorker, type WorkerRows } from './read-in-worker.js';
-import { resourceSender, type RunControl } from './send-batch.js';
-import type { RowMeta, RunHooks, RunSettings } from './types.js';
+import type { PreparedJob } from '../rows/prepare.js';
+import { readFromWorker, readHere, type ResourceRead } from '../rows/read-rows.js';
+import { readInWorker, readsInWorker, type WorkerRows } from '../rows/read-in-worker.js';
+import { resourceSender, type RunControl } from '../rows/send-batch.js';
+import type { RowMeta, RunHooks, RunSettings } from '../rows/types.js';
 
-export type { RunHooks } from './types.js';
+export type { RunHooks } from '../rows/types.js';
 
 export interface RunResult {
   aborted?: { code: string; message: string; suggestion?: string };

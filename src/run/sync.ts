@@ -18,12 +18,12 @@ import { newIsolation } from '../plan/bisect.js';
 import type { BatchSender } from '../send/dispatch.js';
 import type { ResumeContext } from '../send/resend.js';
 import { pairProfiles } from '../config/pair-profiles.js';
-import { prepareJobs, type PreparedJob } from './prepare.js';
+import { prepareJobs, type PreparedJob } from '../rows/prepare.js';
 import { runPipeline, type RunHooks } from './run.js';
 import type { GivenFlags } from '../config/option.js';
 import { resolveSettings, type ResolvedSettings } from '../config/settings.js';
 import { DEFAULT_PLAN_FILE, loadSyncPlan, type SyncPlan } from '../config/sync-plan.js';
-import type { Job, ProgressCounts, RunMode } from './types.js';
+import type { Job, ProgressCounts, RunMode } from '../rows/types.js';
 
 /** The hooks by which the incremental state takes part in a run. */
 export type StateHooks = 'accepted' | 'unchanged' | 'learn' | 'sameRow' | 'fingerprints' | 'durable' | 'sending' | 'landed' | 'resent';

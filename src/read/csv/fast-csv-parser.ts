@@ -8,7 +8,7 @@
 //
 // Each line is decoded on its own (not the whole chunk): cells then share memory with their line
 // only, so a cell kept for the report never pins a 256 KiB chunk (ids kept all run are copied:
-// src/run/own-string.ts).
+// src/rows/own-string.ts).
 
 import { CsvChunkParser, type CsvDialect, type OnRecord } from './csv-chunk-parser.js';
 

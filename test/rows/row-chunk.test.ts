@@ -2,9 +2,9 @@
 // out, every buffer is transferred, and a chunk of another format version is refused.
 import { describe, expect, test } from 'vitest';
 import { CsvRow } from '../../src/read/csv/row-builder.js';
-import { ChunkReader, decodeRow } from '../../src/run/chunk-reader.js';
-import { ChunkWriter } from '../../src/run/chunk-writer.js';
-import { ARRAYS, SAME, TEXTS, VERSION, chunkBuffers, type RowChunk } from '../../src/run/row-chunk.js';
+import { ChunkReader, decodeRow } from '../../src/rows/chunk-reader.js';
+import { ChunkWriter } from '../../src/rows/chunk-writer.js';
+import { ARRAYS, SAME, TEXTS, VERSION, chunkBuffers, type RowChunk } from '../../src/rows/row-chunk.js';
 
 const header = ['externalId', 'title'];
 

@@ -22,7 +22,7 @@ function workerFile(): string | undefined {
   if (existsSync(fileURLToPath(here))) return fileURLToPath(here);
   // run from the TypeScript sources (the tests): the built worker, which test/global-setup.ts
   // rebuilds whenever it is older than the sources
-  const built = new URL('../../dist/run/read-worker.js', import.meta.url);
+  const built = new URL('../../dist/rows/read-worker.js', import.meta.url);
   return existsSync(fileURLToPath(built)) ? fileURLToPath(built) : undefined;
 }
 
@@ -34,7 +34,7 @@ function workerFile(): string | undefined {
 export function readsInWorker(files: readonly string[], sends: boolean, engine: Engine): boolean {
   if (engine === 'simple') return false;
   if (workerFile() === undefined) {
-    if (engine === 'fast') throw new Error('the read worker is not built (dist/run/read-worker.js): run npm run build');
+    if (engine === 'fast') throw new Error('the read worker is not built (dist/rows/read-worker.js): run npm run build');
     return false;
   }
   if (engine === 'fast') return true;

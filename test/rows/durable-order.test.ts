@@ -6,7 +6,7 @@
 // HTTP client is tested over sockets elsewhere.
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
-import { prepareJobs } from '../../src/run/prepare.js';
+import { prepareJobs } from '../../src/rows/prepare.js';
 import { engineSettings } from '../helpers/engine.js';
 import { runPipeline } from '../../src/run/run.js';
 import type { BatchSender } from '../../src/send/dispatch.js';

@@ -7,7 +7,7 @@
 // readable CSV rows RAW, for the main thread to map, validate and serialise itself — at most one
 // chunk in two, which suits rows through a profile (they cost the worker more) as well as canonical
 // ones; when the main thread has a backlog, the worker does it all. Mapping is per row (no mapper keeps state across rows), so
-// each row gets the same outcome either way (test/run/read-worker.test.ts).
+// each row gets the same outcome either way (test/rows/read-worker.test.ts).
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Method } from '../contract/resources.js';
 import type { ItemHash } from '../util/item-hash.js';

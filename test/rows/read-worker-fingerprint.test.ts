@@ -5,9 +5,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
-import { prepareJobs } from '../../src/run/prepare.js';
-import { JOB_END, readInWorker, readsInWorker } from '../../src/run/read-in-worker.js';
-import { SAME, type RowChunk } from '../../src/run/row-chunk.js';
+import { prepareJobs } from '../../src/rows/prepare.js';
+import { JOB_END, readInWorker, readsInWorker } from '../../src/rows/read-in-worker.js';
+import { SAME, type RowChunk } from '../../src/rows/row-chunk.js';
 import { FingerprintSet, rowFingerprint } from '../../src/state/row-fingerprint.js';
 import type { ItemHash } from '../../src/util/item-hash.js';
 import { tempFiles } from '../helpers/cli.js';

@@ -8,18 +8,18 @@ import { tempFiles } from '../helpers/cli.js';
 
 test('a source newer than its build, or without one, makes dist/ stale', () => {
   const root = tempFiles({});
-  mkdirSync(join(root, 'src/run'), { recursive: true });
-  mkdirSync(join(root, 'dist/run'), { recursive: true });
-  writeFileSync(join(root, 'src/run/read-worker.ts'), '');
-  writeFileSync(join(root, 'dist/run/read-worker.js'), '');
+  mkdirSync(join(root, 'src/rows'), { recursive: true });
+  mkdirSync(join(root, 'dist/rows'), { recursive: true });
+  writeFileSync(join(root, 'src/rows/read-worker.ts'), '');
+  writeFileSync(join(root, 'dist/rows/read-worker.js'), '');
   const past = new Date(Date.now() - 60_000);
-  utimesSync(join(root, 'src/run/read-worker.ts'), past, past);
+  utimesSync(join(root, 'src/rows/read-worker.ts'), past, past);
   expect(staleSource(root)).toBeUndefined();
-  utimesSync(join(root, 'dist/run/read-worker.js'), new Date(past.getTime() - 1000), new Date(past.getTime() - 1000));
-  expect(staleSource(root)).toBe(join('src', 'run', 'read-worker.ts'));
-  utimesSync(join(root, 'dist/run/read-worker.js'), new Date(), new Date());
-  writeFileSync(join(root, 'src/run/row-chunk.ts'), '');
-  expect(staleSource(root)).toBe(join('src', 'run', 'row-chunk.ts'));
+  utimesSync(join(root, 'dist/rows/read-worker.js'), new Date(past.getTime() - 1000), new Date(past.getTime() - 1000));
+  expect(staleSource(root)).toBe(join('src', 'rows', 'read-worker.ts'));
+  utimesSync(join(root, 'dist/rows/read-worker.js'), new Date(), new Date());
+  writeFileSync(join(root, 'src/rows/row-chunk.ts'), '');
+  expect(staleSource(root)).toBe(join('src', 'rows', 'row-chunk.ts'));
 });
 
 test('the dist/ these tests run is as new as the sources', () => {

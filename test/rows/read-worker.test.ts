@@ -1,10 +1,10 @@
-// Push reads big inputs in a worker thread (src/run/read-worker.ts). Forced on and off over the
+// Push reads big inputs in a worker thread (src/rows/read-worker.ts). Forced on and off over the
 // same messy input, every observable must be the same: the report (outcomes, messages, order of
 // kinds, warnings), the exit code and the errors CSV byte for byte, in plain and incremental mode.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
-import { readsInWorker } from '../../src/run/read-in-worker.js';
+import { readsInWorker } from '../../src/rows/read-in-worker.js';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
 import { sandboxPerFile } from '../helpers/sandbox.js';
 import { SALES_PROFILES_CSV, dealsCsv, runCli, tempFiles } from '../helpers/cli.js';

@@ -4,7 +4,7 @@ import { describe, expect, test } from 'vitest';
 import { createMapper } from '../../src/map/index.js';
 import { REF_PATHS } from '../../src/map/types.js';
 import { CsvRow } from '../../src/read/csv/row-builder.js';
-import { processRow, type RowContext, type RowSink } from '../../src/run/process-row.js';
+import { processRow, type RowContext, type RowSink } from '../../src/rows/process-row.js';
 import type { ItemHash } from '../../src/util/item-hash.js';
 import { createItemValidator } from '../../src/validate/validate-item.js';
 
