@@ -166,6 +166,33 @@ function stopper(environment: SyncEnvironment) {
   return { stop, signal, stopped: () => stopped };
 }
 
+type PipelineResult = Awaited<ReturnType<typeof runPipeline>>;
+
+/**
+ * Every row read must have exactly one outcome: a row without one would vanish from every count
+ * and file, so a run where that happened says so loudly instead of reporting a clean result.
+ */
+function assertAccounted(collector: ReturnType<typeof createCollector>, read: PipelineResult['read']) {
+  const unaccounted = collector.unaccounted(read);
+  if (unaccounted.length === 0) return;
+  const what = unaccounted.map((u) => `${u.resource}: ${u.read} rows read, ${u.recorded} outcomes`).join('; ');
+  throw new BatchSyncError(
+    'UNACCOUNTED',
+    `batch-sync bug: rows without exactly one outcome (${what}); the accepted rows so far are recorded. Please report this`,
+    EXIT.bug,
+  );
+}
+
+/** Why the run ended early, if it did: the pipeline's own abort, a guard's or session's stop, or an interrupt. */
+function abortedBy(result: PipelineResult, stopped: { code: string; message: string } | undefined) {
+  if (result.aborted) {
+    const { code, message, suggestion } = result.aborted;
+    return { code, message: suggestion ? `${message}. ${suggestion}` : message };
+  }
+  if (stopped) return stopped;
+  return result.interrupted ? { code: 'INTERRUPTED', message: 'the run was interrupted (SIGINT/SIGTERM): no new batches were taken' } : undefined;
+}
+
 export async function sync(request: SyncRequest, environment: SyncEnvironment = {}): Promise<SyncOutcome> {
   const startedAt = new Date();
   const plan = await loadPlanFor(request);
@@ -210,7 +237,7 @@ export async function sync(request: SyncRequest, environment: SyncEnvironment = 
         ? await connect(settings, { env: request.env, cancel: environment.cancel, say: (text, level) => environment.onEvent?.(text, level) })
         : undefined;
     let sandbox: SandboxHeld | undefined;
-    let result: Awaited<ReturnType<typeof runPipeline>>;
+    let result: PipelineResult;
     try {
       // the batches a killed run left in flight draw on the same isolation allowance as this run's
       const isolation = newIsolation(settings);
@@ -241,22 +268,8 @@ export async function sync(request: SyncRequest, environment: SyncEnvironment = 
     } finally {
       sandbox = await connection?.close();
     }
-    // every row read must have exactly one outcome: a row without one would vanish from every count
-    // and file, so a run where that happened says so loudly instead of reporting a clean result
-    const unaccounted = collector.unaccounted(result.read);
-    if (unaccounted.length > 0) {
-      const what = unaccounted.map((u) => `${u.resource}: ${u.read} rows read, ${u.recorded} outcomes`).join('; ');
-      throw new BatchSyncError(
-        'UNACCOUNTED',
-        `batch-sync bug: rows without exactly one outcome (${what}); the accepted rows so far are recorded. Please report this`,
-        EXIT.bug,
-      );
-    }
-    const stopped = stoppedBy();
-    const interrupted = result.interrupted && !stopped;
-    const aborted = result.aborted
-      ? { code: result.aborted.code, message: result.aborted.suggestion ? `${result.aborted.message}. ${result.aborted.suggestion}` : result.aborted.message }
-      : (stopped ?? (interrupted ? { code: 'INTERRUPTED', message: 'the run was interrupted (SIGINT/SIGTERM): no new batches were taken' } : undefined));
+    assertAccounted(collector, result.read);
+    const aborted = abortedBy(result, stoppedBy());
     // validate and dry runs send nothing: no isolation to report, whatever the flag
     const isolation = connection &&
       result.isolation && { requests: result.isolation.sent, budget: result.isolation.budget, overBudget: result.isolation.overBudget };
