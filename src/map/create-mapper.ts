@@ -4,7 +4,7 @@ import type { Method, Resource } from '../contract/resources.js';
 import { canonicalMapper } from './canonical-mapper.js';
 import { profileMapper } from './profile-mapper.js';
 import type { Profile } from './profile-schema.js';
-import { unreadable } from './records.js';
+import { itemAsIs, unreadable } from './records.js';
 import type { MapResult, Mapper } from './types.js';
 
 export interface CreateMapperOptions {
@@ -30,11 +30,7 @@ export function createMapper(opts: CreateMapperOptions): Mapper {
     resource: opts.resource,
     map(record): MapResult {
       if (record.kind === 'unreadable') return unreadable(record);
-      if (record.kind === 'item') {
-        const item = record.item;
-        if (item !== null && typeof item === 'object' && !Array.isArray(item)) return { kind: 'item', item: item as Record<string, unknown>, warnings: [] };
-        return { kind: 'invalid', problems: [{ severity: 'error', file: record.file, line: record.line, reason: 'expected a JSON object (an item)' }] };
-      }
+      if (record.kind === 'item') return itemAsIs(record);
       rows ??= canonicalMapper({ ...opts, header: Object.keys(record.row) });
       return rows.map(record);
     },
