@@ -91,65 +91,72 @@ export class JsonItemSplitter {
         if (b === 0x0a) this.line++;
         continue;
       }
-      switch (this.state) {
-        case 'start':
-          if (b === 0x5b) this.state = 'first';
-          else if (b === 0x7b) {
-            this.topIsObject = true;
-            this.state = 'key';
-          } else throw this.shape(`expected an array of items or an object with an "items" array, found ${describe(b)}`);
-          break;
-        case 'key':
-          if (b === 0x22) {
-            this.inKey = true;
-            this.key = [];
-          } else if (b === 0x7d) this.state = 'done';
-          else throw this.shape(`expected a key in double quotes, found ${describe(b)}`);
-          break;
-        case 'after-key':
-          if (b !== 0x3a) throw this.shape(`expected ":" after a key, found ${describe(b)}`);
-          this.state = 'value';
-          break;
-        case 'value':
-          if (Buffer.from(this.key).toString('utf8') === 'items') {
-            if (b !== 0x5b) throw this.shape(`"items" must be an array, found ${describe(b)}`);
-            this.sawItems = true;
-            this.state = 'first';
-          } else {
-            this.state = 'skip';
-            this.beginScan();
-            i--; // scan the first byte as part of the skipped value
-          }
-          break;
-        case 'after-value':
-          if (b === 0x2c) this.state = 'key';
-          else if (b === 0x7d) this.state = 'done';
-          else throw this.shape(`expected "," or "}" in the object, found ${describe(b)}`);
-          break;
-        case 'first':
-        case 'element':
-          if (b === 0x5d) {
-            if (this.state === 'element') throw this.shape('trailing comma before "]" (JSON allows none)');
-            this.closeArray();
-            break;
-          }
-          if (b === 0x2c) throw this.shape('an empty element (two commas in a row)');
-          this.state = 'in-element';
-          this.startLine = this.line;
-          this.beginScan();
-          start = i;
-          i--; // scan the first byte of the element as part of it
-          break;
-        case 'after-element':
-          if (b === 0x2c) this.state = 'element';
-          else if (b === 0x5d) this.closeArray();
-          else throw this.shape(`expected "," or "]" between items, found ${describe(b)}`);
-          break;
-        case 'done':
-          throw this.shape(`unexpected ${describe(b)} after the end of the JSON`);
-      }
+      // a structural byte: the byte that begins an element, or one to read again in the new state, goes back
+      const next = this.structural(b);
+      if (next === 'element') start = i;
+      if (next !== undefined) i--;
     }
     if (this.state === 'in-element' && start >= 0) this.keep(buf.subarray(start));
+  }
+
+  /** The state after a byte outside strings and elements; 'again' or 'element' when the byte is read again in it. */
+  private structural(b: number): 'again' | 'element' | undefined {
+    switch (this.state) {
+      case 'start':
+        if (b === 0x5b) this.state = 'first';
+        else if (b === 0x7b) {
+          this.topIsObject = true;
+          this.state = 'key';
+        } else throw this.shape(`expected an array of items or an object with an "items" array, found ${describe(b)}`);
+        break;
+      case 'key':
+        if (b === 0x22) {
+          this.inKey = true;
+          this.key = [];
+        } else if (b === 0x7d) this.state = 'done';
+        else throw this.shape(`expected a key in double quotes, found ${describe(b)}`);
+        break;
+      case 'after-key':
+        if (b !== 0x3a) throw this.shape(`expected ":" after a key, found ${describe(b)}`);
+        this.state = 'value';
+        break;
+      case 'value':
+        if (Buffer.from(this.key).toString('utf8') === 'items') {
+          if (b !== 0x5b) throw this.shape(`"items" must be an array, found ${describe(b)}`);
+          this.sawItems = true;
+          this.state = 'first';
+        } else {
+          this.state = 'skip';
+          this.beginScan();
+          return 'again'; // scan the first byte as part of the skipped value
+        }
+        break;
+      case 'after-value':
+        if (b === 0x2c) this.state = 'key';
+        else if (b === 0x7d) this.state = 'done';
+        else throw this.shape(`expected "," or "}" in the object, found ${describe(b)}`);
+        break;
+      case 'first':
+      case 'element':
+        if (b === 0x5d) {
+          if (this.state === 'element') throw this.shape('trailing comma before "]" (JSON allows none)');
+          this.closeArray();
+          break;
+        }
+        if (b === 0x2c) throw this.shape('an empty element (two commas in a row)');
+        this.state = 'in-element';
+        this.startLine = this.line;
+        this.beginScan();
+        return 'element'; // scan the first byte of the element as part of it
+      case 'after-element':
+        if (b === 0x2c) this.state = 'element';
+        else if (b === 0x5d) this.closeArray();
+        else throw this.shape(`expected "," or "]" between items, found ${describe(b)}`);
+        break;
+      case 'done':
+        throw this.shape(`unexpected ${describe(b)} after the end of the JSON`);
+    }
+    return undefined;
   }
 
   /** Checks the document ended where it should. */
