@@ -6,8 +6,8 @@
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
-import { Option, type Command } from 'commander';
-import { METHODS, RESOURCE_NAMES_HELP, parseResource, resourceFromFileName, type Method, type Resource } from '../contract/resources.js';
+import type { Command } from 'commander';
+import { RESOURCE_NAMES_HELP, parseResource, resourceFromFileName, type Resource } from '../contract/resources.js';
 import { UsageError } from '../errors.js';
 import { proposeProfile, type Proposal } from '../map/propose.js';
 import { checkOwnersAcrossFiles, type CrossFileCheck } from '../map/propose/cross-files.js';
@@ -16,21 +16,15 @@ import { inSendOrder } from '../plan/order.js';
 import { sampleSource } from '../read/index.js';
 import { profileBeside } from '../config/pair-profiles.js';
 import { DEFAULT_PLAN_FILE } from '../config/sync-plan.js';
-import { readerFlags } from '../config/input-flags.js';
+import { readerFlags, resourceFlag } from '../config/input-flags.js';
+import { INIT_OPTIONS } from '../config/init-options.js';
+import { resolveOptions, type OptionValues } from '../config/option.js';
+import type { ReaderOptions } from '../read/types.js';
+import { addOptions, givenFlags } from './add-options.js';
 import type { Output } from '../report/output.js';
 import type { SetExit } from './set-exit.js';
 
-interface InitOptions {
-  resource?: string;
-  method: Method;
-  out?: string;
-  plan?: string;
-  force?: boolean;
-  sample: string;
-  delimiter?: string;
-  encoding?: string;
-  headerRow?: string;
-}
+type InitOptions = OptionValues<typeof INIT_OPTIONS>;
 
 interface Proposed {
   file: string;
@@ -44,132 +38,136 @@ interface Proposed {
 }
 
 export function registerInit(program: Command, output: Output, _setExit: SetExit): void {
-  program
+  const command = program
     .command('init')
     .description('propose a mapping profile for an export (several exports: a profile each and a sync plan that ties them)')
-    .argument('<file...>', "the CSV export(s) to map; with several, FILE:KIND names a file's kind when its header does not tell")
-    .option('--resource <kind>', `${RESOURCE_NAMES_HELP}; required with one file, guessed from each header with several`)
-    .addOption(new Option('--method <method>', 'operation the items are for').choices(METHODS).default('post'))
-    .option('--out <profile.json>', 'where to write the profile, with one file (default: <file name>.profile.json beside the file)')
-    .option('--plan <plan.json>', `where to write the sync plan, with several files (default: ${DEFAULT_PLAN_FILE} beside the first)`)
-    .option('--force', 'overwrite an existing profile or plan')
-    .option('--sample <rows>', 'rows to read for guessing formats', '200')
-    .option('--delimiter <char>', 'CSV delimiter (default: detected among , ; tab |)')
-    .option('--encoding <name>', 'file encoding (default: detected)')
-    .option('--header-row <n>', 'line of the header row, for exports with title rows above it')
-    .action(async (args: string[], opts: InitOptions) => {
-      const resource = opts.resource === undefined ? undefined : parseResource(opts.resource);
-      if (opts.resource !== undefined && !resource)
-        throw new UsageError(`unknown resource "${opts.resource}"`, { suggestion: `use one of: ${RESOURCE_NAMES_HELP}` });
-      const limit = Number(opts.sample);
-      if (!Number.isInteger(limit) || limit < 1) throw new UsageError(`--sample must be a positive whole number, not "${opts.sample}"`);
+    .argument('<file...>', "the CSV export(s) to map; with several, FILE:KIND names a file's kind when its header does not tell");
+  addOptions(command, INIT_OPTIONS).action(async (args: string[], _flags: unknown, self: Command) => {
+    const given = givenFlags(self, INIT_OPTIONS);
+    const opts = resolveOptions(INIT_OPTIONS, given, {});
+    const context = { output, opts, reader: readerFlags(given), resource: resourceFlag(opts.resource) };
+    if (args.length === 1) await initOne(args[0]!, context);
+    else await initMany(args, context);
+  });
+}
 
-      if (args.length === 1) {
-        const file = args[0]!;
-        if (!resource)
-          throw new UsageError('--resource is required when init maps one file', {
-            suggestion: `batch-sync init ${file} --resource <kind> (${RESOURCE_NAMES_HELP})`,
-          });
-        if (opts.plan !== undefined) throw new UsageError('--plan is for init of several files');
-        const one = await proposeFor(file, resource, undefined, opts.out ?? profileBeside(file), limit, opts);
-        await writeProfile(one, opts.force);
-        printProposal(one, output, false);
-        if (!one.proposal.fillIn.length) output.out(`\nnext: batch-sync validate ${file} --profile ${one.out}`);
-        return;
-      }
+interface InitContext {
+  output: Output;
+  opts: InitOptions;
+  reader: ReaderOptions | undefined;
+  resource: Resource | undefined;
+}
 
-      if (opts.out !== undefined)
-        throw new UsageError('--out names one profile; with several files each profile is written beside its file', {
-          suggestion: 'drop --out, or run init on each file alone',
-        });
-      const targets = args.map((arg) => splitKind(arg, resource));
-      const seen = new Set<string>();
-      const profileOf = new Map<string, string>();
-      for (const t of targets) {
-        if (seen.has(resolve(t.file))) throw new UsageError(`${t.file} is named twice`);
-        seen.add(resolve(t.file));
-        // deals.csv and deals.json beside each other both map to deals.profile.json
-        const profile = resolve(profileBeside(t.file));
-        const other = profileOf.get(profile);
-        if (other !== undefined)
-          throw new UsageError(`${other} and ${t.file} would both write ${profileBeside(t.file)}`, { suggestion: 'run init on one of them alone, with --out' });
-        profileOf.set(profile, t.file);
-      }
-      const planPath = opts.plan ?? join(dirname(targets[0]!.file), DEFAULT_PLAN_FILE);
-      // everything is read and decided before anything is written: a file init cannot place leaves no half-done set
-      const all: Proposed[] = [];
-      for (const t of targets) all.push(await proposeFor(t.file, t.resource, t.guessed, profileBeside(t.file), limit, opts));
-      if (!opts.force) {
-        for (const path of [...all.map((p) => p.out), planPath]) {
-          if (existsSync(path)) throw new UsageError(`${path} already exists`, { suggestion: 'use --force to overwrite it' });
-        }
-      }
-      const ordered = inSendOrder(all);
-      for (const p of ordered) {
-        await writeProfile(p, opts.force);
-        printProposal(p, output, true);
-        output.out('');
-      }
-      await writePlan(planPath, ordered, opts.force);
-      output.out(`wrote ${planPath}: ${ordered.map((p) => `${p.resource} ${p.file}`).join(', then ')}`);
-      output.out(
-        ownersLine(
-          checkOwnersAcrossFiles(
-            ordered.map((p) => ({ file: basename(p.file), resource: p.resource, profile: p.proposal.profile, rows: p.rows, complete: p.complete })),
-          ),
-        ),
-      );
-      const fillIn = ordered.flatMap((p) => p.proposal.fillIn.map((f) => `  ${p.out}: ${f.path}: ${f.reason}`));
-      if (fillIn.length) {
-        output.out(`\n${output.color.yellow('fill in before use')} (the profiles are refused until then):`);
-        for (const line of fillIn) output.out(line);
-      }
-      output.out(
-        `\nnext${fillIn.length ? ' (after filling in)' : ''}: batch-sync push --config ${planPath}   (try it on the embedded sandbox first: add --sandbox)`,
-      );
+async function initOne(file: string, { output, opts, reader, resource }: InitContext): Promise<void> {
+  if (!resource)
+    throw new UsageError('--resource is required when init maps one file', {
+      suggestion: `batch-sync init ${file} --resource <kind> (${RESOURCE_NAMES_HELP})`,
     });
+  if (opts.plan !== undefined) throw new UsageError('--plan is for init of several files');
+  const one = await proposeFor(file, resource, undefined, opts.out ?? profileBeside(file), opts, reader);
+  await writeProfile(one, opts.force);
+  printProposal(one, output, false);
+  if (!one.proposal.fillIn.length) output.out(`\nnext: batch-sync validate ${file} --profile ${one.out}`);
+}
 
-  async function proposeFor(
-    file: string,
-    kind: Resource | undefined,
-    guessed: string | undefined,
-    out: string,
-    limit: number,
-    opts: InitOptions,
-  ): Promise<Proposed> {
-    if (resolve(out) === resolve(file))
-      throw new UsageError(`refusing to write the profile over the export it reads: ${out}`, { suggestion: 'pass another --out' });
-    const sample = await sampleSource(file, limit, readerFlags({ delimiter: opts.delimiter, encoding: opts.encoding, headerRow: opts.headerRow })); // InputError (exit 2) when it cannot be read
-    if (!sample.header) {
-      throw new UsageError(`${file} is ${sample.format.toUpperCase()}: items in the API's shape need no profile`, {
-        suggestion: `check them with: batch-sync validate ${file}`,
+/** Several files, each with its kind and profile path, refused before anything is read when two collide. */
+function targetsOf(args: readonly string[], resource: Resource | undefined) {
+  const targets = args.map((arg) => splitKind(arg, resource));
+  const seen = new Set<string>();
+  const profileOf = new Map<string, string>();
+  for (const t of targets) {
+    if (seen.has(resolve(t.file))) throw new UsageError(`${t.file} is named twice`);
+    seen.add(resolve(t.file));
+    // deals.csv and deals.json beside each other both map to deals.profile.json
+    const profile = resolve(profileBeside(t.file));
+    const other = profileOf.get(profile);
+    if (other !== undefined)
+      throw new UsageError(`${other} and ${t.file} would both write ${profileBeside(t.file)}`, { suggestion: 'run init on one of them alone, with --out' });
+    profileOf.set(profile, t.file);
+  }
+  return targets;
+}
+
+async function initMany(args: readonly string[], { output, opts, reader, resource }: InitContext): Promise<void> {
+  if (opts.out !== undefined)
+    throw new UsageError('--out names one profile; with several files each profile is written beside its file', {
+      suggestion: 'drop --out, or run init on each file alone',
+    });
+  const targets = targetsOf(args, resource);
+  const planPath = opts.plan ?? join(dirname(targets[0]!.file), DEFAULT_PLAN_FILE);
+  // everything is read and decided before anything is written: a file init cannot place leaves no half-done set
+  const all: Proposed[] = [];
+  for (const t of targets) all.push(await proposeFor(t.file, t.resource, t.guessed, profileBeside(t.file), opts, reader));
+  if (!opts.force) {
+    for (const path of [...all.map((p) => p.out), planPath]) {
+      if (existsSync(path)) throw new UsageError(`${path} already exists`, { suggestion: 'use --force to overwrite it' });
+    }
+  }
+  const ordered = inSendOrder(all);
+  for (const p of ordered) {
+    await writeProfile(p, opts.force);
+    printProposal(p, output, true);
+    output.out('');
+  }
+  await writePlan(planPath, ordered, opts.force);
+  output.out(`wrote ${planPath}: ${ordered.map((p) => `${p.resource} ${p.file}`).join(', then ')}`);
+  output.out(
+    ownersLine(
+      checkOwnersAcrossFiles(
+        ordered.map((p) => ({ file: basename(p.file), resource: p.resource, profile: p.proposal.profile, rows: p.rows, complete: p.complete })),
+      ),
+    ),
+  );
+  const fillIn = ordered.flatMap((p) => p.proposal.fillIn.map((f) => `  ${p.out}: ${f.path}: ${f.reason}`));
+  if (fillIn.length) {
+    output.out(`\n${output.color.yellow('fill in before use')} (the profiles are refused until then):`);
+    for (const line of fillIn) output.out(line);
+  }
+  output.out(
+    `\nnext${fillIn.length ? ' (after filling in)' : ''}: batch-sync push --config ${planPath}   (try it on the embedded sandbox first: add --sandbox)`,
+  );
+}
+
+async function proposeFor(
+  file: string,
+  kind: Resource | undefined,
+  guessed: string | undefined,
+  out: string,
+  opts: InitOptions,
+  reader: ReaderOptions | undefined,
+): Promise<Proposed> {
+  if (resolve(out) === resolve(file))
+    throw new UsageError(`refusing to write the profile over the export it reads: ${out}`, { suggestion: 'pass another --out' });
+  const sample = await sampleSource(file, opts.sample, reader); // InputError (exit 2) when it cannot be read
+  if (!sample.header) {
+    throw new UsageError(`${file} is ${sample.format.toUpperCase()}: items in the API's shape need no profile`, {
+      suggestion: `check them with: batch-sync validate ${file}`,
+    });
+  }
+  let resource = kind;
+  if (!resource) {
+    const g = guessResource(sample.header);
+    if (!g.resource) {
+      const best = g.scores
+        .slice(0, 2)
+        .map((s) => `${s.resource} ${Math.round(s.score * 100)}%`)
+        .join(', ');
+      throw new UsageError(`cannot tell which resource ${file} holds (its header matches the required fields of: ${best})`, {
+        suggestion: `name it: ${file}:<kind> (${RESOURCE_NAMES_HELP})`,
       });
     }
-    let resource = kind;
-    if (!resource) {
-      const g = guessResource(sample.header);
-      if (!g.resource) {
-        const best = g.scores
-          .slice(0, 2)
-          .map((s) => `${s.resource} ${Math.round(s.score * 100)}%`)
-          .join(', ');
-        throw new UsageError(`cannot tell which resource ${file} holds (its header matches the required fields of: ${best})`, {
-          suggestion: `name it: ${file}:<kind> (${RESOURCE_NAMES_HELP})`,
-        });
-      }
-      resource = g.resource;
-      guessed = `guessed from its header: ${Math.round(g.scores[0]!.score * 100)}% of a ${resource}'s required fields matched`;
-    }
-    const rows = sample.records.flatMap((r) => (r.kind === 'row' ? [r.row] : []));
-    const proposal = proposeProfile({
-      resource,
-      method: opts.method,
-      header: sample.header,
-      rows,
-      reader: { delimiter: sample.detected.delimiter, encoding: sample.detected.encoding, headerRow: sample.detected.headerRow },
-    });
-    return { file, out, resource, guessed, proposal, rows, complete: sample.complete };
+    resource = g.resource;
+    guessed = `guessed from its header: ${Math.round(g.scores[0]!.score * 100)}% of a ${resource}'s required fields matched`;
   }
+  const rows = sample.records.flatMap((r) => (r.kind === 'row' ? [r.row] : []));
+  const proposal = proposeProfile({
+    resource,
+    method: opts.method,
+    header: sample.header,
+    rows,
+    reader: { delimiter: sample.detected.delimiter, encoding: sample.detected.encoding, headerRow: sample.detected.headerRow },
+  });
+  return { file, out, resource, guessed, proposal, rows, complete: sample.complete };
 }
 
 /** `file.csv:deal` → the file and its kind; the kind from --resource, the file name, or (later) its header. */

@@ -328,6 +328,15 @@ describe('batch-sync init', () => {
     expect(existsSync(join(dir, 'ventas.profile.json'))).toBe(false);
     expect(existsSync(join(dir, 'batch-sync.config.json'))).toBe(false);
   });
+  test("init's options come from its table: the reader flags validate and push have, and a bad --sample named in one line", async () => {
+    const help = memoryOutput();
+    await main(['node', 'batch-sync', 'init', '--help'], help).catch(() => undefined);
+    const text = help.stdout.join('\n');
+    for (const flag of ['--delimiter', '--encoding', '--header-row', '--escape', '--max-record-bytes', '--sample', '--method']) expect(text).toContain(flag);
+    const bad = memoryOutput();
+    expect(await main(['node', 'batch-sync', 'init', 'fixtures/es-vendedores/ventas.csv', '--resource', 'deal', '--sample', '0'], bad)).toBe(2);
+    expect(bad.stderr.join('\n')).toContain('--sample takes at least 1 row');
+  });
   test('a missing file is an input error (exit 2)', async () => {
     const o = memoryOutput();
     expect(await main(['node', 'batch-sync', 'init', 'no/such.csv', '--resource', 'deal', '--out', join(tmpdir(), 'x.json')], o)).toBe(2);
