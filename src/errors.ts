@@ -53,3 +53,6 @@ export class LockedError extends BatchSyncError {
     super('LOCKED', message, EXIT.locked, opts);
   }
 }
+
+/** A thrown value's message: an Error's own, anything else as text. */
+export const errorMessage = (error: unknown): string => (error instanceof Error ? error.message : String(error));

@@ -5,7 +5,7 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
-import { BatchSyncError, EXIT, UsageError } from '../errors.js';
+import { BatchSyncError, EXIT, UsageError, errorMessage } from '../errors.js';
 import { openAtomic, type AtomicFile } from '../util/atomic-file.js';
 import { neutraliseCell } from './formula-guard.js';
 import type { RowOutcome } from '../plan/outcome.js';
@@ -196,7 +196,7 @@ const REASONS: Record<string, string> = {
 /** Why a file could not be written, in words: `the disk is full (ENOSPC)`. */
 export function writeReason(error: unknown): string {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  const why = (code && REASONS[code]) ?? (error instanceof Error ? error.message : String(error));
+  const why = (code && REASONS[code]) ?? errorMessage(error);
   return `${why}${code ? ` (${code})` : ''}`;
 }
 

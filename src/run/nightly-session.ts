@@ -2,7 +2,7 @@
 // the incremental state, the batches an interrupted run left in flight, and the run's folder of
 // reports. Opened before any input is read, closed after the run however it ended; it never prints,
 // it hands texts to `notice`.
-import { BatchSyncError, ConfigError, EXIT } from '../errors.js';
+import { BatchSyncError, ConfigError, EXIT, errorMessage } from '../errors.js';
 import { createErrorsCsv, type ErrorsCsvWriter } from '../report/errors-csv.js';
 import { reportJson } from '../report/render-json.js';
 import { summaryLine } from '../report/summary-line.js';
@@ -16,12 +16,10 @@ import { createLanding, createResender, type Landing, type Resender } from '../s
 import type { RunHooks } from './run.js';
 import type { RunSession, SessionContext } from './sync.js';
 
-const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
-
 /** A directory we cannot create or write (ENOTDIR, EACCES, EROFS…) is the user's to fix, not a bug: exit 2, naming it. */
 function unusableDir(what: string, error: unknown): unknown {
   if (error instanceof BatchSyncError || typeof (error as NodeJS.ErrnoException)?.code !== 'string') return error;
-  return new ConfigError(`cannot use the ${what}: ${message(error)}`, {
+  return new ConfigError(`cannot use the ${what}: ${errorMessage(error)}`, {
     suggestion: 'check that the path is a directory you can write to, or choose another one',
     cause: error,
   });
@@ -64,7 +62,7 @@ function openUnderLock(ctx: SessionContext, stateDir: string, scope: string): Op
       heldSince: ctx.startedAt,
       onFailure: (error) => {
         opened.failed.state = true;
-        ctx.stop('STATE_NOT_SAVED', `stopped: cannot write the state journal in ${stateDir}: ${message(error)}`);
+        ctx.stop('STATE_NOT_SAVED', `stopped: cannot write the state journal in ${stateDir}: ${errorMessage(error)}`);
       },
     });
     for (const note of opened.store.notes) notice(`warning: ${note}`);
@@ -132,7 +130,7 @@ export function openNightlySession(ctx: SessionContext): RunSession | undefined 
         try {
           return await writeInFlight(opened.inFlightDir!, { scope, resource, source: settings.source, batchId: batch.batchId, items }, batch.body);
         } catch (error) {
-          ctx.stop('STATE_NOT_SAVED', `stopped: cannot record batch ${batch.batchId} as in flight in ${opened.inFlightDir}: ${message(error)}`);
+          ctx.stop('STATE_NOT_SAVED', `stopped: cannot record batch ${batch.batchId} as in flight in ${opened.inFlightDir}: ${errorMessage(error)}`);
           return undefined;
         }
       },
@@ -172,7 +170,7 @@ function closeSession(
     // every acknowledgement is on disk now: the answered batches' in-flight records can go
     inFlight.landing.flush();
   } catch (error) {
-    failures.push(`the state in ${stateDir} was not saved: ${message(error)}; the next run sends these rows again`);
+    failures.push(`the state in ${stateDir} was not saved: ${errorMessage(error)}; the next run sends these rows again`);
   }
   const leftover = inFlight.resender?.leftover();
   if (leftover !== undefined) notice(leftover);
@@ -188,7 +186,7 @@ function closeSession(
     pruneReports(settings.reportDir, settings.keepReports, ctx.runId);
   } catch (error) {
     errors?.abort();
-    failures.push(`the run's report was not written to ${folder}: ${message(error)}`);
+    failures.push(`the run's report was not written to ${folder}: ${errorMessage(error)}`);
   }
   return failures;
 }

@@ -1,5 +1,5 @@
 // A thrown network/undici error → retry, abort the run, or stop this batch. Pure.
-import { AbortError } from '../errors.js';
+import { AbortError, errorMessage } from '../errors.js';
 import { fdLimitMessage } from '../fd-limit.js';
 import { redact } from '../redact.js';
 import type { AttemptFailure } from './types.js';
@@ -46,7 +46,7 @@ export function errorCode(err: unknown): string {
 
 export function failureOf(err: unknown): AttemptFailure {
   const code = errorCode(err);
-  const message = err instanceof Error ? err.message : String(err);
+  const message = errorMessage(err);
   return { code, message: redact(message || code) };
 }
 

@@ -1,6 +1,7 @@
 // The batches an interrupted run left in flight: resent at the start of the next run with their own
 // batchIds and bytes, their answers kept until a row of this run takes one; and the in-flight
 // records of answered batches, removed once their acknowledgements are on disk.
+import { errorMessage } from '../errors.js';
 import { unlinkSync } from 'node:fs';
 import type { Method, Resource } from '../contract/resources.js';
 import type { Isolation } from '../plan/bisect.js';
@@ -13,8 +14,6 @@ import type { StateStore } from '../state/state-store.js';
 import type { Diagnostic } from '../util/diagnostic.js';
 import type { AnswersProfile } from './answers.js';
 import { dispatchBatch, type BatchSender, type DispatchContext } from './dispatch.js';
-
-const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 export interface Landing {
   /** The batch of this record was answered: its record goes once the answer is on disk. */
@@ -176,7 +175,10 @@ async function resend(
     const e = error as { code?: string; message?: string };
     for (const item of items) {
       if (decided.has(item.meta)) continue;
-      keep(batchedOutcome('skipped', resource, item.meta, record.batchId, 'NOT_DELIVERED', `batch ${record.batchId}: ${message(error)}`, undefined), item.meta);
+      keep(
+        batchedOutcome('skipped', resource, item.meta, record.batchId, 'NOT_DELIVERED', `batch ${record.batchId}: ${errorMessage(error)}`, undefined),
+        item.meta,
+      );
     }
     opts.stop(e.code ?? 'ERROR', e.message ?? String(error));
   }
