@@ -1,9 +1,13 @@
 // `init` on several files: do the deals' (and activities') owner/agent values, as their proposed
 // profiles derive them, appear among the ids proposed for the sales-profile file? Checked on the
-// samples init read, before anything is sent. Pure: values in, counts out.
+// samples init read, before anything is sent, with the mapping's own compiled values. Pure: values
+// in, counts out.
 import type { Resource } from '../../contract/resources.js';
-import type { TextTransform } from '../profile-schema.js';
-import { TEXT } from '../transforms/index.js';
+import { columnResolver } from '../columns.js';
+import { compileValue, type RowContext } from '../compile-value.js';
+import { fieldSpec } from '../profile-schema.js';
+import type { ConversionSettings } from '../transforms/index.js';
+import { ZoneClock } from '../transforms/time-zone.js';
 
 export interface ProposedFile {
   file: string;
@@ -27,23 +31,26 @@ export interface OwnerCheck {
 
 export type CrossFileCheck = { kind: 'checked'; checks: OwnerCheck[] } | { kind: 'no-profiles' } | { kind: 'cannot'; reason: string };
 
-type Spec = { column?: unknown; transform?: unknown; trim?: unknown };
-
-/** The values a field spec gives on the sample, when it is a plain column with text transforms; undefined otherwise. */
+/**
+ * The ids a field spec gives on the sample, read by the mapping's own compiled value (so what is
+ * checked is what will be sent); undefined when the spec is not a column yet (a placeholder).
+ */
 function derive(spec: unknown, rows: readonly Record<string, string>[]): string[] | undefined {
-  if (!spec || typeof spec !== 'object') return typeof spec === 'string' ? rows.map((r) => (r[spec] ?? '').trim()).filter(Boolean) : undefined;
-  const s = spec as Spec;
-  if (typeof s.column !== 'string') return undefined;
-  const names = s.transform === undefined ? [] : Array.isArray(s.transform) ? s.transform : [s.transform];
-  if (!names.every((n): n is TextTransform => typeof n === 'string' && n in TEXT)) return undefined;
-  const column = s.column;
-  return rows.flatMap((r) => {
-    let v = r[column] ?? '';
-    if (s.trim !== false) v = v.trim();
-    for (const n of names) v = TEXT[n](v);
-    return v ? [v] : [];
+  const parsed = fieldSpec.safeParse(spec);
+  if (!parsed.success || parsed.data.column === undefined) return undefined;
+  const value = compileValue(parsed.data, { field: 'id', kind: 'string', isId: true }, 'id', BY_NAME, ID_SETTINGS);
+  const ctx: RowContext = { file: '', line: 0, problems: [] };
+  return rows.flatMap((row) => {
+    const v = value(row, ctx);
+    ctx.problems.length = 0;
+    return typeof v === 'string' && v !== '' ? [v] : [];
   });
 }
+
+// ids are text: the number and date settings never apply to them
+const ID_SETTINGS: ConversionSettings = { decimal: 'auto', dateFormat: 'auto', clock: new ZoneClock('UTC') };
+/** Sample rows are objects by column name: every column is taken as named. */
+const BY_NAME = columnResolver(undefined, '', 'proposal');
 
 export function checkOwnersAcrossFiles(files: readonly ProposedFile[]): CrossFileCheck {
   const profiles = files.filter((f) => f.resource === 'sales-profile');
