@@ -24,14 +24,21 @@ export function fdLimitCode(error: unknown): 'EMFILE' | 'ENFILE' | undefined {
   return undefined;
 }
 
-/** The soft limit on open files (`ulimit -n`), where the system says (Linux /proc). */
+let known: number | undefined;
+
+/**
+ * The soft limit on open files (`ulimit -n`), where the system says (Linux /proc). Kept from the
+ * first read (the CLI's start): after an EMFILE there is no descriptor left to read /proc with.
+ */
 export function openFileLimit(): number | undefined {
+  if (known !== undefined) return known;
   try {
     const m = /^Max open files\s+(\d+)/m.exec(readFileSync('/proc/self/limits', 'latin1'));
-    return m ? Number(m[1]) : undefined;
+    known = m ? Number(m[1]) : undefined;
   } catch {
     return undefined;
   }
+  return known;
 }
 
 /** The one-line refusal when the limit is known to be too low to start, else undefined. */

@@ -3,6 +3,7 @@
 // graph at once, and zod's alone is ~100 files (its 64 locales are re-exported by every entry point).
 // Before anything is sent that is one clear line and exit 2 (nothing was sent; raise the limit and
 // run again); a connection that cannot be opened while sending stops the run, exit 3 (send tests).
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import { startServer, type MisbehavingServer } from '../helpers/misbehaving-server.js';
@@ -39,4 +40,20 @@ test('push under `ulimit -n 90`: exit 2 before anything is sent', async () => {
   expect(code).toBe(2);
   expectOneLine(stderr);
   expect(server.requests).toHaveLength(0);
+});
+
+test('an EMFILE later in the run names the limit read at start-up: with no descriptor left, /proc cannot be read again', () => {
+  // the same call order as the CLI: the limit read at start (bin/), the failure much later (main.ts, send/)
+  const script = `
+    import { openSync } from 'node:fs';
+    import { fdLimitMessage, openFileLimit } from ${JSON.stringify(join(process.cwd(), 'dist/fd-limit.js'))};
+    openFileLimit();
+    const held = [];
+    try { for (;;) held.push(openSync('/dev/null', 'r')); }
+    catch (error) { console.log(fdLimitMessage(error, 'while sending')); }
+  `;
+  const out = execFileSync('sh', ['-c', `ulimit -n 150 && exec node --input-type=module -e "$0"`, script], { encoding: 'utf8' });
+  expect(out.trim()).toBe(
+    'too many open files (EMFILE) while sending: the limit is 150 open files (ulimit -n); raise it, e.g. `ulimit -n 1024`, and run again',
+  );
 });
