@@ -4,7 +4,8 @@ import { z } from 'zod';
 import { METHODS, RESOURCE_NAMES_HELP } from '../contract/resources.js';
 import { withoutQuery } from '../send/base-url.js';
 import { ANSWER_STYLE_NAMES, DEFAULT_ANSWER_STYLE, DEFAULT_SUCCESS_CODES } from '../send/answers.js';
-import type { OptionRow, OptionTable } from './option.js';
+import { int, onOff, text, type OptionRow, type OptionTable } from './option.js';
+import { READER_OPTIONS } from './options-reader.js';
 
 export const BASE_URL_ENV = 'BATCH_SYNC_BASE_URL';
 export const API_KEY_ENV = 'BATCH_SYNC_API_KEY';
@@ -19,56 +20,7 @@ export const ENGINE_ENV = 'BATCH_SYNC_ENGINE';
 export const ENGINES = ['simple', 'fast', 'auto'] as const;
 export type Engine = (typeof ENGINES)[number];
 
-const int = (min: number, max: number) =>
-  z.number({ error: 'takes a whole number' }).int('takes a whole number').min(min, `must be at least ${min}`).max(max, `must be at most ${max}`);
-const text = (help: string) => z.string().describe(help);
-const onOff = (help: string) => z.boolean().describe(help);
 const withHelp = <T>(row: OptionRow<T>, help: string): OptionRow<T> => ({ ...row, schema: row.schema.describe(help) });
-
-const wholeAtLeast = (min: number, what: string) =>
-  z
-    .number({ error: `takes ${what}` })
-    .int(`takes ${what}`)
-    .min(min, `takes ${what}`);
-
-/**
- * How to read a file: flags for the files named on the command line, `reader` in each job of the
- * plan (`jobs[].reader`, see config/sync-plan.ts).
- */
-export const READER_OPTIONS = {
-  fileFormat: { plan: 'reader.format', schema: z.enum(['csv', 'json', 'ndjson']).describe("the file's format (default: from its extension)") },
-  delimiter: {
-    flag: '--delimiter <char>',
-    plan: 'reader.delimiter',
-    schema: z
-      .string()
-      .min(1, 'must not be empty')
-      .transform((d) => (d === '\\t' || d === 'tab' ? '\t' : d))
-      .describe('CSV delimiter (default: detected among , ; tab |)'),
-  },
-  encoding: {
-    flag: '--encoding <name>',
-    plan: 'reader.encoding',
-    schema: text('file encoding: utf-8, utf-16le, utf-16be, windows-1252, latin1 (default: detected)'),
-  },
-  headerRow: {
-    flag: '--header-row <n>',
-    plan: 'reader.headerRow',
-    schema: wholeAtLeast(1, 'a line number (1 or more)').describe('line of the header row, for exports with title rows above it'),
-  },
-  escape: {
-    flag: '--escape <char>',
-    plan: 'reader.escape',
-    schema: z.string().length(1, 'takes one character').describe('escape character inside quoted CSV fields (default: the quote itself, "")'),
-  },
-  maxRecordBytes: {
-    flag: '--max-record-bytes <n>',
-    plan: 'reader.maxRecordBytes',
-    schema: wholeAtLeast(1024, 'a whole number of bytes (1024 or more)').describe(
-      'largest CSV record or JSON item before the file is declared broken (default 1048576)',
-    ),
-  },
-} satisfies OptionTable;
 
 /** What to read and how, and how to report it: validate and push alike. */
 export const INPUT_OPTIONS = {
