@@ -15,6 +15,8 @@ import { visible } from '../report/terminal-text.js';
 import { readerFlags, resourceFlag } from '../config/input-flags.js';
 import { resolveOptions, type GivenFlags } from '../config/option.js';
 import { REPORT_OPTIONS } from '../config/options.js';
+import { processEnv } from '../config/environment.js';
+import { appendStepSummary, reportContext, writeJunit } from './ci-outputs.js';
 import { DEFAULT_PLAN_FILE } from '../config/sync-plan.js';
 import { sync, type SyncEnvironment, type SyncOutcome, type SyncRequest } from '../run/sync.js';
 
@@ -137,7 +139,7 @@ export async function runSyncCommand(
   environment: SyncEnvironment = {},
   epilogue?: (outcome: SyncOutcome) => string[],
 ): Promise<{ outcome: SyncOutcome; exitCode: number }> {
-  const flags = resolveOptions(REPORT_OPTIONS, request.flags, {});
+  const flags = resolveOptions(REPORT_OPTIONS, request.flags, request.env ?? processEnv());
   const progress = await startProgress({ output, mode: flags.quiet ? 'quiet' : undefined, verbose: flags.verbose });
   // both output files are opened once the run's inputs are known (files named or the plan's jobs)
   // and before anything is sent, so neither can ever be written over an input
@@ -156,15 +158,17 @@ export async function runSyncCommand(
       onEvent: (text, level) => progress.event(text, level),
       onPrepared: (jobs) => {
         const inputs = jobs.map((j) => j.job.file);
-        if (emitFile) {
-          // every file the run reads, however named (a symlink, ../x): data, profiles and the plan
-          const plan = request.config ?? join(request.cwd ?? process.cwd(), DEFAULT_PLAN_FILE);
-          // and by device and inode too: a hard link of an input is the input under another name
-          const input = inputFiles([...inputs, ...jobs.flatMap((j) => (j.job.profile ? [j.job.profile] : [])), plan]).find(emitFile);
+        // every file the run reads, however named (a symlink, ../x): data, profiles and the plan
+        const plan = request.config ?? join(request.cwd ?? process.cwd(), DEFAULT_PLAN_FILE);
+        // and by device and inode too: a hard link of an input is the input under another name
+        const read = inputFiles([...inputs, ...jobs.flatMap((j) => (j.job.profile ? [j.job.profile] : [])), plan]);
+        for (const [flag, file] of [
+          ['--emit', emitFile],
+          ['--junit', flags.junit],
+        ] as const) {
+          const input = file === undefined ? undefined : read.find(file);
           if (input !== undefined)
-            throw new UsageError(
-              `refusing to write --emit over an input of this run (data, profile or plan file): ${emitFile}${sameFileNote(emitFile, input)}`,
-            );
+            throw new UsageError(`refusing to write ${flag} over an input of this run (data, profile or plan file): ${file}${sameFileNote(file!, input)}`);
         }
         if (flags.errors) errors = errorsWriter(flags.errors, inputs);
         for (const { job, source } of jobs) errors?.declareSource(job.file, { header: source.header, delimiter: source.detected.delimiter });
@@ -197,14 +201,21 @@ export async function runSyncCommand(
   // the state and the run's report folder (--report-dir)
   for (const failure of outcome.outputFailures ?? []) failures.push(new BatchSyncError('OUTPUT', failure, EXIT.aborted));
   if (errors) finishErrorsCsv(errors, outcome, failures, flags.errors!);
+  const junitFailure = flags.junit === undefined ? undefined : writeJunit(outcome, flags.junit);
+  if (junitFailure) failures.push(junitFailure);
   // a push's accepted row was sent (the sink hears only the rows not accepted)
   if (request.mode === 'push' && outcome.report.totals.accepted > 0) sent = true;
   const exitCode = failures.length === 0 ? outcome.exitCode : Math.max(outcome.exitCode, sent ? EXIT.aborted : EXIT.usage);
   if (batches) outcome.report.batches = batches;
-  REPORTERS[flags.format](outcome.report, toStdout ? { ...output, out: output.err } : output);
+  const context = reportContext(outcome, flags, request.cwd ?? process.cwd());
+  REPORTERS[flags.format](outcome.report, toStdout ? { ...output, out: output.err } : output, context);
+  if (flags.format === 'github' && flags.githubStepSummary) {
+    const problem = appendStepSummary(outcome, context, flags.githubStepSummary, exitCode);
+    if (problem) output.err(problem);
+  }
   // a JSON report must stay one document on stdout: anything more goes to stderr then
   const more = epilogue?.(outcome) ?? [];
-  for (const line of more) (toStdout || flags.format === 'json' ? output.err : output.out)(line);
+  for (const line of more) (toStdout || flags.format !== 'human' ? output.err : output.out)(line);
   for (const failure of failures) {
     output.err(`${output.color.red('error:')} ${visible(failure.message)}`);
     if (failure.suggestion) output.err(`  ${visible(failure.suggestion)}`);

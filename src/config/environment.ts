@@ -12,3 +12,8 @@ export const SANDBOX_KEY_ENV = 'BATCH_SYNC_SANDBOX_API_KEY';
 export function sandboxKeyFromEnv(env: Record<string, string | undefined> = process.env): string | undefined {
   return env[SANDBOX_KEY_ENV] || undefined;
 }
+
+/** This process's environment, for the options read from it (config/option.ts resolveOptions). */
+export function processEnv(): Record<string, string | undefined> {
+  return process.env;
+}

@@ -6,6 +6,8 @@ import { withoutQuery } from '../send/base-url.js';
 import { ANSWER_STYLE_NAMES, DEFAULT_ANSWER_STYLE, DEFAULT_SUCCESS_CODES } from '../send/answers.js';
 import { int, onOff, text, type OptionRow, type OptionTable } from './option.js';
 import { READER_OPTIONS } from './options-reader.js';
+import { CI_REPORT_OPTIONS } from './options-ci.js';
+import { REPORT_FORMATS } from '../report/reporters.js';
 
 export const BASE_URL_ENV = 'BATCH_SYNC_BASE_URL';
 export const API_KEY_ENV = 'BATCH_SYNC_API_KEY';
@@ -36,7 +38,12 @@ export const INPUT_OPTIONS = {
   resource: { flag: '-r, --resource <kind>', schema: text(`what the files hold: ${RESOURCE_NAMES_HELP} (default: from the profile or the file name)`) },
   config: { flag: '-c, --config <file>', schema: text('sync plan (default: ./batch-sync.config.json if present)') },
   ...READER_OPTIONS,
-  format: { flag: '--format <format>', schema: z.enum(['human', 'json']).describe('report format'), default: 'human', helpDefault: 'human' },
+  format: {
+    flag: '--format <format>',
+    schema: z.enum(REPORT_FORMATS).describe('report format; github: workflow annotations and a step summary'),
+    default: 'human',
+    helpDefault: 'human',
+  },
 } satisfies OptionTable;
 
 /** The settings of a run, resolved by config/settings.ts: flag, environment, plan, default. */
@@ -243,6 +250,7 @@ export const PUSH_OPTIONS = {
   emit: { ...emit, needs: { option: 'dryRun', message: '--emit goes with --dry-run (push sends the batches; validate --emit writes them)' } },
   ...TARGET_OPTIONS,
   ...NIGHTLY_OPTIONS,
+  junit: CI_REPORT_OPTIONS.junit,
   quiet,
   verbose,
 } satisfies OptionTable;
@@ -257,9 +265,10 @@ export const VALIDATE_OPTIONS = {
   readSplit: SETTINGS_OPTIONS.readSplit,
   readChunkRows: SETTINGS_OPTIONS.readChunkRows,
   batchSize: withHelp(SETTINGS_OPTIONS.batchSize, 'items per batch for --emit'),
+  junit: CI_REPORT_OPTIONS.junit,
   quiet,
   verbose: withHelp(verbose, 'print warnings as they are found (field names and row numbers, never values)'),
 } satisfies OptionTable;
 
 /** What the command itself does with the report and the output files. */
-export const REPORT_OPTIONS = { format: INPUT_OPTIONS.format, errors, emit, quiet, verbose } satisfies OptionTable;
+export const REPORT_OPTIONS = { format: INPUT_OPTIONS.format, errors, emit, quiet, verbose, ...CI_REPORT_OPTIONS } satisfies OptionTable;

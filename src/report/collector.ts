@@ -17,6 +17,12 @@ export interface ResourceCounts {
   warnings: number;
 }
 
+export interface FileCounts {
+  file: string;
+  resource: Resource;
+  counts: ResourceCounts;
+}
+
 export interface OutcomeGroup {
   key: string;
   resource: Resource;
@@ -53,6 +59,8 @@ export interface Collector {
   warn(d: Diagnostic, resource?: Resource): void;
   /** Per resource, in sending order, for the resources seen. */
   counts(): Partial<Record<Resource, ResourceCounts>>;
+  /** Per input file, in the order files first had an outcome (the JUnit report's test suites). */
+  fileCounts(): FileCounts[];
   totals(): ResourceCounts;
   /** Rows with an outcome, for one resource or all: compare with what the readers produced. */
   total(resource?: Resource): number;
@@ -193,6 +201,17 @@ export function createCollector(options: CollectorOptions = {}): Collector {
   let notListed = 0;
   let deliberateSkips = 0;
   let warningsNotListed = 0;
+  const perFile = new Map<string, FileCounts>();
+  // rows come file by file: the last file's counts are at hand without a lookup
+  let lastFile: FileCounts | undefined;
+  const fileOf = (o: RowOutcome): ResourceCounts => {
+    if (lastFile?.file !== o.file || lastFile.resource !== o.resource) {
+      const key = `${o.resource}\u0000${o.file}`;
+      lastFile = perFile.get(key);
+      if (!lastFile) perFile.set(key, (lastFile = { file: o.file, resource: o.resource, counts: zero() }));
+    }
+    return lastFile.counts;
+  };
 
   return {
     record(o) {
@@ -200,6 +219,9 @@ export function createCollector(options: CollectorOptions = {}): Collector {
       const c = countsOf(o.resource);
       c[o.outcome]++;
       c.read++;
+      const f = fileOf(o);
+      f[o.outcome]++;
+      f.read++;
       if (o.outcome === 'accepted') return;
       if (o.outcome === 'rejected' && o.field === undefined) {
         const field = serverField(o.detail, o.resource);
@@ -224,6 +246,7 @@ export function createCollector(options: CollectorOptions = {}): Collector {
       else warningsNotListed++;
     },
     ...tally,
+    fileCounts: () => [...perFile.values()].map((f) => ({ ...f, counts: { ...f.counts } })),
     groups: groups.sorted,
     warningGroups: warningGroups.sorted,
     notAccepted: () => kept,

@@ -2,7 +2,7 @@
 // end, and the human, json and summary-line renderers all read the same thing.
 import type { Resource } from '../contract/resources.js';
 import type { Diagnostic } from '../util/diagnostic.js';
-import type { Collector, OutcomeGroup, ResourceCounts, WarningGroup } from './collector.js';
+import type { Collector, FileCounts, OutcomeGroup, ResourceCounts, WarningGroup } from './collector.js';
 import type { RowOutcome } from '../plan/outcome.js';
 
 export type RunMode = 'validate' | 'push' | 'dry-run';
@@ -37,6 +37,8 @@ export interface RunReport {
   aborted?: RunAbort;
   counts: Partial<Record<Resource, ResourceCounts>>;
   totals: ResourceCounts;
+  /** Per input file (warnings not counted here): the JUnit report's test suites. */
+  files: FileCounts[];
   groups: OutcomeGroup[];
   notAccepted: readonly RowOutcome[];
   /** Rows not accepted beyond the collector's cap: counted and grouped, not listed. */
@@ -72,6 +74,7 @@ export function buildRunReport(meta: RunMeta, collector: Collector): RunReport {
     ownersNotInRun: meta.ownersNotInRun ?? 0,
     counts: collector.counts(),
     totals: collector.totals(),
+    files: collector.fileCounts(),
     groups: collector.groups(),
     notAccepted: collector.notAccepted(),
     notListed: collector.notListed(),
