@@ -138,6 +138,8 @@ export async function runSyncCommand(
   output: Output,
   environment: SyncEnvironment = {},
   epilogue?: (outcome: SyncOutcome) => string[],
+  /** Awaited once the report is out and before the summary line (the cron notifications). */
+  finish?: (outcome: SyncOutcome, exitCode: number) => Promise<void>,
 ): Promise<{ outcome: SyncOutcome; exitCode: number }> {
   const flags = resolveOptions(REPORT_OPTIONS, request.flags, request.env ?? processEnv());
   const progress = await startProgress({ output, mode: flags.quiet ? 'quiet' : undefined, verbose: flags.verbose });
@@ -220,6 +222,7 @@ export async function runSyncCommand(
     output.err(`${output.color.red('error:')} ${visible(failure.message)}`);
     if (failure.suggestion) output.err(`  ${visible(failure.suggestion)}`);
   }
+  await finish?.(outcome, exitCode);
   // always, whatever the format: cron mail and log scrapers read this line on stderr (stdout stays
   // the report, so `--format json` output is still one JSON document)
   output.err(summaryLine(outcome.report, exitCode));

@@ -6,7 +6,7 @@ import { withoutQuery } from '../send/base-url.js';
 import { ANSWER_STYLE_NAMES, DEFAULT_ANSWER_STYLE, DEFAULT_SUCCESS_CODES } from '../send/answers.js';
 import { int, onOff, text, type OptionRow, type OptionTable } from './option.js';
 import { READER_OPTIONS } from './options-reader.js';
-import { CI_REPORT_OPTIONS } from './options-ci.js';
+import { CI_REPORT_OPTIONS, NOTIFY_OPTIONS } from './options-ci.js';
 import { REPORT_FORMATS } from '../report/reporters.js';
 
 export const BASE_URL_ENV = 'BATCH_SYNC_BASE_URL';
@@ -236,7 +236,7 @@ export const TARGET_OPTIONS = {
 } satisfies OptionTable;
 
 /** Every option that is a setting of the run (config/settings.ts), and so every option the plan may hold. */
-export const RUN_OPTIONS = { ...SETTINGS_OPTIONS, ...TARGET_OPTIONS, ...NIGHTLY_OPTIONS } satisfies OptionTable;
+export const RUN_OPTIONS = { ...SETTINGS_OPTIONS, ...TARGET_OPTIONS, ...NIGHTLY_OPTIONS, ...NOTIFY_OPTIONS } satisfies OptionTable;
 
 const { apiKeyFile, baseUrl, ...sending } = SETTINGS_OPTIONS;
 
@@ -250,6 +250,7 @@ export const PUSH_OPTIONS = {
   emit: { ...emit, needs: { option: 'dryRun', message: '--emit goes with --dry-run (push sends the batches; validate --emit writes them)' } },
   ...TARGET_OPTIONS,
   ...NIGHTLY_OPTIONS,
+  ...NOTIFY_OPTIONS,
   junit: CI_REPORT_OPTIONS.junit,
   quiet,
   verbose,

@@ -70,6 +70,8 @@ export interface SyncEnvironment {
   openSession?(context: SessionContext): RunSession | undefined;
   /** Something the user should hear about now (a lock taken over, the guard tripping). */
   onNotice?(text: string): void;
+  /** The settings are resolved and nothing is locked, read or sent yet (the cron start ping). */
+  onStart?(settings: ResolvedSettings): Promise<void>;
 }
 
 export interface SessionContext {
@@ -198,6 +200,7 @@ export async function sync(request: SyncRequest, environment: SyncEnvironment = 
   const plan = await loadPlanFor(request);
   const settings = resolveSettings(request.flags, plan, request.env, request.cwd);
   const runId = newRunId(startedAt);
+  await environment.onStart?.(settings);
   const { stop, signal, stopped: stoppedBy } = stopper(environment);
   const notice = (text: string) => environment.onNotice?.(text);
   // each embedded sandbox starts empty: its state must never make a rerun skip rows
