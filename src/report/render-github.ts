@@ -7,7 +7,7 @@ import { shorten } from '../shorten.js';
 import { isDeliberateSkip, type RowOutcome } from '../plan/outcome.js';
 import type { Diagnostic } from '../util/diagnostic.js';
 import type { Output } from './output.js';
-import { commandName, failedRows, isSendingMode, type RunReport } from './run-report.js';
+import { commandName, failedRows, isSendingMode, previewLines, type RunReport } from './run-report.js';
 
 /** Where the report's paths are relative to, and the files that hold more than the annotations can. */
 export interface ReportContext {
@@ -76,7 +76,8 @@ function summaryAnnotation(report: RunReport, shown: number, context: ReportCont
     : '; the step summary and the other formats (--format human|json, --junit, --errors) have every row';
   const title = `batch-sync ${commandName(report.mode)}: ${report.aborted ? `ABORTED (${report.aborted.code})` : failed > 0 ? `${failed} rows not ${verb}` : 'OK'}`;
   const level: Level = report.aborted || failed > 0 ? 'error' : 'notice';
-  const listed = failed > 0 ? `${counts}; ${shown} of ${failed} shown as annotations${where}` : counts;
+  const preview = report.preview ? `; against the state: ${previewLines(report.preview).join('; ')}` : '';
+  const listed = `${failed > 0 ? `${counts}; ${shown} of ${failed} shown as annotations${where}` : counts}${preview}`;
   return workflowCommand(level, { title }, report.aborted ? `${report.aborted.message}. ${listed}` : listed);
 }
 

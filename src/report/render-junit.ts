@@ -86,12 +86,29 @@ function suiteXml(report: RunReport, f: FileCounts, rows: readonly RowOutcome[])
   const head = `  <testsuite${attrs({ name: f.file, tests: cases.length + 1, failures: failing, errors: 0, skipped, timestamp: report.startedAt.toISOString().slice(0, 19), file: f.file })}>`;
   const lines = [
     head,
-    `    <properties><property${attrs({ name: 'resource', value: f.resource })}/><property${attrs({ name: 'runId', value: report.runId })}/></properties>`,
+    `    <properties>${properties(report, f)}</properties>`,
     `    <testcase${attrs({ name: `rows ${verb}`, classname: f.file })}><system-out>${xmlText(summary)}</system-out></testcase>`,
     ...cases.map((k) => caseXml(f.file, k)),
     '  </testsuite>',
   ];
   return { xml: lines.join('\n'), tests: cases.length + 1, failures: failing };
+}
+
+/** The suite's resource and run; in a dry-run preview, the resource's (not the file's) new, changed and unchanged rows. */
+function properties(report: RunReport, f: FileCounts): string {
+  const p = report.preview?.[f.resource];
+  const list: Array<[string, string | number]> = [
+    ['resource', f.resource],
+    ['runId', report.runId],
+    ...(p
+      ? ([
+          ['preview.new', p.new],
+          ['preview.changed', p.changed],
+          ['preview.unchanged', p.unchanged],
+        ] as Array<[string, number]>)
+      : []),
+  ];
+  return list.map(([name, value]) => `<property${attrs({ name, value })}/>`).join('');
 }
 
 /** A suite of its own for what belongs to no file: the run aborted, rows beyond the report's cap. */

@@ -36,6 +36,10 @@ export function stepSummary(report: RunReport, context: ReportContext, exitCode:
   for (const [resource, c] of Object.entries(report.counts)) lines.push(row(resource, c));
   if (Object.keys(report.counts).length !== 1) lines.push(row('**total**', t));
   if (report.aborted) lines.push('', `**Aborted:** ${markdownCell(report.aborted.message)}`);
+  if (report.preview) {
+    lines.push('', 'Against the state (nothing was recorded):', '', '| resource | new | changed | unchanged |', '|---|---:|---:|---:|');
+    for (const [resource, p] of Object.entries(report.preview)) lines.push(`| ${resource} | ${p.new} | ${p.changed} | ${p.unchanged} |`);
+  }
   const failing = report.groups.filter((g) => g.examples.some((o) => !isDeliberateSkip(o)));
   const groups = failing.slice(0, TOP_GROUPS);
   if (groups.length > 0) {

@@ -9,7 +9,7 @@ import { BatchSyncError, EXIT } from '../errors.js';
 import { newRunId } from '../plan/batch-id.js';
 import { createCollector, type Collector } from '../report/collector.js';
 import type { RowOutcome } from '../plan/outcome.js';
-import { buildRunReport, failedRows, type PlannedBatchInfo, type RunReport } from '../report/run-report.js';
+import { buildRunReport, failedRows, previewCounts, type PlannedBatchInfo, type RunReport } from '../report/run-report.js';
 import { createRejectionGuard } from './rejection-guard.js';
 import type { Diagnostic } from '../util/diagnostic.js';
 import type { SandboxHeld } from '../report/sandbox-lines.js';
@@ -97,6 +97,8 @@ export interface RunSession {
    * their own batchIds and bytes. Their rows then take those answers as their outcomes (`resent`).
    */
   resume?(sender: BatchSender, signal: AbortSignal, run: ResumeContext): Promise<void>;
+  /** `push --dry-run --incremental`: per resource, the rows the state found new or changed. */
+  preview?(): Partial<Record<Resource, { new: number; changed: number }>>;
   /**
    * With the outcome when the run finished, without it when it failed; must not throw. Returns what
    * could not be written (the state, the run's report folder), one line each.
@@ -280,6 +282,8 @@ export async function sync(request: SyncRequest, environment: SyncEnvironment = 
       { runId, mode: request.mode, startedAt, endedAt: new Date(), aborted, ownersNotInRun: result.ownersNotInRun, isolation },
       collector,
     );
+    const sent = session?.preview?.();
+    if (sent) report.preview = previewCounts(sent, report.groups);
     finished = { report, exitCode: exitCodeOf(report, result.interrupted) };
     out = { ...finished, settings, plan, collector, inputs: prepared.map((p) => p.job.file), sandbox };
     return out;
