@@ -19,6 +19,8 @@ Environment:
   BATCH_SYNC_BASE_URL   the API root, when --base-url is not given
   BATCH_SYNC_API_KEY    the API key, when --api-key-file is not given
   BATCH_SYNC_ENGINE     simple, fast or auto, when --engine is not given
+  BATCH_SYNC_NOTIFY_URL where to post the end-of-run summary, when --notify-url is not given
+  BATCH_SYNC_PING_URL   the healthchecks-style ping URL, when --ping-url is not given
 
 Exit codes: 0 every row accepted, 1 some rows not accepted, 2 unusable input or
 options (nothing sent), 3 run aborted (key refused, API unreachable, retries
@@ -27,7 +29,9 @@ exhausted, interrupted, guard tripped), 4 another run holds the state directory.
 Examples:
   batch-sync push --sandbox --config fixtures/crm-sales-opportunities/batch-sync.config.json
   batch-sync push sales-profiles.csv deals.csv --errors failed.csv
-  batch-sync push --incremental --quiet --api-key-file ~/.batch-sync-key`;
+  batch-sync push --incremental --quiet --api-key-file ~/.batch-sync-key
+  batch-sync push --incremental --quiet --ping-url https://hc-ping.com/<uuid>
+  batch-sync push --dry-run --incremental --format github   (what the next push would change)`;
 
 export function registerPush(program: Command, output: Output, setExit: SetExit): void {
   const command = program
