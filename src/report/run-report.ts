@@ -80,14 +80,17 @@ export interface RunMeta {
   isolation?: IsolationCount;
 }
 
-export function buildRunReport(meta: RunMeta, collector: Collector): RunReport {
+/** `sent`: in a dry-run preview, the rows the state found new or changed per resource. */
+export function buildRunReport(meta: RunMeta, collector: Collector, sent?: PreviewSent): RunReport {
+  const groups = collector.groups();
   return {
+    ...(sent ? { preview: previewCounts(sent, groups) } : {}),
     ...meta,
     ownersNotInRun: meta.ownersNotInRun ?? 0,
     counts: collector.counts(),
     totals: collector.totals(),
     files: collector.fileCounts(),
-    groups: collector.groups(),
+    groups,
     notAccepted: collector.notAccepted(),
     notListed: collector.notListed(),
     deliberateSkips: collector.deliberateSkips(),
@@ -125,9 +128,11 @@ export function durationSeconds(report: Pick<RunReport, 'startedAt' | 'endedAt'>
 }
 
 /** The preview from what the state said of each row sent (new or changed) and the rows found unchanged. */
-export function previewCounts(sent: Partial<Record<Resource, { new: number; changed: number }>>, groups: readonly OutcomeGroup[]) {
+export type PreviewSent = Partial<Record<Resource, Pick<PreviewCounts, 'new' | 'changed'>>>;
+
+function previewCounts(sent: PreviewSent, groups: readonly OutcomeGroup[]) {
   const out: Partial<Record<Resource, PreviewCounts>> = {};
-  for (const [resource, c] of Object.entries(sent) as Array<[Resource, { new: number; changed: number }]>) out[resource] = { ...c, unchanged: 0 };
+  for (const [resource, c] of Object.entries(sent) as Array<[Resource, Pick<PreviewCounts, 'new' | 'changed'>]>) out[resource] = { ...c, unchanged: 0 };
   for (const g of groups) {
     if (g.outcome !== 'skipped' || !g.label.startsWith('UNCHANGED')) continue;
     (out[g.resource] ??= { new: 0, changed: 0, unchanged: 0 }).unchanged += g.count;

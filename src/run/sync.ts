@@ -9,7 +9,7 @@ import { BatchSyncError, EXIT } from '../errors.js';
 import { newRunId } from '../plan/batch-id.js';
 import { createCollector, type Collector } from '../report/collector.js';
 import type { RowOutcome } from '../plan/outcome.js';
-import { buildRunReport, failedRows, previewCounts, type PlannedBatchInfo, type RunReport } from '../report/run-report.js';
+import { buildRunReport, failedRows, type PlannedBatchInfo, type RunReport } from '../report/run-report.js';
 import { createRejectionGuard } from './rejection-guard.js';
 import type { Diagnostic } from '../util/diagnostic.js';
 import type { SandboxHeld } from '../report/sandbox-lines.js';
@@ -197,6 +197,17 @@ function abortedBy(result: PipelineResult, stopped: { code: string; message: str
   return result.interrupted ? { code: 'INTERRUPTED', message: 'the run was interrupted (SIGINT/SIGTERM): no new batches were taken' } : undefined;
 }
 
+/** The collector of the run's outcomes; every row not accepted also goes to the command's and the session's sinks. */
+function collectorFor(environment: SyncEnvironment, session: RunSession | undefined): Collector {
+  const sinks = [environment.sink, session?.sink].filter((f) => f !== undefined);
+  if (sinks.length === 0) return createCollector();
+  return createCollector({
+    sink: (o) => {
+      for (const f of sinks) f(o);
+    },
+  });
+}
+
 export async function sync(request: SyncRequest, environment: SyncEnvironment = {}): Promise<SyncOutcome> {
   const startedAt = new Date();
   const plan = await loadPlanFor(request);
@@ -227,15 +238,7 @@ export async function sync(request: SyncRequest, environment: SyncEnvironment = 
       if (job.profileBeside) environment.onEvent?.(`profile ${shown(job.profile!, request.cwd ?? process.cwd())} for ${job.file} (found beside it)`, 'info');
     environment.onPrepared?.(prepared);
     session?.prepared?.(prepared);
-    const sinks = [environment.sink, session?.sink].filter((f) => f !== undefined);
-    const collector = createCollector({
-      sink:
-        sinks.length === 0
-          ? undefined
-          : (o) => {
-              for (const f of sinks) f(o);
-            },
-    });
+    const collector = collectorFor(environment, session);
     const guard = request.mode === 'push' ? createRejectionGuard(settings) : undefined;
     const connection =
       request.mode === 'push'
@@ -278,12 +281,8 @@ export async function sync(request: SyncRequest, environment: SyncEnvironment = 
     // validate and dry runs send nothing: no isolation to report, whatever the flag
     const isolation = connection &&
       result.isolation && { requests: result.isolation.sent, budget: result.isolation.budget, overBudget: result.isolation.overBudget };
-    const report = buildRunReport(
-      { runId, mode: request.mode, startedAt, endedAt: new Date(), aborted, ownersNotInRun: result.ownersNotInRun, isolation },
-      collector,
-    );
-    const sent = session?.preview?.();
-    if (sent) report.preview = previewCounts(sent, report.groups);
+    const meta = { runId, mode: request.mode, startedAt, endedAt: new Date(), aborted, ownersNotInRun: result.ownersNotInRun, isolation };
+    const report = buildRunReport(meta, collector, session?.preview?.());
     finished = { report, exitCode: exitCodeOf(report, result.interrupted) };
     out = { ...finished, settings, plan, collector, inputs: prepared.map((p) => p.job.file), sandbox };
     return out;
