@@ -1,6 +1,7 @@
 // Every command of the CLI, in the order `--help` lists them.
 import type { Command } from 'commander';
 import type { Output } from '../report/output.js';
+import { registerHistory } from './history.js';
 import { registerInit } from './init.js';
 import { registerPush } from './push.js';
 import { registerSandbox } from './sandbox.js';
@@ -14,6 +15,7 @@ export function registerCommands(program: Command, output: Output, setExit: SetE
   registerPush(program, output, setExit);
   registerValidate(program, output, setExit);
   registerInit(program, output, setExit);
+  registerHistory(program, output, setExit);
   registerSchema(program, output, setExit);
   registerSandbox(program, output, setExit);
 }

@@ -4,6 +4,11 @@ import { PUSH_OPTIONS } from '../config/options.js';
 import type { Output } from '../report/output.js';
 import { sandboxLines } from '../report/sandbox-lines.js';
 import { openNightlySession } from '../run/nightly-session.js';
+import { processEnv } from '../config/environment.js';
+import type { ResolvedSettings } from '../config/settings.js';
+import { BatchSyncError, EXIT } from '../errors.js';
+import { createCronNotifier, type CronNotifier } from '../report/notify.js';
+import { visible } from '../report/terminal-text.js';
 import { addOptions, givenFlags } from './add-options.js';
 import type { SetExit } from './set-exit.js';
 import { FILES_ARGUMENT, runSyncCommand, syncRequest } from './run-command.js';
@@ -14,6 +19,8 @@ Environment:
   BATCH_SYNC_BASE_URL   the API root, when --base-url is not given
   BATCH_SYNC_API_KEY    the API key, when --api-key-file is not given
   BATCH_SYNC_ENGINE     simple, fast or auto, when --engine is not given
+  BATCH_SYNC_NOTIFY_URL where to post the end-of-run summary, when --notify-url is not given
+  BATCH_SYNC_PING_URL   the healthchecks-style ping URL, when --ping-url is not given
 
 Exit codes: 0 every row accepted, 1 some rows not accepted, 2 unusable input or
 options (nothing sent), 3 run aborted (key refused, API unreachable, retries
@@ -22,7 +29,9 @@ exhausted, interrupted, guard tripped), 4 another run holds the state directory.
 Examples:
   batch-sync push --sandbox --config fixtures/crm-sales-opportunities/batch-sync.config.json
   batch-sync push sales-profiles.csv deals.csv --errors failed.csv
-  batch-sync push --incremental --quiet --api-key-file ~/.batch-sync-key`;
+  batch-sync push --incremental --quiet --api-key-file ~/.batch-sync-key
+  batch-sync push --incremental --quiet --ping-url https://hc-ping.com/<uuid>
+  batch-sync push --dry-run --incremental --format github   (what the next push would change)`;
 
 export function registerPush(program: Command, output: Output, setExit: SetExit): void {
   const command = program
@@ -34,12 +43,27 @@ export function registerPush(program: Command, output: Output, setExit: SetExit)
     const given = givenFlags(self, PUSH_OPTIONS);
     const request = syncRequest(given.dryRun ? 'dry-run' : 'push', files, given);
     const signals = interruptSignals((text) => output.err(text));
+    // known once the settings are: the plan and the environment may name the URLs too
+    let notifier: CronNotifier | undefined;
+    const onStart = async (settings: ResolvedSettings) => {
+      notifier = createCronNotifier(settings, { env: request.env ?? processEnv() }, (text) => output.err(visible(text)));
+      await notifier.start();
+    };
     try {
-      const environment = { signal: signals.stop, cancel: signals.cancel, openSession: openNightlySession };
-      const { exitCode } = await runSyncCommand(request, output, environment, (outcome) =>
-        outcome.sandbox ? sandboxLines(outcome.sandbox, outcome.report, files) : [],
+      const environment = { signal: signals.stop, cancel: signals.cancel, openSession: openNightlySession, onStart };
+      const { exitCode } = await runSyncCommand(
+        request,
+        output,
+        environment,
+        (outcome) => (outcome.sandbox ? sandboxLines(outcome.sandbox, outcome.report, files) : []),
+        (outcome, code) => notifier?.finish({ report: outcome.report, exitCode: code }) ?? Promise.resolve(),
       );
       setExit(exitCode);
+    } catch (error) {
+      // a run that ended by an error (a lock held, an unreadable input) still tells the monitor
+      const typed = error instanceof BatchSyncError ? error : undefined;
+      await notifier?.finish({ exitCode: typed?.exitCode ?? EXIT.bug, errorCode: typed?.code ?? 'INTERNAL' });
+      throw error;
     } finally {
       signals.dispose();
     }

@@ -8,13 +8,16 @@ import { createErrorsCsv, writeError, writeReason, type ErrorsCsvWriter } from '
 import { inputFiles, sameFileNote } from '../report/same-file.js';
 import type { Output } from '../report/output.js';
 import { startProgress } from '../report/progress.js';
-import { REPORTERS } from '../report/reporters.js';
+import { REPORTERS, type ReportFormat } from '../report/reporters.js';
+import type { PreparedJob } from '../rows/prepare.js';
 import type { PlannedBatchInfo } from '../report/run-report.js';
 import { summaryLine } from '../report/summary-line.js';
 import { visible } from '../report/terminal-text.js';
 import { readerFlags, resourceFlag } from '../config/input-flags.js';
 import { resolveOptions, type GivenFlags } from '../config/option.js';
 import { REPORT_OPTIONS } from '../config/options.js';
+import { processEnv } from '../config/environment.js';
+import { appendStepSummary, reportContext, writeJunit, type CiFlags } from './ci-outputs.js';
 import { DEFAULT_PLAN_FILE } from '../config/sync-plan.js';
 import { sync, type SyncEnvironment, type SyncOutcome, type SyncRequest } from '../run/sync.js';
 
@@ -127,6 +130,44 @@ function finishErrorsCsv(errors: ErrorsCsvWriter, outcome: SyncOutcome, failures
   }
 }
 
+/** Every file the run reads, however named (a symlink, ../x, a hard link): data, profiles and the plan; no output goes over one. */
+function refuseOverInputs(request: SyncRequest, jobs: readonly PreparedJob[], outputs: Record<string, string | undefined>): void {
+  const plan = request.config ?? join(request.cwd ?? process.cwd(), DEFAULT_PLAN_FILE);
+  const read = inputFiles([...jobs.map((j) => j.job.file), ...jobs.flatMap((j) => (j.job.profile ? [j.job.profile] : [])), plan]);
+  for (const [flag, file] of Object.entries(outputs)) {
+    const input = file === undefined ? undefined : read.find(file);
+    if (input !== undefined)
+      throw new UsageError(`refusing to write ${flag} over an input of this run (data, profile or plan file): ${file}${sameFileNote(file!, input)}`);
+  }
+}
+
+interface PrintContext {
+  output: Output;
+  flags: CiFlags & { format: ReportFormat };
+  /** `--emit -`: the report goes to stderr. */
+  toStdout: boolean;
+  cwd: string;
+  /** The command's own lines after the report. */
+  more: string[];
+  failures: BatchSyncError[];
+}
+
+/** The report in its format, the GitHub step summary, the command's lines, then one line per output that failed. */
+function printReport(outcome: SyncOutcome, exitCode: number, { output, flags, toStdout, cwd, more, failures }: PrintContext): void {
+  const context = reportContext(outcome, flags, cwd);
+  REPORTERS[flags.format](outcome.report, toStdout ? { ...output, out: output.err } : output, context);
+  if (flags.format === 'github' && flags.githubStepSummary) {
+    const problem = appendStepSummary(outcome, context, flags.githubStepSummary, exitCode);
+    if (problem) output.err(problem);
+  }
+  // a JSON report or annotations must stay alone on stdout: anything more goes to stderr then
+  for (const line of more) (toStdout || flags.format !== 'human' ? output.err : output.out)(line);
+  for (const failure of failures) {
+    output.err(`${output.color.red('error:')} ${visible(failure.message)}`);
+    if (failure.suggestion) output.err(`  ${visible(failure.suggestion)}`);
+  }
+}
+
 /**
  * `epilogue`: lines the command adds after the report (what the embedded sandbox holds), printed
  * where the report goes and before the summary line, which stays the last line on stderr.
@@ -136,8 +177,10 @@ export async function runSyncCommand(
   output: Output,
   environment: SyncEnvironment = {},
   epilogue?: (outcome: SyncOutcome) => string[],
+  /** Awaited once the report is out and before the summary line (the cron notifications). */
+  finish?: (outcome: SyncOutcome, exitCode: number) => Promise<void>,
 ): Promise<{ outcome: SyncOutcome; exitCode: number }> {
-  const flags = resolveOptions(REPORT_OPTIONS, request.flags, {});
+  const flags = resolveOptions(REPORT_OPTIONS, request.flags, request.env ?? processEnv());
   const progress = await startProgress({ output, mode: flags.quiet ? 'quiet' : undefined, verbose: flags.verbose });
   // both output files are opened once the run's inputs are known (files named or the plan's jobs)
   // and before anything is sent, so neither can ever be written over an input
@@ -156,16 +199,7 @@ export async function runSyncCommand(
       onEvent: (text, level) => progress.event(text, level),
       onPrepared: (jobs) => {
         const inputs = jobs.map((j) => j.job.file);
-        if (emitFile) {
-          // every file the run reads, however named (a symlink, ../x): data, profiles and the plan
-          const plan = request.config ?? join(request.cwd ?? process.cwd(), DEFAULT_PLAN_FILE);
-          // and by device and inode too: a hard link of an input is the input under another name
-          const input = inputFiles([...inputs, ...jobs.flatMap((j) => (j.job.profile ? [j.job.profile] : [])), plan]).find(emitFile);
-          if (input !== undefined)
-            throw new UsageError(
-              `refusing to write --emit over an input of this run (data, profile or plan file): ${emitFile}${sameFileNote(emitFile, input)}`,
-            );
-        }
+        refuseOverInputs(request, jobs, { '--emit': emitFile, '--junit': flags.junit });
         if (flags.errors) errors = errorsWriter(flags.errors, inputs);
         for (const { job, source } of jobs) errors?.declareSource(job.file, { header: source.header, delimiter: source.detected.delimiter });
         if (emitFile) emitted = openEmit(emitFile);
@@ -197,18 +231,14 @@ export async function runSyncCommand(
   // the state and the run's report folder (--report-dir)
   for (const failure of outcome.outputFailures ?? []) failures.push(new BatchSyncError('OUTPUT', failure, EXIT.aborted));
   if (errors) finishErrorsCsv(errors, outcome, failures, flags.errors!);
+  const junitFailure = flags.junit === undefined ? undefined : writeJunit(outcome, flags.junit);
+  if (junitFailure) failures.push(junitFailure);
   // a push's accepted row was sent (the sink hears only the rows not accepted)
   if (request.mode === 'push' && outcome.report.totals.accepted > 0) sent = true;
   const exitCode = failures.length === 0 ? outcome.exitCode : Math.max(outcome.exitCode, sent ? EXIT.aborted : EXIT.usage);
   if (batches) outcome.report.batches = batches;
-  REPORTERS[flags.format](outcome.report, toStdout ? { ...output, out: output.err } : output);
-  // a JSON report must stay one document on stdout: anything more goes to stderr then
-  const more = epilogue?.(outcome) ?? [];
-  for (const line of more) (toStdout || flags.format === 'json' ? output.err : output.out)(line);
-  for (const failure of failures) {
-    output.err(`${output.color.red('error:')} ${visible(failure.message)}`);
-    if (failure.suggestion) output.err(`  ${visible(failure.suggestion)}`);
-  }
+  printReport(outcome, exitCode, { output, flags, toStdout, cwd: request.cwd ?? process.cwd(), more: epilogue?.(outcome) ?? [], failures });
+  await finish?.(outcome, exitCode);
   // always, whatever the format: cron mail and log scrapers read this line on stderr (stdout stays
   // the report, so `--format json` output is still one JSON document)
   output.err(summaryLine(outcome.report, exitCode));

@@ -5,6 +5,7 @@ import { Option, type Command } from 'commander';
 import { UsageError } from '../errors.js';
 import { BASE_URL_ENV } from '../config/settings.js';
 import { API_KEY_ENV } from '../config/api-key.js';
+import { SANDBOX_KEY_ENV, sandboxKeyFromEnv } from '../config/environment.js';
 import type { Output } from '../report/output.js';
 import { visible } from '../report/terminal-text.js';
 import type { BatchLogEntry } from '../sandbox/batch-history.js';
@@ -25,8 +26,6 @@ interface SandboxFlags {
   answers: string;
   quiet?: boolean;
 }
-
-export const SANDBOX_KEY_ENV = 'BATCH_SYNC_SANDBOX_API_KEY';
 
 function number(flag: string, text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
@@ -64,7 +63,7 @@ export function registerSandbox(program: Command, output: Output, _setExit: SetE
     )
     .option('--quiet', 'do not print a line per batch')
     .action(async (flags: SandboxFlags) => {
-      const envKey = process.env[SANDBOX_KEY_ENV] || undefined;
+      const envKey = sandboxKeyFromEnv();
       const generated = !flags.apiKey && !envKey;
       const candidate = {
         port: number('--port', flags.port),

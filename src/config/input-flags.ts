@@ -4,7 +4,7 @@ import { parseResource, RESOURCE_NAMES_HELP, type Resource } from '../contract/r
 import { UsageError } from '../errors.js';
 import type { ReaderOptions } from '../read/types.js';
 import { resolveOptions, type GivenFlags } from './option.js';
-import { READER_OPTIONS } from './options.js';
+import { READER_OPTIONS } from './options-reader.js';
 
 export function readerFlags(given: GivenFlags): ReaderOptions | undefined {
   const { fileFormat: format, ...options } = resolveOptions(READER_OPTIONS, given, {});

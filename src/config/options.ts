@@ -4,7 +4,10 @@ import { z } from 'zod';
 import { METHODS, RESOURCE_NAMES_HELP } from '../contract/resources.js';
 import { withoutQuery } from '../send/base-url.js';
 import { ANSWER_STYLE_NAMES, DEFAULT_ANSWER_STYLE, DEFAULT_SUCCESS_CODES } from '../send/answers.js';
-import type { OptionRow, OptionTable } from './option.js';
+import { int, onOff, text, type OptionRow, type OptionTable } from './option.js';
+import { READER_OPTIONS } from './options-reader.js';
+import { CI_REPORT_OPTIONS, NOTIFY_OPTIONS } from './options-ci.js';
+import { REPORT_FORMATS } from '../report/reporters.js';
 
 export const BASE_URL_ENV = 'BATCH_SYNC_BASE_URL';
 export const API_KEY_ENV = 'BATCH_SYNC_API_KEY';
@@ -19,56 +22,7 @@ export const ENGINE_ENV = 'BATCH_SYNC_ENGINE';
 export const ENGINES = ['simple', 'fast', 'auto'] as const;
 export type Engine = (typeof ENGINES)[number];
 
-const int = (min: number, max: number) =>
-  z.number({ error: 'takes a whole number' }).int('takes a whole number').min(min, `must be at least ${min}`).max(max, `must be at most ${max}`);
-const text = (help: string) => z.string().describe(help);
-const onOff = (help: string) => z.boolean().describe(help);
 const withHelp = <T>(row: OptionRow<T>, help: string): OptionRow<T> => ({ ...row, schema: row.schema.describe(help) });
-
-const wholeAtLeast = (min: number, what: string) =>
-  z
-    .number({ error: `takes ${what}` })
-    .int(`takes ${what}`)
-    .min(min, `takes ${what}`);
-
-/**
- * How to read a file: flags for the files named on the command line, `reader` in each job of the
- * plan (`jobs[].reader`, see config/sync-plan.ts).
- */
-export const READER_OPTIONS = {
-  fileFormat: { plan: 'reader.format', schema: z.enum(['csv', 'json', 'ndjson']).describe("the file's format (default: from its extension)") },
-  delimiter: {
-    flag: '--delimiter <char>',
-    plan: 'reader.delimiter',
-    schema: z
-      .string()
-      .min(1, 'must not be empty')
-      .transform((d) => (d === '\\t' || d === 'tab' ? '\t' : d))
-      .describe('CSV delimiter (default: detected among , ; tab |)'),
-  },
-  encoding: {
-    flag: '--encoding <name>',
-    plan: 'reader.encoding',
-    schema: text('file encoding: utf-8, utf-16le, utf-16be, windows-1252, latin1 (default: detected)'),
-  },
-  headerRow: {
-    flag: '--header-row <n>',
-    plan: 'reader.headerRow',
-    schema: wholeAtLeast(1, 'a line number (1 or more)').describe('line of the header row, for exports with title rows above it'),
-  },
-  escape: {
-    flag: '--escape <char>',
-    plan: 'reader.escape',
-    schema: z.string().length(1, 'takes one character').describe('escape character inside quoted CSV fields (default: the quote itself, "")'),
-  },
-  maxRecordBytes: {
-    flag: '--max-record-bytes <n>',
-    plan: 'reader.maxRecordBytes',
-    schema: wholeAtLeast(1024, 'a whole number of bytes (1024 or more)').describe(
-      'largest CSV record or JSON item before the file is declared broken (default 1048576)',
-    ),
-  },
-} satisfies OptionTable;
 
 /** What to read and how, and how to report it: validate and push alike. */
 export const INPUT_OPTIONS = {
@@ -84,7 +38,12 @@ export const INPUT_OPTIONS = {
   resource: { flag: '-r, --resource <kind>', schema: text(`what the files hold: ${RESOURCE_NAMES_HELP} (default: from the profile or the file name)`) },
   config: { flag: '-c, --config <file>', schema: text('sync plan (default: ./batch-sync.config.json if present)') },
   ...READER_OPTIONS,
-  format: { flag: '--format <format>', schema: z.enum(['human', 'json']).describe('report format'), default: 'human', helpDefault: 'human' },
+  format: {
+    flag: '--format <format>',
+    schema: z.enum(REPORT_FORMATS).describe('report format; github: workflow annotations and a step summary'),
+    default: 'human',
+    helpDefault: 'human',
+  },
 } satisfies OptionTable;
 
 /** The settings of a run, resolved by config/settings.ts: flag, environment, plan, default. */
@@ -277,7 +236,7 @@ export const TARGET_OPTIONS = {
 } satisfies OptionTable;
 
 /** Every option that is a setting of the run (config/settings.ts), and so every option the plan may hold. */
-export const RUN_OPTIONS = { ...SETTINGS_OPTIONS, ...TARGET_OPTIONS, ...NIGHTLY_OPTIONS } satisfies OptionTable;
+export const RUN_OPTIONS = { ...SETTINGS_OPTIONS, ...TARGET_OPTIONS, ...NIGHTLY_OPTIONS, ...NOTIFY_OPTIONS } satisfies OptionTable;
 
 const { apiKeyFile, baseUrl, ...sending } = SETTINGS_OPTIONS;
 
@@ -291,6 +250,8 @@ export const PUSH_OPTIONS = {
   emit: { ...emit, needs: { option: 'dryRun', message: '--emit goes with --dry-run (push sends the batches; validate --emit writes them)' } },
   ...TARGET_OPTIONS,
   ...NIGHTLY_OPTIONS,
+  ...NOTIFY_OPTIONS,
+  junit: CI_REPORT_OPTIONS.junit,
   quiet,
   verbose,
 } satisfies OptionTable;
@@ -305,9 +266,10 @@ export const VALIDATE_OPTIONS = {
   readSplit: SETTINGS_OPTIONS.readSplit,
   readChunkRows: SETTINGS_OPTIONS.readChunkRows,
   batchSize: withHelp(SETTINGS_OPTIONS.batchSize, 'items per batch for --emit'),
+  junit: CI_REPORT_OPTIONS.junit,
   quiet,
   verbose: withHelp(verbose, 'print warnings as they are found (field names and row numbers, never values)'),
 } satisfies OptionTable;
 
 /** What the command itself does with the report and the output files. */
-export const REPORT_OPTIONS = { format: INPUT_OPTIONS.format, errors, emit, quiet, verbose } satisfies OptionTable;
+export const REPORT_OPTIONS = { format: INPUT_OPTIONS.format, errors, emit, quiet, verbose, ...CI_REPORT_OPTIONS } satisfies OptionTable;

@@ -17,6 +17,12 @@ export interface ResourceCounts {
   warnings: number;
 }
 
+export interface FileCounts {
+  file: string;
+  resource: Resource;
+  counts: ResourceCounts;
+}
+
 export interface OutcomeGroup {
   key: string;
   resource: Resource;
@@ -53,6 +59,8 @@ export interface Collector {
   warn(d: Diagnostic, resource?: Resource): void;
   /** Per resource, in sending order, for the resources seen. */
   counts(): Partial<Record<Resource, ResourceCounts>>;
+  /** Per input file, in the order files first had an outcome (the JUnit report's test suites). */
+  fileCounts(): FileCounts[];
   totals(): ResourceCounts;
   /** Rows with an outcome, for one resource or all: compare with what the readers produced. */
   total(resource?: Resource): number;
@@ -75,26 +83,9 @@ const OTHER_REASONS = '(other reasons: too many distinct messages to group)';
 
 const zero = (): ResourceCounts => ({ read: 0, accepted: 0, rejected: 0, invalid: 0, skipped: 0, warnings: 0 });
 
-export function createCollector(options: CollectorOptions = {}): Collector {
-  const maxExamples = options.maxExamples ?? 3;
-  const maxKept = options.maxKept ?? DEFAULT_MAX_KEPT;
-  const maxGroups = options.maxGroups ?? DEFAULT_MAX_GROUPS;
-  const perResource = new Map<Resource, ResourceCounts>();
-  const unassignedWarnings = { count: 0 };
+/** Rows not accepted, grouped by reason: at most maxGroups groups, the rest in one catch-all per resource and outcome. */
+function outcomeGroups(maxGroups: number, maxExamples: number) {
   const groups = new Map<string, OutcomeGroup>();
-  const warningGroups = new Map<string, WarningGroup>();
-  const kept: RowOutcome[] = [];
-  const keptWarnings: Diagnostic[] = [];
-  let notListed = 0;
-  let deliberateSkips = 0;
-  let warningsNotListed = 0;
-
-  const countsOf = (r: Resource): ResourceCounts => {
-    let c = perResource.get(r);
-    if (!c) perResource.set(r, (c = zero()));
-    return c;
-  };
-
   // the previous row's key: runs of rows with one reason (a rerun's UNCHANGED rows) normalise it once
   let last: Pick<RowOutcome, 'resource' | 'outcome' | 'message' | 'detail' | 'field'> & { key: string } = {
     resource: 'deal',
@@ -109,67 +100,67 @@ export function createCollector(options: CollectorOptions = {}): Collector {
     last = { resource: o.resource, outcome: o.outcome, message: o.message, detail: o.detail, field: o.field, key: groupKey(o) };
     return last.key;
   };
+  return {
+    add(o: RowOutcome & { outcome: OutcomeGroup['outcome'] }): void {
+      let key = keyOf(o);
+      let group = groups.get(key);
+      if (!group && groups.size >= maxGroups) {
+        key = `${o.resource}\u0000${o.outcome}\u0000${OTHER_REASONS}`;
+        group = groups.get(key);
+      }
+      if (!group) {
+        const label = key.endsWith(OTHER_REASONS) ? OTHER_REASONS : groupLabel(o);
+        group = { key, resource: o.resource, outcome: o.outcome, label, count: 0, examples: [] };
+        groups.set(key, group);
+      }
+      group.count++;
+      if (group.examples.length < maxExamples) group.examples.push(o);
+    },
+    sorted: () => sortGroups([...groups.values()]),
+  };
+}
 
-  function addToGroup(o: RowOutcome & { outcome: OutcomeGroup['outcome'] }): void {
-    let key = keyOf(o);
-    let group = groups.get(key);
-    if (!group && groups.size >= maxGroups) {
-      key = `${o.resource}\u0000${o.outcome}\u0000${OTHER_REASONS}`;
-      group = groups.get(key);
-    }
-    if (!group) {
-      const label = key.endsWith(OTHER_REASONS) ? OTHER_REASONS : groupLabel(o);
-      group = { key, resource: o.resource, outcome: o.outcome, label, count: 0, examples: [] };
-      groups.set(key, group);
-    }
-    group.count++;
-    if (group.examples.length < maxExamples) group.examples.push(o);
-  }
+/** Warnings, grouped by resource, field and normalised reason, the same way as outcomes. */
+function warningGroupsOf(maxGroups: number, maxExamples: number) {
+  const groups = new Map<string, WarningGroup>();
+  return {
+    add(d: Diagnostic, r: Resource | undefined): void {
+      const label = [d.field, normaliseReason(d.reason)].filter(Boolean).join(': ');
+      let key = `${r ?? ''}\u0000${label}`;
+      if (!groups.has(key) && groups.size >= maxGroups) key = `${r ?? ''}\u0000${OTHER_REASONS}`;
+      let group = groups.get(key);
+      if (!group) {
+        group = { key, resource: r, label: key.endsWith(OTHER_REASONS) ? OTHER_REASONS : label, count: 0, examples: [] };
+        groups.set(key, group);
+      }
+      group.count++;
+      if (group.examples.length < maxExamples) group.examples.push(d);
+    },
+    sorted(): WarningGroup[] {
+      const order = (r?: Resource) => (r ? RESOURCES.indexOf(r) : RESOURCES.length);
+      return [...groups.values()].sort((a, b) => order(a.resource) - order(b.resource) || b.count - a.count);
+    },
+  };
+}
 
+/** Counts per resource, in sending order, and the checks that every row read got an outcome. */
+function resourceCounts() {
+  const perResource = new Map<Resource, ResourceCounts>();
+  const unassignedWarnings = { count: 0 };
+  const countsOf = (r: Resource): ResourceCounts => {
+    let c = perResource.get(r);
+    if (!c) perResource.set(r, (c = zero()));
+    return c;
+  };
   // the sum of outcomes, not c.read: this is the check that `read` was kept in step
   function total(resource?: Resource): number {
     const list = resource ? [perResource.get(resource) ?? zero()] : [...perResource.values()];
     return list.reduce((sum, c) => sum + c.accepted + c.rejected + c.invalid + c.skipped, 0);
   }
-
   return {
-    record(o) {
-      if (!OUTCOMES.includes(o.outcome)) throw new Error(`unknown outcome "${String(o.outcome)}" for ${o.file}:${o.line}`);
-      const c = countsOf(o.resource);
-      c[o.outcome]++;
-      c.read++;
-      if (o.outcome === 'accepted') return;
-      if (o.outcome === 'rejected' && o.field === undefined) {
-        const field = serverField(o.detail, o.resource);
-        if (field !== undefined) o = { ...o, field };
-      }
-      addToGroup(o as RowOutcome & { outcome: OutcomeGroup['outcome'] });
-      if (isDeliberateSkip(o)) {
-        deliberateSkips++;
-        // unchanged rows of an incremental run are the point of it: a count, never a listing
-        if (o.message === 'UNCHANGED') return;
-      }
-      if (kept.length < maxKept) kept.push(o);
-      else notListed++;
-      options.sink?.(o);
-    },
-    warn(d, resource) {
-      const r = resource ?? resourceFromFileName(d.file);
-      if (r) countsOf(r).warnings++;
-      else unassignedWarnings.count++;
-      const label = [d.field, normaliseReason(d.reason)].filter(Boolean).join(': ');
-      let key = `${r ?? ''}\u0000${label}`;
-      if (!warningGroups.has(key) && warningGroups.size >= maxGroups) key = `${r ?? ''}\u0000${OTHER_REASONS}`;
-      let group = warningGroups.get(key);
-      if (!group) {
-        group = { key, resource: r, label: key.endsWith(OTHER_REASONS) ? OTHER_REASONS : label, count: 0, examples: [] };
-        warningGroups.set(key, group);
-      }
-      group.count++;
-      if (group.examples.length < maxExamples) group.examples.push(d);
-      if (keptWarnings.length < maxKept) keptWarnings.push(d);
-      else warningsNotListed++;
-    },
+    countsOf,
+    unassignedWarnings,
+    total,
     counts() {
       const out: Partial<Record<Resource, ResourceCounts>> = {};
       for (const r of RESOURCES) {
@@ -186,8 +177,7 @@ export function createCollector(options: CollectorOptions = {}): Collector {
       t.warnings += unassignedWarnings.count;
       return t;
     },
-    total,
-    unaccounted(read) {
+    unaccounted(read: Partial<Record<Resource, number>>) {
       const out: Array<{ resource: Resource; read: number; recorded: number }> = [];
       for (const r of RESOURCES) {
         const recorded = total(r);
@@ -196,13 +186,69 @@ export function createCollector(options: CollectorOptions = {}): Collector {
       }
       return out;
     },
-    groups() {
-      return sortGroups([...groups.values()]);
+  };
+}
+
+export function createCollector(options: CollectorOptions = {}): Collector {
+  const maxExamples = options.maxExamples ?? 3;
+  const maxKept = options.maxKept ?? DEFAULT_MAX_KEPT;
+  const maxGroups = options.maxGroups ?? DEFAULT_MAX_GROUPS;
+  const { countsOf, unassignedWarnings, ...tally } = resourceCounts();
+  const groups = outcomeGroups(maxGroups, maxExamples);
+  const warningGroups = warningGroupsOf(maxGroups, maxExamples);
+  const kept: RowOutcome[] = [];
+  const keptWarnings: Diagnostic[] = [];
+  let notListed = 0;
+  let deliberateSkips = 0;
+  let warningsNotListed = 0;
+  const perFile = new Map<string, FileCounts>();
+  // rows come file by file: the last file's counts are at hand without a lookup
+  let lastFile: FileCounts | undefined;
+  const fileOf = (o: RowOutcome): ResourceCounts => {
+    if (lastFile?.file !== o.file || lastFile.resource !== o.resource) {
+      const key = `${o.resource}\u0000${o.file}`;
+      lastFile = perFile.get(key);
+      if (!lastFile) perFile.set(key, (lastFile = { file: o.file, resource: o.resource, counts: zero() }));
+    }
+    return lastFile.counts;
+  };
+
+  return {
+    record(o) {
+      if (!OUTCOMES.includes(o.outcome)) throw new Error(`unknown outcome "${String(o.outcome)}" for ${o.file}:${o.line}`);
+      const c = countsOf(o.resource);
+      c[o.outcome]++;
+      c.read++;
+      const f = fileOf(o);
+      f[o.outcome]++;
+      f.read++;
+      if (o.outcome === 'accepted') return;
+      if (o.outcome === 'rejected' && o.field === undefined) {
+        const field = serverField(o.detail, o.resource);
+        if (field !== undefined) o = { ...o, field };
+      }
+      groups.add(o as RowOutcome & { outcome: OutcomeGroup['outcome'] });
+      if (isDeliberateSkip(o)) {
+        deliberateSkips++;
+        // unchanged rows of an incremental run are the point of it: a count, never a listing
+        if (o.message === 'UNCHANGED') return;
+      }
+      if (kept.length < maxKept) kept.push(o);
+      else notListed++;
+      options.sink?.(o);
     },
-    warningGroups() {
-      const order = (r?: Resource) => (r ? RESOURCES.indexOf(r) : RESOURCES.length);
-      return [...warningGroups.values()].sort((a, b) => order(a.resource) - order(b.resource) || b.count - a.count);
+    warn(d, resource) {
+      const r = resource ?? resourceFromFileName(d.file);
+      if (r) countsOf(r).warnings++;
+      else unassignedWarnings.count++;
+      warningGroups.add(d, r);
+      if (keptWarnings.length < maxKept) keptWarnings.push(d);
+      else warningsNotListed++;
     },
+    ...tally,
+    fileCounts: () => [...perFile.values()].map((f) => ({ ...f, counts: { ...f.counts } })),
+    groups: groups.sorted,
+    warningGroups: warningGroups.sorted,
     notAccepted: () => kept,
     notListed: () => notListed,
     deliberateSkips: () => deliberateSkips,

@@ -15,8 +15,8 @@ export interface Output {
   stderrStream?: NodeJS.WritableStream;
 }
 
-export function consoleOutput(): Output {
-  const plain = process.env.TERM === 'dumb' && !process.env.FORCE_COLOR;
+/** `plain`: no colour whatever chalk detects (`TERM=dumb` without `FORCE_COLOR`, decided in config/environment.ts). */
+export function consoleOutput(plain = false): Output {
   const color = new Chalk(plain ? { level: 0 } : {});
   const safe = (text: string) => terminalSafe(redact(text.endsWith('\n') ? text : `${text}\n`), color.level > 0);
   const stdoutOpen = keepRunningWhenClosed(process.stdout);

@@ -8,7 +8,16 @@ import type { OutcomeGroup, ResourceCounts, WarningGroup } from './collector.js'
 import type { RowOutcome } from '../plan/outcome.js';
 import type { Output } from './output.js';
 import { visibleStrings } from './terminal-text.js';
-import { commandName, durationSeconds, failedRows, isSendingMode, ownersNotInRunLine, type PlannedBatchInfo, type RunReport } from './run-report.js';
+import {
+  commandName,
+  durationSeconds,
+  failedRows,
+  isSendingMode,
+  ownersNotInRunLine,
+  previewLines,
+  type PlannedBatchInfo,
+  type RunReport,
+} from './run-report.js';
 
 /** A server detail can be a whole stack trace; examples are for recognising the problem. */
 const MAX_DETAIL = 300;
@@ -59,6 +68,7 @@ export function humanReport(raw: RunReport, c: ChalkInstance): string[] {
   }
   if (report.warningGroups.length > 0) lines.push(...warningSection(report.warningGroups, report.totals.warnings, c), '');
   if (report.batches) lines.push(...batchSection(report.batches, c), '');
+  if (report.preview) lines.push(c.bold('Against the state (nothing was recorded):'), ...previewLines(report.preview).map((l) => `  ${l}`), '');
   const owners = ownersNotInRunLine(report);
   if (owners) lines.push(owners, '');
   if (report.errorFiles?.length) {

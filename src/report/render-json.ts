@@ -76,6 +76,10 @@ export function reportJson(report: RunReport) {
     isolation: report.isolation ? { requests: report.isolation.requests, budget: report.isolation.budget, overBudget: report.isolation.overBudget } : null,
     /** `push --dry-run` only: the batches that would have been sent. */
     batches: report.batches ? report.batches.map((b) => ({ batchId: b.batchId, resource: b.resource, items: b.items, bytes: b.bytes })) : null,
+    /** `push --dry-run --incremental` only: per resource, rows new, changed and unchanged against the state. */
+    preview: report.preview
+      ? Object.fromEntries(Object.entries(report.preview).map(([r, c]) => [r, { new: c.new, changed: c.changed, unchanged: c.unchanged }]))
+      : null,
   };
 }
 

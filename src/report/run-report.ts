@@ -1,8 +1,8 @@
 // Everything the renderers need about one run, as plain data: the orchestrator fills it once at the
 // end, and the human, json and summary-line renderers all read the same thing.
-import type { Resource } from '../contract/resources.js';
+import { RESOURCES, type Resource } from '../contract/resources.js';
 import type { Diagnostic } from '../util/diagnostic.js';
-import type { Collector, OutcomeGroup, ResourceCounts, WarningGroup } from './collector.js';
+import type { Collector, FileCounts, OutcomeGroup, ResourceCounts, WarningGroup } from './collector.js';
 import type { RowOutcome } from '../plan/outcome.js';
 
 export type RunMode = 'validate' | 'push' | 'dry-run';
@@ -29,6 +29,16 @@ export interface IsolationCount {
   overBudget: number;
 }
 
+/** `push --dry-run --incremental`: what the state says of a resource's valid rows; nothing is recorded. */
+export interface PreviewCounts {
+  /** Rows whose externalId the state does not hold: they would be created. */
+  new: number;
+  /** Rows whose externalId the state holds with another item: they would be sent again. */
+  changed: number;
+  /** Rows the server last accepted as they are: they would not be sent. */
+  unchanged: number;
+}
+
 export interface RunReport {
   runId: string;
   mode: RunMode;
@@ -37,6 +47,8 @@ export interface RunReport {
   aborted?: RunAbort;
   counts: Partial<Record<Resource, ResourceCounts>>;
   totals: ResourceCounts;
+  /** Per input file (warnings not counted here): the JUnit report's test suites. */
+  files: FileCounts[];
   groups: OutcomeGroup[];
   notAccepted: readonly RowOutcome[];
   /** Rows not accepted beyond the collector's cap: counted and grouped, not listed. */
@@ -53,6 +65,8 @@ export interface RunReport {
   isolation?: IsolationCount;
   /** `push --dry-run`: the batches that would have been sent, in order. */
   batches?: PlannedBatchInfo[];
+  /** `push --dry-run --incremental`: per resource, new, changed and unchanged rows against the state. */
+  preview?: Partial<Record<Resource, PreviewCounts>>;
 }
 
 export interface RunMeta {
@@ -66,13 +80,17 @@ export interface RunMeta {
   isolation?: IsolationCount;
 }
 
-export function buildRunReport(meta: RunMeta, collector: Collector): RunReport {
+/** `sent`: in a dry-run preview, the rows the state found new or changed per resource. */
+export function buildRunReport(meta: RunMeta, collector: Collector, sent?: PreviewSent): RunReport {
+  const groups = collector.groups();
   return {
+    ...(sent ? { preview: previewCounts(sent, groups) } : {}),
     ...meta,
     ownersNotInRun: meta.ownersNotInRun ?? 0,
     counts: collector.counts(),
     totals: collector.totals(),
-    groups: collector.groups(),
+    files: collector.fileCounts(),
+    groups,
     notAccepted: collector.notAccepted(),
     notListed: collector.notListed(),
     deliberateSkips: collector.deliberateSkips(),
@@ -107,4 +125,22 @@ export function commandName(mode: RunMode): string {
 
 export function durationSeconds(report: Pick<RunReport, 'startedAt' | 'endedAt'>): string {
   return `${(Math.max(0, report.endedAt.getTime() - report.startedAt.getTime()) / 1000).toFixed(1)}s`;
+}
+
+/** The preview from what the state said of each row sent (new or changed) and the rows found unchanged. */
+export type PreviewSent = Partial<Record<Resource, Pick<PreviewCounts, 'new' | 'changed'>>>;
+
+function previewCounts(sent: PreviewSent, groups: readonly OutcomeGroup[]) {
+  const out: Partial<Record<Resource, PreviewCounts>> = {};
+  for (const [resource, c] of Object.entries(sent) as Array<[Resource, Pick<PreviewCounts, 'new' | 'changed'>]>) out[resource] = { ...c, unchanged: 0 };
+  for (const g of groups) {
+    if (g.outcome !== 'skipped' || !g.label.startsWith('UNCHANGED')) continue;
+    (out[g.resource] ??= { new: 0, changed: 0, unchanged: 0 }).unchanged += g.count;
+  }
+  return Object.fromEntries(RESOURCES.filter((r) => out[r]).map((r) => [r, out[r]])) as typeof out;
+}
+
+/** `account: 3 new, 2 changed, 95 unchanged`, one line per resource. */
+export function previewLines(preview: NonNullable<RunReport['preview']>): string[] {
+  return Object.entries(preview).map(([r, c]) => `${r}: ${c.new} new, ${c.changed} changed, ${c.unchanged} unchanged`);
 }

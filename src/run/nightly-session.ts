@@ -14,6 +14,7 @@ import { openStateStore, type StateStore } from '../state/state-store.js';
 import { answersOf } from '../send/dispatch.js';
 import { createLanding, createResender, type Landing, type Resender } from '../send/resend.js';
 import type { RunHooks } from './run.js';
+import type { Resource } from '../contract/resources.js';
 import type { RunSession, SessionContext } from './sync.js';
 
 /** A directory we cannot create or write (ENOTDIR, EACCES, EROFS…) is the user's to fix, not a bug: exit 2, naming it. */
@@ -35,12 +36,22 @@ function incrementalHooks(store: StateStore, scope: string): Pick<RunHooks, 'unc
   };
 }
 
-/** Incremental dry runs only consult the state: no lock, nothing written. */
+/**
+ * Incremental dry runs only consult the state: no lock, nothing written. Each row the state does
+ * not find unchanged is counted new or changed by whether the state holds its id (the preview).
+ */
 function dryRunSession(ctx: SessionContext, stateDir: string): RunSession | undefined {
   if (!ctx.settings.incremental) return undefined;
   const store = openStateStore(stateDir, { readOnly: true });
   const scope = stateScope(ctx.settings.method, ctx.target);
-  return { hooks: incrementalHooks(store, scope), close: () => undefined };
+  const hooks = incrementalHooks(store, scope);
+  const sent: Partial<Record<Resource, { new: number; changed: number }>> = {};
+  const unchanged: RunHooks['unchanged'] = (resource, id, json) => {
+    if (store.unchanged(scope, resource, id, json)) return true;
+    (sent[resource] ??= { new: 0, changed: 0 })[store.known(scope, resource, id) ? 'changed' : 'new']++;
+    return false;
+  };
+  return { hooks: { ...hooks, unchanged }, preview: () => sent, close: () => undefined };
 }
 
 /** What the session opened under its lock. `failed`: the state journal could not be written. */

@@ -70,6 +70,8 @@ export interface SyncEnvironment {
   openSession?(context: SessionContext): RunSession | undefined;
   /** Something the user should hear about now (a lock taken over, the guard tripping). */
   onNotice?(text: string): void;
+  /** The settings are resolved and nothing is locked, read or sent yet (the cron start ping). */
+  onStart?(settings: ResolvedSettings): Promise<void>;
 }
 
 export interface SessionContext {
@@ -95,6 +97,8 @@ export interface RunSession {
    * their own batchIds and bytes. Their rows then take those answers as their outcomes (`resent`).
    */
   resume?(sender: BatchSender, signal: AbortSignal, run: ResumeContext): Promise<void>;
+  /** `push --dry-run --incremental`: per resource, the rows the state found new or changed. */
+  preview?(): Partial<Record<Resource, { new: number; changed: number }>>;
   /**
    * With the outcome when the run finished, without it when it failed; must not throw. Returns what
    * could not be written (the state, the run's report folder), one line each.
@@ -193,11 +197,23 @@ function abortedBy(result: PipelineResult, stopped: { code: string; message: str
   return result.interrupted ? { code: 'INTERRUPTED', message: 'the run was interrupted (SIGINT/SIGTERM): no new batches were taken' } : undefined;
 }
 
+/** The collector of the run's outcomes; every row not accepted also goes to the command's and the session's sinks. */
+function collectorFor(environment: SyncEnvironment, session: RunSession | undefined): Collector {
+  const sinks = [environment.sink, session?.sink].filter((f) => f !== undefined);
+  if (sinks.length === 0) return createCollector();
+  return createCollector({
+    sink: (o) => {
+      for (const f of sinks) f(o);
+    },
+  });
+}
+
 export async function sync(request: SyncRequest, environment: SyncEnvironment = {}): Promise<SyncOutcome> {
   const startedAt = new Date();
   const plan = await loadPlanFor(request);
   const settings = resolveSettings(request.flags, plan, request.env, request.cwd);
   const runId = newRunId(startedAt);
+  await environment.onStart?.(settings);
   const { stop, signal, stopped: stoppedBy } = stopper(environment);
   const notice = (text: string) => environment.onNotice?.(text);
   // each embedded sandbox starts empty: its state must never make a rerun skip rows
@@ -222,15 +238,7 @@ export async function sync(request: SyncRequest, environment: SyncEnvironment = 
       if (job.profileBeside) environment.onEvent?.(`profile ${shown(job.profile!, request.cwd ?? process.cwd())} for ${job.file} (found beside it)`, 'info');
     environment.onPrepared?.(prepared);
     session?.prepared?.(prepared);
-    const sinks = [environment.sink, session?.sink].filter((f) => f !== undefined);
-    const collector = createCollector({
-      sink:
-        sinks.length === 0
-          ? undefined
-          : (o) => {
-              for (const f of sinks) f(o);
-            },
-    });
+    const collector = collectorFor(environment, session);
     const guard = request.mode === 'push' ? createRejectionGuard(settings) : undefined;
     const connection =
       request.mode === 'push'
@@ -273,10 +281,8 @@ export async function sync(request: SyncRequest, environment: SyncEnvironment = 
     // validate and dry runs send nothing: no isolation to report, whatever the flag
     const isolation = connection &&
       result.isolation && { requests: result.isolation.sent, budget: result.isolation.budget, overBudget: result.isolation.overBudget };
-    const report = buildRunReport(
-      { runId, mode: request.mode, startedAt, endedAt: new Date(), aborted, ownersNotInRun: result.ownersNotInRun, isolation },
-      collector,
-    );
+    const meta = { runId, mode: request.mode, startedAt, endedAt: new Date(), aborted, ownersNotInRun: result.ownersNotInRun, isolation };
+    const report = buildRunReport(meta, collector, session?.preview?.());
     finished = { report, exitCode: exitCodeOf(report, result.interrupted) };
     out = { ...finished, settings, plan, collector, inputs: prepared.map((p) => p.job.file), sandbox };
     return out;

@@ -2,7 +2,7 @@
 // summary line, and the errors CSV of the rows not accepted. Only the last N run folders are kept.
 // Run ids start with a UTC timestamp, so name order is time order; only folders named like a run
 // id are ever deleted, whatever else the user keeps in the report directory.
-import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { openAtomic } from '../util/atomic-file.js';
 
@@ -36,18 +36,35 @@ export function writeRunReport(dir: string, texts: { json: string; summary: stri
   return path;
 }
 
+/** Run folders by time: run ids only say the second, so runs within one second go by when their folder last changed. */
+function runsOldestFirst(reportDir: string): string[] {
+  return readdirSync(reportDir, { withFileTypes: true })
+    .filter((e) => e.isDirectory() && RUN_FOLDER.test(e.name))
+    .map((e) => ({ name: e.name, second: e.name.slice(0, 16), changed: statSync(join(reportDir, e.name)).mtimeMs }))
+    .sort((a, b) => (a.second === b.second ? a.changed - b.changed : a.second < b.second ? -1 : 1))
+    .map((r) => r.name);
+}
+
 /**
  * Deletes the oldest run folders beyond `keep` (never the current run's); returns their names. Run
  * ids only say the second, so runs within one second are ordered by when their folder last changed.
  */
 export function pruneReports(reportDir: string, keep: number, current: string): string[] {
-  const runs = readdirSync(reportDir, { withFileTypes: true })
-    .filter((e) => e.isDirectory() && RUN_FOLDER.test(e.name))
-    .map((e) => ({ name: e.name, second: e.name.slice(0, 16), changed: statSync(join(reportDir, e.name)).mtimeMs }))
-    .sort((a, b) => (a.second === b.second ? a.changed - b.changed : a.second < b.second ? -1 : 1))
-    .map((r) => r.name)
-    .filter((name) => name !== current);
+  const runs = runsOldestFirst(reportDir).filter((name) => name !== current);
   const old = runs.slice(0, Math.max(0, runs.length - (keep - 1)));
   for (const name of old) rmSync(join(reportDir, name), { recursive: true, force: true });
   return old;
+}
+
+/** The archived runs' report.json texts, oldest first (the order pruneReports keeps); a folder without one is left out. */
+export function readRunReports(reportDir: string): Array<{ runId: string; text: string }> {
+  const out: Array<{ runId: string; text: string }> = [];
+  for (const name of runsOldestFirst(reportDir)) {
+    try {
+      out.push({ runId: name, text: readFileSync(join(reportDir, name, REPORT_FILE), 'utf8') });
+    } catch {
+      // a run killed before its report was written has a folder (its errors CSV) and no report
+    }
+  }
+  return out;
 }

@@ -53,6 +53,8 @@ export interface StateStore {
    * same item, or a state without fingerprints yet): the next run knows the row (`sameRow`).
    */
   learn(method: string, resource: string, id: string, fp: ItemHash): void;
+  /** Whether the state holds anything for this id: a row not unchanged is then a changed one, else a new one (the dry-run preview). */
+  known(method: string, resource: string, id: string): boolean;
   /** Whether the item last accepted for this id came from a row with this fingerprint (row-fingerprint.ts). */
   sameRow(method: string, resource: string, id: string, fp: ItemHash): boolean;
   /** The fingerprints of one table as a set for the read worker, or undefined when the table is empty. */
@@ -149,8 +151,12 @@ export function openStateStore(dir: string, options: StateStoreOptions = {}): St
 }
 
 /** The questions a run asks the tables, row after row: whether an item or a row is unchanged. */
-function createQueries(tables: StateTables, memo: HashMemo): Pick<StateStore, 'unchanged' | 'sameRow' | 'fingerprints'> {
+function createQueries(tables: StateTables, memo: HashMemo): Pick<StateStore, 'unchanged' | 'known' | 'sameRow' | 'fingerprints'> {
   return {
+    known(method, resource, id) {
+      const t = tables.existing(method, resource);
+      return t !== undefined && t.slotOf(id) >= 0;
+    },
     unchanged(method, resource, id, json) {
       const t = tables.existing(method, resource);
       const slot = t === undefined ? -1 : t.slotOf(id);

@@ -36,7 +36,9 @@ async function outputs(engine: string, args: string[], dir: string): Promise<Rec
     const out = join(dir, 'out');
     rmSync(out, { recursive: true, force: true });
     const emit = args[0] === 'push' ? [] : ['--emit', join(dir, 'emitted.ndjson')];
-    const r = await runCli([...args, '--format', format, '--errors', out, ...emit], { BATCH_SYNC_ENGINE: engine });
+    // the JUnit report rides along with the json pass: no run of its own
+    const junit = format === 'json' ? ['--junit', join(dir, 'junit.xml')] : [];
+    const r = await runCli([...args, '--format', format, '--errors', out, ...emit, ...junit], { BATCH_SYNC_ENGINE: engine });
     seen[`${format} exit`] = String(r.code);
     seen[`${format} stdout`] = normalise(r.stdout, dir);
     seen[`${format} stderr`] = normalise(r.stderr, dir);
@@ -44,6 +46,9 @@ async function outputs(engine: string, args: string[], dir: string): Promise<Rec
     const emitted = join(dir, 'emitted.ndjson');
     if (existsSync(emitted)) seen[`${format} emitted`] = normalise(readFileSync(emitted, 'utf8'), dir);
     rmSync(emitted, { force: true });
+    const junitFile = join(dir, 'junit.xml');
+    if (existsSync(junitFile)) seen[`${format} junit`] = normalise(readFileSync(junitFile, 'utf8'), dir).replaceAll(/ (time|timestamp)="[^"]*"/g, ' $1=""');
+    rmSync(junitFile, { force: true });
   }
   return seen;
 }
@@ -85,6 +90,21 @@ suite('every fixture: reports, errors CSVs and emitted batches are the same on b
       ...['sales-profiles', 'accounts', 'deals', 'activities'].map((f) => F(`canonical/${f}.csv`)),
     ]);
     expect(out['json exit']).toBe('0');
+  });
+
+  test('canonical (push --dry-run --incremental: the preview)', async () => {
+    const stateDir = mkdtempSync(join(tmpdir(), 'batch-sync-preview-'));
+    const out = await expectSameOnBothEngines([
+      'push',
+      '--dry-run',
+      '--incremental',
+      '--state-dir',
+      stateDir,
+      '--sandbox',
+      ...['sales-profiles', 'accounts', 'deals', 'activities'].map((f) => F(`canonical/${f}.csv`)),
+    ]);
+    expect(JSON.parse(out['json stdout']!).preview.deal.new).toBeGreaterThan(0);
+    expect(out['json junit']).toContain('preview.new');
   });
 
   test.skipIf(!existsSync(DATASET))('the shared CRM export through its plan (validate, then push --sandbox)', async () => {

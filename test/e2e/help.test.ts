@@ -6,7 +6,7 @@ import { spawnCli } from '../helpers/cli.js';
 test('top-level help lists the commands, the first command to run and the exit codes', async () => {
   const r = await spawnCli(['--help']);
   expect(r.code).toBe(0);
-  for (const command of ['push', 'validate', 'init', 'schema', 'sandbox']) expect(r.stdout).toMatch(new RegExp(`^  ${command} `, 'm'));
+  for (const command of ['push', 'validate', 'init', 'history', 'schema', 'sandbox']) expect(r.stdout).toMatch(new RegExp(`^  ${command} `, 'm'));
   expect(r.stdout).toContain('batch-sync push --sandbox --config fixtures/crm-sales-opportunities/batch-sync.config.json');
   expect(r.stdout).toMatch(
     /Exit codes: 0 all accepted \(or valid\), 1 some rows not accepted, 2 usage, config\nor input error before sending, 3 run aborted, 4 another run holds the lock\./,
@@ -58,4 +58,21 @@ test('validate and push --help offer --engine and say the outputs are the same; 
   const bad = await spawnCli(['validate', 'deals.csv'], { env: { BATCH_SYNC_ENGINE: 'turbo' } });
   expect(bad.code).toBe(2);
   expect(bad.stderr.trim()).toBe('error: BATCH_SYNC_ENGINE takes simple, fast or auto, not "turbo"');
+});
+
+test('push --help names the CI and cron options and their environment variables; history --help its own', async () => {
+  const push = (await spawnCli(['push', '--help'])).stdout;
+  expect(push).toMatch(/--format <format>\s+report format; github: workflow annotations and a\s+step summary \(choices: "human", "json", "github"/);
+  expect(push).toMatch(/--junit <file>\s+also write the report as JUnit XML here/);
+  expect(push).toMatch(/--notify-on <when>\s+when --notify-url is posted to: failure \(exit code\s+not 0\) or always/);
+  expect(push).toMatch(/--ping-url <url>\s+ping URL\/start when the run starts, URL on success,\s+URL\/fail on failure/);
+  expect(push).toMatch(/BATCH_SYNC_NOTIFY_URL where to post the end-of-run summary/);
+  expect(push).toMatch(/BATCH_SYNC_PING_URL\s+the healthchecks-style ping URL/);
+  const validate = (await spawnCli(['validate', '--help'])).stdout;
+  expect(validate).toContain('--junit <file>');
+  expect(validate).not.toContain('--notify-url');
+  const history = await spawnCli(['history', '--help']);
+  expect(history.code).toBe(0);
+  for (const flag of ['--state-dir <dir>', '--report-dir <dir>', '--last <n>', '--format <format>', '-c, --config <file>'])
+    expect(history.stdout).toContain(flag);
 });

@@ -94,3 +94,33 @@ describe('a canary API key never leaks', () => {
     if (code !== 0 && !args.includes('--dry-run')) expect(readFileSync(join(dir, 'failed.csv'), 'utf8')).toContain('A-1');
   });
 });
+
+test('the notification and the pings never carry the key, even when the server quotes it in its rejections', async () => {
+  server = await startServer([], {
+    respond: (req) => ({
+      status: 200,
+      body: okBody(req, [{ message: 'VALIDATION_ERROR', detail: `items[0] externalId=A-1: key ${String(req.headers['x-api-key'])} is not allowed` }]),
+    }),
+  });
+  const hooks = await startServer([], { status: 200, body: 'OK' });
+  try {
+    const { dir, file } = accountsFile(3);
+    const r = await runCli(
+      ['push', '--notify-url', `${hooks.url}/hook`, '--notify-on', 'always', '--ping-url', `${hooks.url}/ping`, '--format', 'json', file],
+      {
+        BATCH_SYNC_API_KEY: CANARY,
+        BATCH_SYNC_BASE_URL: server.url,
+      },
+    );
+    expect(r.code, r.stderr).toBe(1);
+    expectNoCanary(r, dir);
+    expect(hooks.requests.map((q) => q.path).sort()).toEqual(['/hook', '/ping/fail', '/ping/start']);
+    for (const q of hooks.requests) {
+      expect(`${q.path} ${JSON.stringify(q.headers)} ${q.body.toString('latin1')}`).not.toContain(CANARY);
+      // the server's text is not sent on either: only counts
+      expect(q.body.toString()).not.toContain('is not allowed');
+    }
+  } finally {
+    await hooks.close();
+  }
+});

@@ -132,6 +132,7 @@ describe('json report', () => {
       'errorFiles',
       'isolation',
       'batches',
+      'preview',
     ]);
     expect(Object.keys(doc.counts)).toEqual(['sales-profile', 'deal']);
     expect(doc.totals).toEqual({ read: 9356, accepted: 8940, rejected: 413, invalid: 2, skipped: 1, warnings: 2 });

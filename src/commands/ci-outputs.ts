@@ -1,0 +1,53 @@
+// The report files CI reads, written once the run is over: `--junit FILE` (beside any --format) and,
+// with `--format github`, the Markdown summary appended to $GITHUB_STEP_SUMMARY.
+import { appendFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { BatchSyncError, EXIT } from '../errors.js';
+import { writeReason } from '../report/errors-csv.js';
+import type { ReportContext } from '../report/render-github.js';
+import { junitXml } from '../report/render-junit.js';
+import { stepSummary } from '../report/step-summary.js';
+import { openAtomic } from '../util/atomic-file.js';
+import type { SyncOutcome } from '../run/sync.js';
+
+export interface CiFlags {
+  junit?: string;
+  format: string;
+  githubWorkspace?: string;
+  githubStepSummary?: string;
+}
+
+/** The JUnit XML, whole or not at all; what went wrong comes back as the run's output failure. */
+export function writeJunit(outcome: SyncOutcome, path: string): BatchSyncError | undefined {
+  let file: ReturnType<typeof openAtomic> | undefined;
+  try {
+    file = openAtomic(resolve(path));
+    file.write(junitXml(outcome.report));
+    file.commit();
+    return undefined;
+  } catch (error) {
+    file?.discard();
+    return new BatchSyncError('JUNIT', `cannot write --junit ${path}: ${writeReason(error)}`, EXIT.usage, {
+      suggestion: 'Free space or fix permissions, or choose another file for --junit.',
+      cause: error,
+    });
+  }
+}
+
+/** Where annotation paths start, and every file that holds the whole report. */
+export function reportContext(outcome: SyncOutcome, flags: CiFlags, cwd: string): ReportContext {
+  const folder =
+    outcome.report.mode === 'push' && outcome.settings.reportDir !== undefined ? join(outcome.settings.reportDir, outcome.report.runId) : undefined;
+  const fullReport = [...(outcome.report.errorFiles ?? []), ...(flags.junit ? [flags.junit] : []), ...(folder ? [folder] : [])];
+  return { cwd, workspace: flags.githubWorkspace, fullReport };
+}
+
+/** GitHub's step summary file: appended to, as every step does; a failure is said, never fatal. */
+export function appendStepSummary(outcome: SyncOutcome, context: ReportContext, path: string, exitCode: number): string | undefined {
+  try {
+    appendFileSync(path, stepSummary(outcome.report, context, exitCode));
+    return undefined;
+  } catch (error) {
+    return `warning: cannot append the step summary to $GITHUB_STEP_SUMMARY (${path}): ${writeReason(error)}`;
+  }
+}

@@ -1,0 +1,42 @@
+// `batch-sync history`: the runs a state directory archived, newest last, as a table with charts or
+// as JSON. Thin: options from their table, the reports read by state/, rendered by report/.
+import { existsSync } from 'node:fs';
+import type { Command } from 'commander';
+import { HISTORY_OPTIONS, resolveHistory } from '../config/options-history.js';
+import { UsageError } from '../errors.js';
+import { historyJson, historyLines, historyRun, type HistoryRun } from '../report/history.js';
+import type { Output } from '../report/output.js';
+import { visible } from '../report/terminal-text.js';
+import { loadPlanFor } from '../run/sync.js';
+import { readRunReports } from '../state/report-archive.js';
+import { addOptions, givenFlags } from './add-options.js';
+import type { SetExit } from './set-exit.js';
+
+export function registerHistory(program: Command, output: Output, _setExit: SetExit): void {
+  const command = program
+    .command('history')
+    .description("show the archived runs of a state directory: counts, exit codes and the trend of each push's rows and duration")
+    .addHelpText(
+      'after',
+      "\nExamples:\n  batch-sync history --state-dir /var/lib/batch-sync --last 30\n  batch-sync history --format json | jq '.runs[] | select(.exitCode != 0)'",
+    );
+  addOptions(command, HISTORY_OPTIONS).action(async (_flags: unknown, self: Command) => {
+    const given = givenFlags(self, HISTORY_OPTIONS);
+    const plan = await loadPlanFor({ config: given.config as string | undefined });
+    const { reportDir, last, format } = resolveHistory(given, plan, process.cwd());
+    if (!existsSync(reportDir))
+      throw new UsageError(`no report directory at ${reportDir}`, {
+        suggestion: 'name the state directory of the pushes (--state-dir) or their --report-dir; pushes archive their reports when they keep a state',
+      });
+    const runs: HistoryRun[] = [];
+    let unreadable = 0;
+    for (const { text } of readRunReports(reportDir)) {
+      const run = historyRun(text);
+      if (run) runs.push(run);
+      else unreadable++;
+    }
+    const shown = runs.slice(-last);
+    if (format === 'json') output.out(`${JSON.stringify(historyJson(shown, reportDir, unreadable), null, 2)}\n`);
+    else for (const line of historyLines(shown, visible(reportDir), unreadable)) output.out(line);
+  });
+}

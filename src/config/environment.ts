@@ -1,0 +1,19 @@
+// The environment that shapes what the terminal gets, read here so report/ and commands/ are
+// handed plain values (only config/ and bin/ read process.env).
+
+/** `TERM=dumb` without `FORCE_COLOR`: no colour at all, whatever chalk would detect. */
+export function plainTerminal(env: Record<string, string | undefined> = process.env): boolean {
+  return env.TERM === 'dumb' && !env.FORCE_COLOR;
+}
+
+export const SANDBOX_KEY_ENV = 'BATCH_SYNC_SANDBOX_API_KEY';
+
+/** The sandbox's key from `$BATCH_SYNC_SANDBOX_API_KEY`; an empty value counts as unset. */
+export function sandboxKeyFromEnv(env: Record<string, string | undefined> = process.env): string | undefined {
+  return env[SANDBOX_KEY_ENV] || undefined;
+}
+
+/** This process's environment, for the options read from it (config/option.ts resolveOptions). */
+export function processEnv(): Record<string, string | undefined> {
+  return process.env;
+}

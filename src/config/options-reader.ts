@@ -1,0 +1,45 @@
+// How to read a file, declared once (see option.ts): flags for the files named on the command line,
+// `reader` in each job of the plan (`jobs[].reader`, see config/sync-plan.ts).
+import { z } from 'zod';
+import { text, type OptionTable } from './option.js';
+
+const wholeAtLeast = (min: number, what: string) =>
+  z
+    .number({ error: `takes ${what}` })
+    .int(`takes ${what}`)
+    .min(min, `takes ${what}`);
+
+export const READER_OPTIONS = {
+  fileFormat: { plan: 'reader.format', schema: z.enum(['csv', 'json', 'ndjson']).describe("the file's format (default: from its extension)") },
+  delimiter: {
+    flag: '--delimiter <char>',
+    plan: 'reader.delimiter',
+    schema: z
+      .string()
+      .min(1, 'must not be empty')
+      .transform((d) => (d === '\\t' || d === 'tab' ? '\t' : d))
+      .describe('CSV delimiter (default: detected among , ; tab |)'),
+  },
+  encoding: {
+    flag: '--encoding <name>',
+    plan: 'reader.encoding',
+    schema: text('file encoding: utf-8, utf-16le, utf-16be, windows-1252, latin1 (default: detected)'),
+  },
+  headerRow: {
+    flag: '--header-row <n>',
+    plan: 'reader.headerRow',
+    schema: wholeAtLeast(1, 'a line number (1 or more)').describe('line of the header row, for exports with title rows above it'),
+  },
+  escape: {
+    flag: '--escape <char>',
+    plan: 'reader.escape',
+    schema: z.string().length(1, 'takes one character').describe('escape character inside quoted CSV fields (default: the quote itself, "")'),
+  },
+  maxRecordBytes: {
+    flag: '--max-record-bytes <n>',
+    plan: 'reader.maxRecordBytes',
+    schema: wholeAtLeast(1024, 'a whole number of bytes (1024 or more)').describe(
+      'largest CSV record or JSON item before the file is declared broken (default 1048576)',
+    ),
+  },
+} satisfies OptionTable;

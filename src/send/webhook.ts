@@ -1,0 +1,68 @@
+// One bounded request to a notification endpoint (a chat webhook, a healthchecks ping): never the API,
+// never its key. Each attempt has 5 s in all; a network failure, a timeout, a 429 or a 5xx is tried once
+// more. It never throws: the caller logs what went wrong, and the run's exit code stays its own.
+import { request } from 'undici';
+import { addSecret } from '../redact.js';
+import { createDispatcher } from './dispatcher.js';
+
+export const WEBHOOK_TIMEOUT_MS = 5_000;
+
+export interface WebhookOptions {
+  /** The proxy variables (HTTPS_PROXY, NO_PROXY), as for the API. */
+  env: Record<string, string | undefined>;
+  timeoutMs?: number;
+  retries?: number;
+}
+
+export type WebhookResult = { ok: true; status: number } | { ok: false; reason: string };
+
+/**
+ * How a notification URL is named in logs: its origin only. A webhook's path is its credential
+ * (Slack's /services/T…/B…/secret, a healthchecks UUID): it is also registered as a secret, so
+ * the redactor masks it wherever else it might be printed.
+ */
+export function shownUrl(url: string): string {
+  const u = new URL(url);
+  const secret = `${u.pathname}${u.search}`;
+  addSecret(secret.length > 1 ? secret : undefined);
+  for (const part of secret.split(/[/?&=]/)) if (part.length >= 16) addSecret(part);
+  addSecret(u.password || undefined);
+  return secret.length > 1 ? `${u.protocol}//${u.host}/…` : `${u.protocol}//${u.host}`;
+}
+
+async function attempt(url: string, body: string, options: WebhookOptions): Promise<WebhookResult & { retry?: boolean }> {
+  const timeoutMs = options.timeoutMs ?? WEBHOOK_TIMEOUT_MS;
+  const dispatcher = createDispatcher({ concurrency: 1, connectTimeoutMs: timeoutMs, env: options.env });
+  try {
+    const res = await request(url, {
+      method: 'POST',
+      dispatcher,
+      body,
+      headers: { 'content-type': body.startsWith('{') ? 'application/json' : 'text/plain; charset=utf-8', 'user-agent': 'batch-sync' },
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    await res.body.dump().catch(() => undefined);
+    if (res.statusCode >= 200 && res.statusCode < 300) return { ok: true, status: res.statusCode };
+    return { ok: false, reason: `answered HTTP ${res.statusCode}`, retry: res.statusCode === 429 || res.statusCode >= 500 };
+  } catch (error) {
+    const e = error as Error & { code?: string };
+    const timedOut = e.name === 'TimeoutError' || e.name === 'AbortError' || /TIMEOUT/.test(e.code ?? '');
+    return { ok: false, reason: timedOut ? `no answer within ${timeoutMs / 1000} s` : `could not be reached (${e.code ?? e.name})`, retry: true };
+  } finally {
+    await dispatcher.destroy().catch(() => undefined);
+  }
+}
+
+/** POSTs `body` (JSON or text); one retry (`retries`) after a failure that may pass. */
+export async function postWebhook(url: string, body: string, options: WebhookOptions): Promise<WebhookResult> {
+  const tries = 1 + (options.retries ?? 1);
+  let last: WebhookResult = { ok: false, reason: 'not sent' };
+  for (let i = 0; i < tries; i++) {
+    const { retry, ...result } = await attempt(url, body, options);
+    if (result.ok || !retry) return result;
+    last = result;
+  }
+  return last.ok ? last : { ok: false, reason: `${last.reason} (tried ${tries} times)` };
+}
