@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { METHODS, RESOURCE_NAMES_HELP } from '../contract/resources.js';
 import type { OptionTable } from './option.js';
 import { DEFAULT_PLAN_FILE } from './sync-plan.js';
-import { READER_OPTIONS } from './options.js';
+import { READER_OPTIONS } from './options-reader.js';
 
 export const INIT_OPTIONS = {
   resource: { flag: '--resource <kind>', schema: z.string().describe(`${RESOURCE_NAMES_HELP}; required with one file, guessed from each header with several`) },

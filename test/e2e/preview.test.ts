@@ -3,7 +3,7 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { validateXML } from 'xmllint-wasm';
+import { junitSchemaErrors } from '../helpers/junit-schema.js';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
 import { spawnCli, tempFiles } from '../helpers/cli.js';
 import { parseWorkflowCommands } from '../helpers/workflow-commands.js';
@@ -55,8 +55,7 @@ test('a dry run against the state counts new, changed and unchanged rows per res
 
   const xml = readFileSync(join(dir, 'preview.xml'), 'utf8');
   expect(xml).toContain('<property name="preview.new" value="2"/><property name="preview.changed" value="1"/><property name="preview.unchanged" value="3"/>');
-  const xsd = readFileSync(join(__dirname, '../../fixtures/junit/junit-10.xsd'), 'utf8');
-  expect((await validateXML({ xml: [{ fileName: 'p.xml', contents: xml }], schema: [{ fileName: 'junit-10.xsd', contents: xsd }] })).valid).toBe(true);
+  expect(await junitSchemaErrors(xml)).toEqual([]);
 
   // nothing sent, nothing recorded: the state is as the push left it, to the byte and the mtime
   expect(sandbox.batches()).toHaveLength(batches);
