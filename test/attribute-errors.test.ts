@@ -25,6 +25,13 @@ describe('readAnswer', () => {
   test('an index and a label that disagree name no item', () => {
     expect(readAnswer(answer([err('items[0] externalId=D-2: title: is required')], 3), ids, named).kind).toBe('unresolved');
   });
+  test('an id that is or begins with a double quote, written as it is, names its item (the property test found `externalId=": …`)', () => {
+    const quoted = ['"', '"A', 'B'];
+    const detail = (i: number) => `items[${i}] externalId=${quoted[i]}: ownerExternalId: "ana" does not exist as a sales profile`;
+    expect(rejected(readAnswer(answer([err(detail(0)), err(detail(1))], 1), quoted, named))).toEqual([0, 1]);
+    // quoted the JSON way, as before
+    expect(rejected(readAnswer(answer([err('externalId="B": title: is required')], 2), quoted, named))).toEqual([2]);
+  });
   test('"ACME" is not read out of externalId=ACME 2', () => {
     expect(rejected(readAnswer(answer([err('externalId=ACME 2: owner missing')], 1), ['ACME', 'ACME 2'], named))).toEqual([1]);
   });

@@ -224,7 +224,7 @@ export function createCollector(options: CollectorOptions = {}): Collector {
       f.read++;
       if (o.outcome === 'accepted') return;
       if (o.outcome === 'rejected' && o.field === undefined) {
-        const field = serverField(o.detail, o.resource);
+        const field = serverField(o.detail, o.resource, o.externalId);
         if (field !== undefined) o = { ...o, field };
       }
       groups.add(o as RowOutcome & { outcome: OutcomeGroup['outcome'] });

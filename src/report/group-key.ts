@@ -31,15 +31,27 @@ export function normaliseReason(text: string): string {
   );
 }
 
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * The row's own prefix removed wherever an error of it starts (`items[3] externalId=1 234,5: `):
+ * with the id known, one that holds spaces, colons or quotes is read whole, which no pattern can.
+ */
+export function withoutOwnPrefix(detail: string, externalId: string | undefined): string {
+  if (!externalId || !detail.includes('externalId=')) return detail;
+  const id = `(?:${escapeRegExp(JSON.stringify(externalId))}|${escapeRegExp(externalId)})`;
+  return detail.replace(new RegExp(`(^|;)\\s*(?:items\\[\\d+\\]\\s+)?externalId=${id}\\s*:\\s*`, 'g'), (_, start: string) => (start ? '; ' : ''));
+}
+
 /** The label a group is printed under: `VALIDATION_ERROR amount.currency: "…" is not …`. */
-export function groupLabel(o: Pick<RowOutcome, 'message' | 'detail' | 'field'>): string {
-  const reason = normaliseReason(o.detail);
+export function groupLabel(o: Pick<RowOutcome, 'message' | 'detail' | 'field'> & { externalId?: string }): string {
+  const reason = normaliseReason(withoutOwnPrefix(o.detail, o.externalId));
   // invalid rows carry the field apart from the reason; the server puts it inside the detail
   const withField = o.field && !reason.startsWith(o.field) ? `${o.field}: ${reason}` : reason;
   return [o.message, withField].filter(Boolean).join(' ');
 }
 
 /** Resource + outcome + the normalised message: rows with equal keys are one group. */
-export function groupKey(o: Pick<RowOutcome, 'resource' | 'outcome' | 'message' | 'detail' | 'field'>): string {
+export function groupKey(o: Pick<RowOutcome, 'resource' | 'outcome' | 'message' | 'detail' | 'field'> & { externalId?: string }): string {
   return `${o.resource}\u0000${o.outcome}\u0000${groupLabel(o)}`;
 }

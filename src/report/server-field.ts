@@ -4,7 +4,7 @@
 // sentence ("title is too long") is never taken for a field.
 import type { Resource } from '../contract/resources.js';
 import { schemaPath, targetShape } from '../map/target-fields.js';
-import { ITEM_PREFIX } from './group-key.js';
+import { ITEM_PREFIX, withoutOwnPrefix } from './group-key.js';
 
 const PATH_THEN_COLON = /^([a-z][A-Za-z0-9]*(?:\[\d+\])?(?:\.[a-z][A-Za-z0-9]*(?:\[\d+\])?)*)\s*:\s/;
 const CUSTOM_FIELD = /^customFields(?:\[\]\.(?:key|type|value|name)|\[\])?$/;
@@ -24,8 +24,8 @@ function isContractPath(resource: Resource, path: string): boolean {
   return test(schemaPath(path));
 }
 
-export function serverField(detail: string, resource: Resource): string | undefined {
-  const text = detail.replace(ITEM_PREFIX, '');
+export function serverField(detail: string, resource: Resource, externalId?: string): string | undefined {
+  const text = withoutOwnPrefix(detail, externalId).replace(ITEM_PREFIX, '');
   const path = PATH_THEN_COLON.exec(text)?.[1];
   return path !== undefined && isContractPath(resource, path) ? path : undefined;
 }

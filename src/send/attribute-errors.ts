@@ -51,19 +51,8 @@ function leadingItem(text: string, ids: readonly (string | undefined)[]): Named 
   const label = LEADING_LABEL.exec(rest);
   if (!label) return index === undefined ? undefined : { index };
   rest = rest.slice(label[0].length);
-  let byId: number | undefined;
-  if (rest.startsWith('"')) {
-    const end = rest.indexOf('"', 1);
-    const id = end > 0 ? rest.slice(1, end) : undefined;
-    const found = id === undefined ? -1 : ids.indexOf(id);
-    if (found >= 0) byId = found;
-  } else {
-    for (let i = 0; i < ids.length; i++) {
-      const id = ids[i];
-      if (!id || !rest.startsWith(id) || !ID_END.test(rest.slice(id.length))) continue;
-      if (byId === undefined || id.length > ids[byId]!.length) byId = i;
-    }
-  }
+  // quoted (`externalId="A 1"`), else as it is — an id may itself be or begin with a `"`
+  const byId = quotedId(rest, ids) ?? rawId(rest, ids);
   // `externalId=?` is how an item without an id is labelled: the index alone locates it
   const unknownId = /^\?(?:$|[\s:,;])/.test(rest);
   if (index !== undefined) {
@@ -71,6 +60,25 @@ function leadingItem(text: string, ids: readonly (string | undefined)[]): Named 
     return byId === index || ids[byId] === ids[index] ? { index } : { ambiguous: true };
   }
   return byId === undefined ? undefined : { index: byId };
+}
+
+/** The batch's item whose id is quoted at the start of `rest` (`"A 1": …`). */
+function quotedId(rest: string, ids: readonly (string | undefined)[]): number | undefined {
+  if (!rest.startsWith('"')) return undefined;
+  const end = rest.indexOf('"', 1);
+  const found = end > 0 ? ids.indexOf(rest.slice(1, end)) : -1;
+  return found >= 0 ? found : undefined;
+}
+
+/** The batch's item whose id `rest` starts with, whole (followed by an end, a space or `:,;`), the longest that fits. */
+function rawId(rest: string, ids: readonly (string | undefined)[]): number | undefined {
+  let byId: number | undefined;
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i];
+    if (!id || !rest.startsWith(id) || !ID_END.test(rest.slice(id.length))) continue;
+    if (byId === undefined || id.length > ids[byId]!.length) byId = i;
+  }
+  return byId;
 }
 
 function isElement(value: unknown): value is DataErrorElement {

@@ -1,6 +1,7 @@
 // An apostrophe inside a word is not a quote: `the API's JSON` must not read `API'…'s JSON`.
 import { describe, expect, test } from 'vitest';
-import { normaliseReason } from '../../src/report/group-key.js';
+import { groupLabel, normaliseReason } from '../../src/report/group-key.js';
+import { serverField } from '../../src/report/server-field.js';
 
 describe('quoted values vs apostrophes', () => {
   test.each([
@@ -11,5 +12,21 @@ describe('quoted values vs apostrophes', () => {
     ["'ABC' is not a currency", "'…' is not a currency"],
   ])('%s', (text, expected) => {
     expect(normaliseReason(text)).toBe(expected);
+  });
+});
+
+describe("the server's per-item prefix, whatever the id holds", () => {
+  test('rows refused alike are one group even when their ids hold spaces, colons or quotes', () => {
+    const refusal = (i: number, id: string) => ({
+      resource: 'deal' as const,
+      outcome: 'rejected' as const,
+      message: 'VALIDATION_ERROR',
+      field: undefined,
+      externalId: id,
+      detail: `items[${i}] externalId=${id}: ownerExternalId: "ana" does not exist as a sales profile`,
+    });
+    const labels = [refusal(0, 'D-1'), refusal(3, '1 234,5'), refusal(4, 'A: B'), refusal(7, '"')].map(groupLabel);
+    expect(new Set(labels)).toEqual(new Set(['VALIDATION_ERROR ownerExternalId: "…" does not exist as a sales profile']));
+    expect(serverField(refusal(3, '1 234,5').detail, 'deal', '1 234,5')).toBe('ownerExternalId');
   });
 });
