@@ -1,9 +1,7 @@
 // One bounded request to a notification endpoint (a chat webhook, a healthchecks ping): never the API,
 // never its key. Each attempt has 5 s in all; a network failure, a timeout, a 429 or a 5xx is tried once
 // more. It never throws: the caller logs what went wrong, and the run's exit code stays its own.
-import { request } from 'undici';
 import { addSecret } from '../redact.js';
-import { createDispatcher } from './dispatcher.js';
 
 export const WEBHOOK_TIMEOUT_MS = 5_000;
 
@@ -32,6 +30,9 @@ export function shownUrl(url: string): string {
 
 async function attempt(url: string, body: string, options: WebhookOptions): Promise<WebhookResult & { retry?: boolean }> {
   const timeoutMs = options.timeoutMs ?? WEBHOOK_TIMEOUT_MS;
+  // undici is loaded only when a notification is sent: every command imports this module, and
+  // undici is ~11 MB resident (run/connect.ts loads the API client the same way)
+  const [{ request }, { createDispatcher }] = await Promise.all([import('undici'), import('./dispatcher.js')]);
   const dispatcher = createDispatcher({ concurrency: 1, connectTimeoutMs: timeoutMs, env: options.env });
   try {
     const res = await request(url, {

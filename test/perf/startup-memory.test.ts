@@ -37,3 +37,19 @@ test.each(['auto', 'simple'])('a push of one row peaks under 100 MB resident, as
   expect(validate).toBeLessThan(100);
   expect(push).toBeLessThan(100);
 });
+
+// undici (~11 MB resident) and the sandbox load only when something is sent: every command imports
+// every command's module, so a static import of either anywhere costs validate, init and history too
+test('validate loads neither undici nor the sandbox', () => {
+  const file = join(dir, 'sales-profiles.csv');
+  writeFileSync(file, 'externalId,email,profile.firstName,profile.lastName\nana,ana@example.com,Ana,Souza\n');
+  const list = join(dir, 'modules.json');
+  const r = spawnSync(process.execPath, ['--import', `file://${join(ROOT, 'test/perf/module-probe.mjs')}`, join(ROOT, 'bin/batch-sync.js'), 'validate', file], {
+    env: { ...process.env, MODULE_PROBE_FILE: list, FORCE_COLOR: '0' },
+    encoding: 'utf8',
+  });
+  expect(r.status, r.stderr).toBe(0);
+  const modules = JSON.parse(readFileSync(list, 'utf8')) as string[];
+  expect(modules.some((m) => m.includes('/dist/commands/push.js'))).toBe(true);
+  expect(modules.filter((m) => m.includes('/node_modules/undici/') || /\/dist\/sandbox\/(?!options\.js$)/.test(m))).toEqual([]);
+});

@@ -38,7 +38,7 @@ export type CrossFileCheck = { kind: 'checked'; checks: OwnerCheck[] } | { kind:
 function derive(spec: unknown, rows: readonly Record<string, string>[]): string[] | undefined {
   const parsed = fieldSpec.safeParse(spec);
   if (!parsed.success || parsed.data.column === undefined) return undefined;
-  const value = compileValue(parsed.data, { field: 'id', kind: 'string', isId: true }, 'id', BY_NAME, ID_SETTINGS);
+  const value = compileValue(parsed.data, { field: 'id', kind: 'string', isId: true }, 'id', BY_NAME, idSettings());
   const ctx: RowContext = { file: '', line: 0, problems: [] };
   return rows.flatMap((row) => {
     const v = value(row, ctx);
@@ -47,8 +47,9 @@ function derive(spec: unknown, rows: readonly Record<string, string>[]): string[
   });
 }
 
-// ids are text: the number and date settings never apply to them
-const ID_SETTINGS: ConversionSettings = { decimal: 'auto', dateFormat: 'auto', clock: new ZoneClock('UTC') };
+// ids are text: the number and date settings never apply to them. Made when init runs, not at start-up:
+// a ZoneClock loads the time-zone data (~6 MB resident) for every command
+const idSettings = (): ConversionSettings => ({ decimal: 'auto', dateFormat: 'auto', clock: new ZoneClock('UTC') });
 /** Sample rows are objects by column name: every column is taken as named. */
 const BY_NAME = columnResolver(undefined, '', 'proposal');
 
