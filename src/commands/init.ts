@@ -17,6 +17,8 @@ import { sampleSource } from '../read/index.js';
 import { profileBeside } from '../config/pair-profiles.js';
 import { DEFAULT_PLAN_FILE } from '../config/sync-plan.js';
 import { readerFlags } from '../config/input-flags.js';
+import { READER_OPTIONS } from '../config/options.js';
+import { addOptions } from './add-options.js';
 import type { Output } from '../report/output.js';
 import type { SetExit } from './set-exit.js';
 
@@ -30,6 +32,7 @@ interface InitOptions {
   delimiter?: string;
   encoding?: string;
   headerRow?: string;
+  sheet?: string;
 }
 
 interface Proposed {
@@ -44,10 +47,10 @@ interface Proposed {
 }
 
 export function registerInit(program: Command, output: Output, _setExit: SetExit): void {
-  program
+  const command = program
     .command('init')
     .description('propose a mapping profile for an export (several exports: a profile each and a sync plan that ties them)')
-    .argument('<file...>', "the CSV export(s) to map; with several, FILE:KIND names a file's kind when its header does not tell")
+    .argument('<file...>', "the CSV or .xlsx export(s) to map; with several, FILE:KIND names a file's kind when its header does not tell")
     .option('--resource <kind>', `${RESOURCE_NAMES_HELP}; required with one file, guessed from each header with several`)
     .addOption(new Option('--method <method>', 'operation the items are for').choices(METHODS).default('post'))
     .option('--out <profile.json>', 'where to write the profile, with one file (default: <file name>.profile.json beside the file)')
@@ -56,78 +59,78 @@ export function registerInit(program: Command, output: Output, _setExit: SetExit
     .option('--sample <rows>', 'rows to read for guessing formats', '200')
     .option('--delimiter <char>', 'CSV delimiter (default: detected among , ; tab |)')
     .option('--encoding <name>', 'file encoding (default: detected)')
-    .option('--header-row <n>', 'line of the header row, for exports with title rows above it')
-    .action(async (args: string[], opts: InitOptions) => {
-      const resource = opts.resource === undefined ? undefined : parseResource(opts.resource);
-      if (opts.resource !== undefined && !resource)
-        throw new UsageError(`unknown resource "${opts.resource}"`, { suggestion: `use one of: ${RESOURCE_NAMES_HELP}` });
-      const limit = Number(opts.sample);
-      if (!Number.isInteger(limit) || limit < 1) throw new UsageError(`--sample must be a positive whole number, not "${opts.sample}"`);
+    .option('--header-row <n>', 'line of the header row, for exports with title rows above it');
+  addOptions(command, { sheet: READER_OPTIONS.sheet }).action(async (args: string[], opts: InitOptions) => {
+    const resource = opts.resource === undefined ? undefined : parseResource(opts.resource);
+    if (opts.resource !== undefined && !resource)
+      throw new UsageError(`unknown resource "${opts.resource}"`, { suggestion: `use one of: ${RESOURCE_NAMES_HELP}` });
+    const limit = Number(opts.sample);
+    if (!Number.isInteger(limit) || limit < 1) throw new UsageError(`--sample must be a positive whole number, not "${opts.sample}"`);
 
-      if (args.length === 1) {
-        const file = args[0]!;
-        if (!resource)
-          throw new UsageError('--resource is required when init maps one file', {
-            suggestion: `batch-sync init ${file} --resource <kind> (${RESOURCE_NAMES_HELP})`,
-          });
-        if (opts.plan !== undefined) throw new UsageError('--plan is for init of several files');
-        const one = await proposeFor(file, resource, undefined, opts.out ?? profileBeside(file), limit, opts);
-        await writeProfile(one, opts.force);
-        printProposal(one, output, false);
-        if (!one.proposal.fillIn.length) output.out(`\nnext: batch-sync validate ${file} --profile ${one.out}`);
-        return;
-      }
-
-      if (opts.out !== undefined)
-        throw new UsageError('--out names one profile; with several files each profile is written beside its file', {
-          suggestion: 'drop --out, or run init on each file alone',
+    if (args.length === 1) {
+      const file = args[0]!;
+      if (!resource)
+        throw new UsageError('--resource is required when init maps one file', {
+          suggestion: `batch-sync init ${file} --resource <kind> (${RESOURCE_NAMES_HELP})`,
         });
-      const targets = args.map((arg) => splitKind(arg, resource));
-      const seen = new Set<string>();
-      const profileOf = new Map<string, string>();
-      for (const t of targets) {
-        if (seen.has(resolve(t.file))) throw new UsageError(`${t.file} is named twice`);
-        seen.add(resolve(t.file));
-        // deals.csv and deals.json beside each other both map to deals.profile.json
-        const profile = resolve(profileBeside(t.file));
-        const other = profileOf.get(profile);
-        if (other !== undefined)
-          throw new UsageError(`${other} and ${t.file} would both write ${profileBeside(t.file)}`, { suggestion: 'run init on one of them alone, with --out' });
-        profileOf.set(profile, t.file);
+      if (opts.plan !== undefined) throw new UsageError('--plan is for init of several files');
+      const one = await proposeFor(file, resource, undefined, opts.out ?? profileBeside(file), limit, opts);
+      await writeProfile(one, opts.force);
+      printProposal(one, output, false);
+      if (!one.proposal.fillIn.length) output.out(`\nnext: batch-sync validate ${file} --profile ${one.out}`);
+      return;
+    }
+
+    if (opts.out !== undefined)
+      throw new UsageError('--out names one profile; with several files each profile is written beside its file', {
+        suggestion: 'drop --out, or run init on each file alone',
+      });
+    const targets = args.map((arg) => splitKind(arg, resource));
+    const seen = new Set<string>();
+    const profileOf = new Map<string, string>();
+    for (const t of targets) {
+      if (seen.has(resolve(t.file))) throw new UsageError(`${t.file} is named twice`);
+      seen.add(resolve(t.file));
+      // deals.csv and deals.json beside each other both map to deals.profile.json
+      const profile = resolve(profileBeside(t.file));
+      const other = profileOf.get(profile);
+      if (other !== undefined)
+        throw new UsageError(`${other} and ${t.file} would both write ${profileBeside(t.file)}`, { suggestion: 'run init on one of them alone, with --out' });
+      profileOf.set(profile, t.file);
+    }
+    const planPath = opts.plan ?? join(dirname(targets[0]!.file), DEFAULT_PLAN_FILE);
+    // everything is read and decided before anything is written: a file init cannot place leaves no half-done set
+    const all: Proposed[] = [];
+    for (const t of targets) all.push(await proposeFor(t.file, t.resource, t.guessed, profileBeside(t.file), limit, opts));
+    if (!opts.force) {
+      for (const path of [...all.map((p) => p.out), planPath]) {
+        if (existsSync(path)) throw new UsageError(`${path} already exists`, { suggestion: 'use --force to overwrite it' });
       }
-      const planPath = opts.plan ?? join(dirname(targets[0]!.file), DEFAULT_PLAN_FILE);
-      // everything is read and decided before anything is written: a file init cannot place leaves no half-done set
-      const all: Proposed[] = [];
-      for (const t of targets) all.push(await proposeFor(t.file, t.resource, t.guessed, profileBeside(t.file), limit, opts));
-      if (!opts.force) {
-        for (const path of [...all.map((p) => p.out), planPath]) {
-          if (existsSync(path)) throw new UsageError(`${path} already exists`, { suggestion: 'use --force to overwrite it' });
-        }
-      }
-      const ordered = inSendOrder(all);
-      for (const p of ordered) {
-        await writeProfile(p, opts.force);
-        printProposal(p, output, true);
-        output.out('');
-      }
-      await writePlan(planPath, ordered, opts.force);
-      output.out(`wrote ${planPath}: ${ordered.map((p) => `${p.resource} ${p.file}`).join(', then ')}`);
-      output.out(
-        ownersLine(
-          checkOwnersAcrossFiles(
-            ordered.map((p) => ({ file: basename(p.file), resource: p.resource, profile: p.proposal.profile, rows: p.rows, complete: p.complete })),
-          ),
+    }
+    const ordered = inSendOrder(all);
+    for (const p of ordered) {
+      await writeProfile(p, opts.force);
+      printProposal(p, output, true);
+      output.out('');
+    }
+    await writePlan(planPath, ordered, opts.force);
+    output.out(`wrote ${planPath}: ${ordered.map((p) => `${p.resource} ${p.file}`).join(', then ')}`);
+    output.out(
+      ownersLine(
+        checkOwnersAcrossFiles(
+          ordered.map((p) => ({ file: basename(p.file), resource: p.resource, profile: p.proposal.profile, rows: p.rows, complete: p.complete })),
         ),
-      );
-      const fillIn = ordered.flatMap((p) => p.proposal.fillIn.map((f) => `  ${p.out}: ${f.path}: ${f.reason}`));
-      if (fillIn.length) {
-        output.out(`\n${output.color.yellow('fill in before use')} (the profiles are refused until then):`);
-        for (const line of fillIn) output.out(line);
-      }
-      output.out(
-        `\nnext${fillIn.length ? ' (after filling in)' : ''}: batch-sync push --config ${planPath}   (try it on the embedded sandbox first: add --sandbox)`,
-      );
-    });
+      ),
+    );
+    const fillIn = ordered.flatMap((p) => p.proposal.fillIn.map((f) => `  ${p.out}: ${f.path}: ${f.reason}`));
+    if (fillIn.length) {
+      output.out(`\n${output.color.yellow('fill in before use')} (the profiles are refused until then):`);
+      for (const line of fillIn) output.out(line);
+    }
+    output.out(
+      `\nnext${fillIn.length ? ' (after filling in)' : ''}: batch-sync push --config ${planPath}   (try it on the embedded sandbox first: add --sandbox)`,
+    );
+  });
 
   async function proposeFor(
     file: string,
@@ -139,7 +142,11 @@ export function registerInit(program: Command, output: Output, _setExit: SetExit
   ): Promise<Proposed> {
     if (resolve(out) === resolve(file))
       throw new UsageError(`refusing to write the profile over the export it reads: ${out}`, { suggestion: 'pass another --out' });
-    const sample = await sampleSource(file, limit, readerFlags({ delimiter: opts.delimiter, encoding: opts.encoding, headerRow: opts.headerRow })); // InputError (exit 2) when it cannot be read
+    const sample = await sampleSource(
+      file,
+      limit,
+      readerFlags({ delimiter: opts.delimiter, encoding: opts.encoding, headerRow: opts.headerRow, sheet: opts.sheet }),
+    ); // InputError (exit 2) when it cannot be read
     if (!sample.header) {
       throw new UsageError(`${file} is ${sample.format.toUpperCase()}: items in the API's shape need no profile`, {
         suggestion: `check them with: batch-sync validate ${file}`,
@@ -166,7 +173,11 @@ export function registerInit(program: Command, output: Output, _setExit: SetExit
       method: opts.method,
       header: sample.header,
       rows,
-      reader: { delimiter: sample.detected.delimiter, encoding: sample.detected.encoding, headerRow: sample.detected.headerRow },
+      // a workbook has no delimiter or encoding to keep; the sheet it was read from instead
+      reader:
+        sample.format === 'xlsx'
+          ? { headerRow: sample.detected.headerRow, sheet: sample.detected.sheet }
+          : { delimiter: sample.detected.delimiter, encoding: sample.detected.encoding, headerRow: sample.detected.headerRow },
     });
     return { file, out, resource, guessed, proposal, rows, complete: sample.complete };
   }

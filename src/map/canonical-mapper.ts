@@ -6,7 +6,7 @@ import type { Method, Resource } from '../contract/resources.js';
 import { ConfigError } from '../errors.js';
 import type { SourceRecord } from '../read/types.js';
 import type { Diagnostic } from '../util/diagnostic.js';
-import { excelError, scientificId } from './cell-checks.js';
+import { excelError, roundedId, scientificId } from './cell-checks.js';
 import { parseCanonicalHeader, type CanonicalColumn } from './canonical-header.js';
 import { compileItemJson, FAIL } from './item-json.js';
 import { compactArrays, compileSetter } from './item-builder.js';
@@ -100,6 +100,9 @@ export function canonicalMapper(opts: {
     }),
   );
   const named = shape.customFields === 'named';
+  // a workbook row with a number cell as an id goes through `map`, which checks its digits
+  const idAts = compiled.flatMap((x) => (x.c.kind === 'field' && x.c.target.isId ? [x.at] : []));
+  const numberId = (types: string | undefined) => types !== undefined && idAts.some((at) => types[at] === 'n');
   // where each of the ids checked across rows is read, for `refs`
   const refColumns = REF_PATHS.map((path) => compiled.find((x) => x.c.kind === 'field' && x.c.path === path));
   const arrays = [...new Set([...shape.fields.keys()].filter((p) => p.includes('[]')).map((p) => p.slice(0, p.indexOf('['))))];
@@ -130,6 +133,12 @@ export function canonicalMapper(opts: {
           report(excel);
           continue;
         }
+        // a workbook's number cell as an id: Excel may have dropped digits past the 15th
+        const rounded = c.kind === 'field' && c.target.isId && cells && record.types?.[at] === 'n' ? roundedId(text) : undefined;
+        if (rounded) {
+          report(rounded);
+          continue;
+        }
         const value = convert(text);
         if (value === FAIL) continue;
         if (set) set(item, value);
@@ -145,7 +154,9 @@ export function canonicalMapper(opts: {
     json:
       itemJson &&
       ((record, refs) =>
-        record.kind === 'row' && record.names === header && record.cells !== undefined ? itemJson(record.cells, record.plain, refs) : undefined),
+        record.kind === 'row' && record.names === header && record.cells !== undefined && !numberId(record.types)
+          ? itemJson(record.cells, record.plain, refs)
+          : undefined),
     refs(record: SourceRecord): unknown[] {
       if (record.kind !== 'row') return [];
       const cells = record.names === header ? record.cells : undefined;

@@ -80,12 +80,12 @@ export function profileMapper({ resource, method, header, file, profile }: Profi
   const skips = (profile.skipIf ?? []).map((c, i) => compileSkip(c, `skipIf[${i}]`, columns));
   const arrays = [...new Set([...shape.fields.keys()].filter((p) => p.includes('[]')).map((p) => p.slice(0, p.indexOf('['))))];
 
-  function mapRow(row: RowLike, record: { file: string; line: number }): MapResult {
+  function mapRow(row: RowLike, record: { file: string; line: number }, types?: string): MapResult {
     for (const skip of skips) {
       const reason = skip(row);
       if (reason !== undefined) return { kind: 'skip', reason: `skipIf: ${reason}` };
     }
-    const ctx: RowContext = { file: record.file, line: record.line, problems: [] };
+    const ctx: RowContext = { file: record.file, line: record.line, problems: [], types };
     const item: Record<string, unknown> = {};
     for (const f of fields) {
       const v = f.value(row, ctx);
@@ -134,7 +134,8 @@ export function profileMapper({ resource, method, header, file, profile }: Profi
     json:
       itemJson &&
       ((record, refs) => {
-        if (record.kind !== 'row') return undefined;
+        // a workbook's typed cells are converted by `map`, which knows their types
+        if (record.kind !== 'row' || record.types !== undefined) return undefined;
         const row = cellsOrRow(record);
         for (const skip of skips) if (skip(row) !== undefined) return undefined;
         return itemJson(row, undefined, refs);
@@ -149,7 +150,8 @@ export function profileMapper({ resource, method, header, file, profile }: Profi
     map(record: SourceRecord): MapResult {
       if (record.kind === 'unreadable') return unreadable(record);
       if (record.kind === 'item') return mapRow(flattenItem(record.item), record);
-      return mapRow(cellsOrRow(record), record);
+      const row = cellsOrRow(record);
+      return mapRow(row, record, row === record.cells ? record.types : undefined);
     },
   };
 }

@@ -23,7 +23,7 @@ export interface FingerprintContextParts {
   method: Method;
   resource: Resource;
   header: readonly string[] | undefined;
-  detected: { encoding: string; delimiter?: string; headerRow?: number };
+  detected: { encoding: string; delimiter?: string; headerRow?: number; sheet?: string };
   reader: ReaderOptions | undefined;
   /** The mapping profile as loaded (undefined for canonical input). */
   profile: unknown;
