@@ -9,9 +9,12 @@ import { NumberKind } from './workbook-parts.js';
  * is `0.3`, and `1E-7` is `0.0000001`.
  */
 export function numberText(stored: string): string | undefined {
+  // most cells: a plain decimal of at most 15 characters is already that text (15 digits round-trip)
+  if (stored.length <= 15 && PLAIN.test(stored)) return stored === '-0' ? '0' : stored;
   const n = Number(stored);
   if (!Number.isFinite(n) || stored.trim() === '') return undefined;
-  const rounded = Number(n.toPrecision(15));
+  // (near the largest double, rounding to 15 digits would overflow: such a number is kept as it is)
+  const rounded = Number.isFinite(Number(n.toPrecision(15))) ? Number(n.toPrecision(15)) : n;
   if (rounded === 0) return '0';
   const text = String(rounded);
   return text.includes('e') ? expandExponent(text) : text;
@@ -29,6 +32,7 @@ function expandExponent(text: string): string {
   return negative ? `-${out}` : out;
 }
 
+const PLAIN = /^-?(?:0|[1-9]\d*)(?:\.\d*[1-9])?$/;
 const DAY_MS = 86_400_000;
 const EPOCH_1900 = Date.UTC(1899, 11, 30);
 const EPOCH_1904 = Date.UTC(1904, 0, 1);
