@@ -97,6 +97,18 @@ describe('--sheet and init', () => {
     expectOneLineError(other.stderr, `${X('deals.xlsx')}: no column for "title", "ownerExternalId"`);
   });
 
+  it("a plan's reader.sheet (a number there) chooses the sheet: no warning naming the sheet read", async () => {
+    const dir = tempFiles({});
+    writeFileSync(
+      join(dir, 'batch-sync.config.json'),
+      JSON.stringify({ jobs: [{ file: X('oportunidades.xlsx'), resource: 'deal', profile: ES('oportunidades.profile.json'), reader: { sheet: 2 } }] }),
+    );
+    const r = await spawnCli(['validate', '--config', join(dir, 'batch-sync.config.json')], { cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).not.toContain('read sheet');
+    expect(r.stdout).toContain('OK: all 4 rows valid, 1 skipped.');
+  });
+
   it('init on a workbook proposes a profile from its header and typed cells, which then validates it', async () => {
     const dir = tempFiles({});
     const out = join(dir, 'oportunidades.profile.json');
