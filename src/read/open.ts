@@ -4,7 +4,6 @@ import { UsageError } from '../errors.js';
 import { openCsv } from './csv/read-csv.js';
 import { openJson } from './json/read-json.js';
 import { openNdjson } from './json/read-ndjson.js';
-import { openXlsx } from './xlsx/read-xlsx.js';
 import type { OpenedSource, ReaderOptions, SourceFormat, SourceWarning } from './types.js';
 
 const FORMATS: readonly SourceFormat[] = ['csv', 'json', 'ndjson', 'xlsx'];
@@ -37,6 +36,7 @@ export async function openSource(file: string, options: ReaderOptions = {}, fast
   const format = formatOf(file, options.format);
   if (format === 'json') return openJson(file, options, warnings);
   if (format === 'ndjson') return openNdjson(file, options, warnings);
-  if (format === 'xlsx') return openXlsx(file, options, warnings);
+  // loaded only for a workbook: a CSV run does not pay for the zip and XML libraries at start-up
+  if (format === 'xlsx') return (await import('./xlsx/read-xlsx.js')).openXlsx(file, options, warnings);
   return openCsv(file, options, warnings, fastCsv);
 }
