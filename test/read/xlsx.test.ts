@@ -189,6 +189,7 @@ describe('bad workbooks: one line each, exit 2 (InputError)', () => {
     ['bad/old.xls', 'an Excel 97–2003 workbook (.xls); only .xlsx is read'],
     ['bad/encrypted.xlsx', 'the workbook is encrypted (password-protected)'],
     ['bad/sheet.ods', 'not an .xlsx workbook: an OpenDocument file (.ods)'],
+    ['libreoffice/deals.ods', 'not an .xlsx workbook: an OpenDocument file (.ods)'],
     ['bad/empty.xlsx', 'no sheet holds any data (sheets: "Sheet1")'],
     ['bad/wide.xlsx', 'sheet "Wide": cell BZU1 is past column 2048; batch-sync reads sheets up to 2048 columns wide'],
   ])('%s', async (name, message) => {
