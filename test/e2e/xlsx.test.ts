@@ -101,7 +101,7 @@ describe('--sheet and init', () => {
     const dir = tempFiles({});
     writeFileSync(
       join(dir, 'batch-sync.config.json'),
-      JSON.stringify({ jobs: [{ file: X('oportunidades.xlsx'), resource: 'deal', profile: ES('oportunidades.profile.json'), reader: { sheet: 2 } }] }),
+      JSON.stringify({ jobs: [{ file: X('oportunidades.xlsx'), resource: 'deal', profile: ES('oportunidades.profile.json'), reader: { sheet: 3 } }] }),
     );
     const r = await spawnCli(['validate', '--config', join(dir, 'batch-sync.config.json')], { cwd: dir });
     expect(r.code, r.stderr).toBe(0);

@@ -121,7 +121,7 @@ describe('sheets, header and rows', () => {
     expect(source.columnLetters).toEqual(['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'I']);
     expect(records.map((r) => r.line)).toEqual([4, 5, 7, 8, 9]);
     expect(source.warnings.map((w) => [w.line, w.message])).toEqual([
-      [undefined, 'read sheet "Oportunidades", the first that holds data (the workbook has "Notas", "Oportunidades"; --sheet chooses another)'],
+      [undefined, 'read sheet "Oportunidades", the first that holds data (the workbook has "Notas", "Listas", "Oportunidades"; --sheet chooses another)'],
       [3, 'skipped 1 title line(s) above the header on line 3; set the header row to choose another'],
       [6, 'skipped 1 blank row in sheet "Oportunidades" (the first is row 6)'],
     ]);
@@ -150,6 +150,17 @@ describe('sheets, header and rows', () => {
     expect(unknown).toBeInstanceOf(UsageError);
     expect((unknown as Error).message).toBe(`${at('deals.xlsx')}: no sheet "Deal"; the workbook's sheets are "Deals", "Other"`);
     await expect(openSource(at('deals.xlsx'), { sheet: '3' })).rejects.toThrow(UsageError);
+  });
+
+  it('a hidden sheet holding data is passed over, and read when --sheet names it', async () => {
+    const { source } = await readAll(at('oportunidades.xlsx'));
+    expect(source.detected.sheet).toBe('Oportunidades');
+    const hidden = await readAll(at('oportunidades.xlsx'), { sheet: 'Listas' });
+    expect(hidden.source.header).toEqual(['Etapas']);
+    expect(cellsOf(hidden.records)).toEqual([
+      [2, 'Prospección', 's'],
+      [3, 'Ganado', 's'],
+    ]);
   });
 
   it('--header-row is the sheet row of the header', async () => {

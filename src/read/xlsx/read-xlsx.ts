@@ -155,15 +155,17 @@ async function chooseSheet(file: string, zip: WorkbookZip, sheets: SheetEntry[],
     if (!sheet.part) throw new UsageError(`${file}: sheet "${sheet.name}" is a chart, not a worksheet`);
     return { sheet, prefix: await firstRows(zip, sheet, ctx, options.headerRow) };
   }
+  // a hidden sheet (lookup tables, a macro's scratch) is not what the user sees as the data
   for (const sheet of sheets) {
-    if (!sheet.part) continue;
+    if (!sheet.part || sheet.hidden) continue;
     const prefix = await firstRows(zip, sheet, ctx, options.headerRow);
     if (prefix.length === 0) continue;
     if (sheets.length > 1)
       warnings.push({ file, message: `read sheet "${sheet.name}", the first that holds data (the workbook has ${names}; --sheet chooses another)` });
     return { sheet, prefix };
   }
-  throw new InputError(`${file}: no sheet holds any data (sheets: ${names || 'none'})`);
+  const hidden = sheets.some((s) => s.hidden) ? '; hidden sheets are read only when --sheet names them' : '';
+  throw new InputError(`${file}: no sheet holds any data (sheets: ${names || 'none'}${hidden})`);
 }
 
 async function firstRows(zip: WorkbookZip, sheet: SheetEntry, ctx: SheetContext, headerRow: number | undefined): Promise<SheetRow[]> {

@@ -9,6 +9,8 @@ export interface SheetEntry {
   name: string;
   /** The part that holds it, e.g. `xl/worksheets/sheet1.xml`; undefined for a chart sheet. */
   part: string | undefined;
+  /** Hidden in Excel (`hidden` or `veryHidden`): never read unless --sheet names it. */
+  hidden: boolean;
 }
 
 export interface WorkbookInfo {
@@ -21,13 +23,13 @@ const SMALL_PART_BYTES = 64 * 1024 * 1024;
 const SMALL_TEXT = 1024 * 1024;
 
 export async function readWorkbookInfo(zip: WorkbookZip): Promise<WorkbookInfo> {
-  const listed: { name: string; rid: string }[] = [];
+  const listed: { name: string; rid: string; hidden: boolean }[] = [];
   let date1904 = false;
   await readXml(
     await zip.stream('xl/workbook.xml', SMALL_PART_BYTES),
     {
       open(name, a) {
-        if (name === 'sheet') listed.push({ name: a.name ?? '', rid: a['r:id'] ?? relId(a) ?? '' });
+        if (name === 'sheet') listed.push({ name: a.name ?? '', rid: a['r:id'] ?? relId(a) ?? '', hidden: a.state === 'hidden' || a.state === 'veryHidden' });
         else if (name === 'workbookPr') date1904 = a.date1904 === '1' || a.date1904 === 'true';
       },
     },
@@ -45,12 +47,12 @@ export async function readWorkbookInfo(zip: WorkbookZip): Promise<WorkbookInfo> 
       SMALL_TEXT,
     );
   }
-  const sheets = listed.map(({ name, rid }): SheetEntry => {
+  const sheets = listed.map(({ name, rid, hidden }): SheetEntry => {
     const rel = targets.get(rid);
-    if (!rel?.type.endsWith('/worksheet')) return { name, part: undefined };
+    if (!rel?.type.endsWith('/worksheet')) return { name, part: undefined, hidden };
     // targets are relative to xl/, or absolute from the archive's root
     const part = rel.target.startsWith('/') ? rel.target.slice(1) : posix.normalize(posix.join('xl', rel.target));
-    return { name, part };
+    return { name, part, hidden };
   });
   return { sheets, date1904 };
 }
