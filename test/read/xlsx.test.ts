@@ -52,6 +52,7 @@ describe('typed cells', () => {
     ['formula', '2', 'n'],
     ['error', '#N/A', 's'],
     ['number as text format', '7', 'n'],
+    ['empty text formula', '', ' '],
   ];
 
   it.each([

@@ -49,12 +49,14 @@ export async function* sheetRows(stream: Readable, ctx: SheetContext): AsyncGene
   let style = 0;
   let value = '';
   let formula = false;
+  /** A `<v>` element was there, even empty (a formula whose result is the empty text). */
+  let stored = false;
   let capture = false;
   let inline = 0;
 
   const finishCell = () => {
     if (!row) return;
-    const cell = cellValue(type, value, formula, style, ctx);
+    const cell = cellValue(type, value, formula && !stored, style, ctx);
     if (cell === undefined) return;
     const at = ref || `${columnLetter(col)}${row.line}`;
     if ('problem' in cell) {
@@ -85,8 +87,10 @@ export async function* sheetRows(stream: Readable, ctx: SheetContext): AsyncGene
         style = a.s === undefined ? 0 : Number(a.s);
         value = '';
         formula = false;
+        stored = false;
       } else if (name === 'v') {
         capture = true;
+        stored = true;
       } else if (name === 'is') inline++;
       else if (name === 't') capture = inline > 0;
       else if (name === 'rPh')
@@ -124,7 +128,10 @@ export async function* sheetRows(stream: Readable, ctx: SheetContext): AsyncGene
 
 type Cell = { text: string; type: CellType } | { problem: string } | undefined;
 
-function cellValue(type: string, value: string, formula: boolean, style: number, ctx: SheetContext): Cell {
+const UNSTORED = { problem: 'a formula without a stored value (save the workbook in Excel so its values are stored)' };
+
+/** `unstored`: a formula without a `<v>`, its result never calculated into the file. */
+function cellValue(type: string, value: string, unstored: boolean, style: number, ctx: SheetContext): Cell {
   switch (type) {
     case 's': {
       if (value === '') return undefined;
@@ -133,17 +140,17 @@ function cellValue(type: string, value: string, formula: boolean, style: number,
     }
     case 'inlineStr':
     case 'str':
-      if (value === '' && formula && type === 'str') return { problem: 'a formula without a stored value' };
+      if (unstored) return UNSTORED;
       return { text: value, type: 's' };
     case 'b':
-      if (value === '') return formula ? { problem: 'a formula without a stored value' } : undefined;
+      if (value === '') return unstored ? UNSTORED : undefined;
       return { text: value === '1' || value === 'true' ? 'true' : 'false', type: 'b' };
     case 'e':
       return { text: value, type: 's' }; // #N/A, #REF!: the mapper's Excel-error check names them
     case 'd':
       return value === '' ? undefined : { text: value.replace(/Z$/, ''), type: 'd' };
     default: {
-      if (value === '') return formula ? { problem: 'a formula without a stored value (save the workbook in Excel so its values are stored)' } : undefined;
+      if (value === '') return unstored ? UNSTORED : undefined;
       const kind = (ctx.styles[style] ?? NumberKind.plain) as NumberKind;
       if (kind !== NumberKind.plain) {
         const date = dateText(Number(value), kind, ctx.date1904);
