@@ -31,11 +31,6 @@ export class SharedStrings {
     if (!(index >= 0 && index < this.count)) return undefined;
     return this.bytes.toString('utf8', index === 0 ? 0 : this.ends[index - 1], this.ends[index]);
   }
-
-  /** Bytes held (for the benchmark's memory figures). */
-  get size(): number {
-    return this.bytes.length + this.ends.byteLength;
-  }
 }
 
 /**
