@@ -41,7 +41,7 @@ export function registerInit(program: Command, output: Output, _setExit: SetExit
   const command = program
     .command('init')
     .description('propose a mapping profile for an export (several exports: a profile each and a sync plan that ties them)')
-    .argument('<file...>', "the CSV export(s) to map; with several, FILE:KIND names a file's kind when its header does not tell");
+    .argument('<file...>', "the CSV or .xlsx export(s) to map; with several, FILE:KIND names a file's kind when its header does not tell");
   addOptions(command, INIT_OPTIONS).action(async (args: string[], _flags: unknown, self: Command) => {
     const given = givenFlags(self, INIT_OPTIONS);
     const opts = resolveOptions(INIT_OPTIONS, given, {});
@@ -165,7 +165,11 @@ async function proposeFor(
     method: opts.method,
     header: sample.header,
     rows,
-    reader: { delimiter: sample.detected.delimiter, encoding: sample.detected.encoding, headerRow: sample.detected.headerRow },
+    // a workbook has no delimiter or encoding to keep; the sheet it was read from instead
+    reader:
+      sample.format === 'xlsx'
+        ? { headerRow: sample.detected.headerRow, sheet: sample.detected.sheet }
+        : { delimiter: sample.detected.delimiter, encoding: sample.detected.encoding, headerRow: sample.detected.headerRow },
   });
   return { file, out, resource, guessed, proposal, rows, complete: sample.complete };
 }

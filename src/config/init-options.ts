@@ -36,6 +36,7 @@ export const INIT_OPTIONS = {
   delimiter: READER_OPTIONS.delimiter,
   encoding: READER_OPTIONS.encoding,
   headerRow: READER_OPTIONS.headerRow,
+  sheet: READER_OPTIONS.sheet,
   escape: READER_OPTIONS.escape,
   maxRecordBytes: READER_OPTIONS.maxRecordBytes,
 } satisfies OptionTable;

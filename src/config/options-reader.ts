@@ -10,7 +10,7 @@ const wholeAtLeast = (min: number, what: string) =>
     .min(min, `takes ${what}`);
 
 export const READER_OPTIONS = {
-  fileFormat: { plan: 'reader.format', schema: z.enum(['csv', 'json', 'ndjson']).describe("the file's format (default: from its extension)") },
+  fileFormat: { plan: 'reader.format', schema: z.enum(['csv', 'json', 'ndjson', 'xlsx']).describe("the file's format (default: from its extension)") },
   delimiter: {
     flag: '--delimiter <char>',
     plan: 'reader.delimiter',
@@ -34,6 +34,14 @@ export const READER_OPTIONS = {
     flag: '--escape <char>',
     plan: 'reader.escape',
     schema: z.string().length(1, 'takes one character').describe('escape character inside quoted CSV fields (default: the quote itself, "")'),
+  },
+  sheet: {
+    flag: '--sheet <name|number>',
+    plan: 'reader.sheet',
+    schema: z
+      .union([z.string().min(1, 'must not be empty'), z.number().int().min(1, 'counts sheets from 1')])
+      .transform(String)
+      .describe('workbooks (.xlsx): the sheet to read, by name or by its number from 1 (default: the first sheet that holds data)'),
   },
   maxRecordBytes: {
     flag: '--max-record-bytes <n>',

@@ -4,7 +4,7 @@
 // custom numbers → number, an empty cell → absent, the literal `null` → null where null is allowed.
 import type { Method, Resource } from '../contract/resources.js';
 import { ConfigError } from '../errors.js';
-import { excelError, scientificId } from './cell-checks.js';
+import { excelError, roundedId, scientificId } from './cell-checks.js';
 import { parseCanonicalHeader, type CanonicalColumn } from './canonical-header.js';
 import type { ValueFn } from './compile-value.js';
 import { describedMapper, type FieldRule } from './described-mapper.js';
@@ -40,14 +40,15 @@ function converter(kind: string, nullable: boolean, isId: boolean): Convert {
 }
 
 /** A column's value for a row: its cell trimmed, empty is absent, Excel's error values and failed conversions reported. */
-function cellValue(header: readonly string[], column: string, field: string, convert: Convert): ValueFn {
+function cellValue(header: readonly string[], column: string, field: string, isId: boolean, convert: Convert): ValueFn {
   // where the reader's cells hold this column (the last of equal names wins, as in `row`)
   const at = header.lastIndexOf(column);
   return (row, ctx) => {
     const text = ((Array.isArray(row) ? (row as readonly string[])[at] : (row as Record<string, string | undefined>)[column]) ?? '').trim();
     if (text === '') return undefined;
-    const excel = excelError(text);
-    const value = excel === undefined ? convert(text) : new Problem(excel);
+    // a workbook's number cell as an id: Excel may have dropped digits past the 15th
+    const problem = excelError(text) ?? (isId && ctx.types?.[at] === 'n' ? roundedId(text) : undefined);
+    const value = problem === undefined ? convert(text) : new Problem(problem);
     if (!(value instanceof Problem)) return value;
     ctx.problems.push({ severity: 'error', file: ctx.file, line: ctx.line, column, field, reason: value.reason });
     return undefined;
@@ -79,9 +80,13 @@ export function canonicalMapper(opts: {
   const named = shape.customFields === 'named';
   const rules = columns.map((c: CanonicalColumn): FieldRule => {
     if (c.kind === 'field') {
-      return { kind: 'field', path: c.path, value: cellValue(header, c.column, c.path, converter(c.target.kind, c.target.nullable, c.target.isId)) };
+      return {
+        kind: 'field',
+        path: c.path,
+        value: cellValue(header, c.column, c.path, c.target.isId, converter(c.target.kind, c.target.nullable, c.target.isId)),
+      };
     }
-    const value = cellValue(header, c.column, `customFields.${c.key}`, converter(c.type, false, false));
+    const value = cellValue(header, c.column, `customFields.${c.key}`, false, converter(c.type, false, false));
     return { kind: 'custom', key: c.key, type: c.type, name: named ? c.name : undefined, value };
   });
   // cells are the line's own text: one escape check of the line serves them all

@@ -36,3 +36,10 @@ export function excelError(cell: string): string | undefined {
 export function scientificId(cell: string): string | undefined {
   return SCIENTIFIC.test(cell) ? `"${cell}" looks like Excel turned an id into a number; export the column as text` : undefined;
 }
+
+/** The reason a workbook's number cell cannot be an id: past 15 digits Excel has already lost the last ones. */
+export function roundedId(cell: string): string | undefined {
+  return /^-?\d{16,}$/.test(cell)
+    ? `the number ${cell} is longer than the 15 digits Excel keeps (its last digits are lost); format the id column as text`
+    : undefined;
+}

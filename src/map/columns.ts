@@ -11,6 +11,8 @@ export interface ColumnResolver {
    * equal names, as a row object keeps it), else from a row object by name (JSON items).
    */
   reader(column: string): (row: RowLike) => string | undefined;
+  /** A resolved column's index in the header (the last of equal names), -1 when the header is only known per record. */
+  index(column: string): number;
 }
 
 /** A row by column name (a JSON item through a profile), or a CSV row's cells in the header's order. */
@@ -19,7 +21,7 @@ export type RowLike = Record<string, string | undefined> | readonly string[];
 const byName = (column: string) => (row: RowLike) => (row as Record<string, string | undefined>)[column];
 
 export function columnResolver(header: readonly string[] | undefined, file: string, profileName: string): ColumnResolver {
-  if (!header) return { resolve: (name) => name, reader: byName }; // JSON records: keys are only known per record
+  if (!header) return { resolve: (name) => name, reader: byName, index: () => -1 }; // JSON records: keys are only known per record
   const exact = new Set(header);
   const loose = new Map<string, string[]>();
   for (const h of header) {
@@ -27,6 +29,7 @@ export function columnResolver(header: readonly string[] | undefined, file: stri
     loose.set(key, [...(loose.get(key) ?? []), h]);
   }
   return {
+    index: (column) => header.lastIndexOf(column),
     reader(column) {
       const at = header.lastIndexOf(column);
       // cells by index build no object per row (one with no prototype is a dictionary: slow to fill and read)

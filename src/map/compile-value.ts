@@ -2,7 +2,7 @@
 // template) → trim → Excel checks → default → value map → text transforms → conversion. Built once
 // per file; per row it only reads cells and calls functions already chosen.
 import type { Diagnostic } from '../util/diagnostic.js';
-import { excelError, scientificId } from './cell-checks.js';
+import { excelError, roundedId, scientificId } from './cell-checks.js';
 import type { ColumnResolver, RowLike } from './columns.js';
 import { CONVERSIONS, type FieldSpec, type TransformName } from './profile-schema.js';
 import type { LeafKind } from './target-fields.js';
@@ -14,6 +14,8 @@ export interface RowContext {
   file: string;
   line: number;
   problems: Diagnostic[];
+  /** A workbook row's type letters, by header index (RowRecord.types): typed cells skip locale formats. */
+  types?: string;
 }
 export type Row = Record<string, string | undefined>;
 /** The value for the item, or undefined when the field is absent (problems go to `ctx`). */
@@ -30,6 +32,8 @@ export interface ValueTarget {
 interface SourceAt {
   column: string | undefined;
   problem: string | undefined;
+  /** The header index of the cell the text is (-1 for templates): where its type letter is. */
+  index: number;
 }
 /**
  * A row's text for the field; fills `at`. Not an object per call: a profile of 11 fields made 11 of
@@ -68,17 +72,21 @@ function compileSource(spec: FieldSpec, where: string, columns: ColumnResolver):
         text += v;
       }
       at.column = label;
+      at.index = -1;
       // a template whose cells are all empty is an empty value (so `default` applies)
       return anyCell ? text : '';
     };
   }
   const cols = (spec.column ?? []).map((c, i) => columns.resolve(c, spec.column!.length > 1 ? `${where}.column[${i}]` : `${where}.column`));
   const cells = cols.map((col) => columns.reader(col));
+  const indexes = cols.map((col) => columns.index(col));
   if (cols.length === 1) {
     const col = cols[0]!;
     const cell = cells[0]!;
+    const index = indexes[0]!;
     return (row, at) => {
       at.column = col;
+      at.index = index;
       return cell(row) ?? '';
     };
   }
@@ -87,10 +95,12 @@ function compileSource(spec: FieldSpec, where: string, columns: ColumnResolver):
       const text = cells[i]!(row);
       if (text !== undefined && text.trim() !== '') {
         at.column = cols[i];
+        at.index = indexes[i]!;
         return text;
       }
     }
     at.column = cols[0];
+    at.index = -1;
     return '';
   };
 }
@@ -108,6 +118,9 @@ export function compileValue(spec: FieldSpec, target: ValueTarget, where: string
     dateFormat: spec.format ?? settings.dateFormat,
     clock: settings.clock,
   });
+  // a workbook's typed cell is already `1234.5` or ISO-8601 whatever the profile's locale formats say;
+  // a number cell is no date (its serial would depend on the workbook's date system)
+  const convertTyped = conversionFor(conversionName, target.kind, { decimal: '.', dateFormat: 'YYYY-MM-DD', clock: settings.clock });
   const trim = spec.trim !== false;
   const map = spec.map ? new Map(Object.entries(spec.map).map(([k, v]) => [fold(k.trim()), v])) : undefined;
   const mapKeys = spec.map
@@ -120,12 +133,12 @@ export function compileValue(spec: FieldSpec, target: ValueTarget, where: string
   const { field } = target;
 
   // a string through text transforms and conversion; non-strings (const true, map → 42) are final
-  const finish = (value: unknown, column: string | undefined, ctx: RowContext): unknown => {
+  const finish = (value: unknown, column: string | undefined, ctx: RowContext, typed = false): unknown => {
     if (typeof value !== 'string') return value;
     let text = value;
     for (const f of texts) text = f(text);
     if (!convert) return text;
-    const out = convert(text);
+    const out = typed ? convertTyped!(text) : convert(text);
     if (out instanceof Failure) {
       ctx.problems.push({ severity: 'error', file: ctx.file, line: ctx.line, column, field, reason: out.reason });
       return undefined;
@@ -133,10 +146,10 @@ export function compileValue(spec: FieldSpec, target: ValueTarget, where: string
     return out;
   };
 
-  const fromText = (raw: string, column: string | undefined, ctx: RowContext): unknown => {
+  const fromText = (raw: string, column: string | undefined, ctx: RowContext, type?: string): unknown => {
     const text = trim ? raw.trim() : raw;
     const excel = excelError(trim ? text : raw.trim());
-    const problem = excel ?? (target.isId && text ? scientificId(text) : undefined);
+    const problem = excel ?? (target.isId && text ? (type === 'n' ? roundedId(text) : scientificId(text)) : undefined);
     if (problem) {
       ctx.problems.push({ severity: 'error', file: ctx.file, line: ctx.line, column, field, reason: problem });
       return undefined;
@@ -145,11 +158,12 @@ export function compileValue(spec: FieldSpec, target: ValueTarget, where: string
       if (!hasDefault) return undefined;
       return typeof spec.default === 'string' ? mapped(spec.default, column, ctx) : spec.default;
     }
-    return mapped(text, column, ctx);
+    return mapped(text, column, ctx, type === 'n' || type === 'd' || type === 'b');
   };
 
-  const mapped = (text: string, column: string | undefined, ctx: RowContext): unknown => {
-    if (!map) return finish(text, column, ctx);
+  // a value map's and `otherwise`'s values are the profile's text, not the cell: never typed
+  const mapped = (text: string, column: string | undefined, ctx: RowContext, typed = false): unknown => {
+    if (!map) return finish(text, column, ctx, typed);
     const key = fold(text.trim());
     const hit = map.get(key);
     if (hit !== undefined || map.has(key)) return finish(hit, column, ctx);
@@ -170,11 +184,11 @@ export function compileValue(spec: FieldSpec, target: ValueTarget, where: string
     const c = source.constant;
     return typeof c === 'string' ? (_row, ctx) => fromText(c, undefined, ctx) : () => c;
   }
-  const at: SourceAt = { column: undefined, problem: undefined };
+  const at: SourceAt = { column: undefined, problem: undefined, index: -1 };
   return (row, ctx) => {
     at.problem = undefined;
     const text = source(row, at);
-    if (at.problem === undefined) return fromText(text, at.column, ctx);
+    if (at.problem === undefined) return fromText(text, at.column, ctx, ctx.types === undefined || at.index < 0 ? undefined : ctx.types[at.index]);
     ctx.problems.push({ severity: 'error', file: ctx.file, line: ctx.line, column: at.column, field, reason: at.problem });
     return undefined;
   };

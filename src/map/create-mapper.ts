@@ -6,6 +6,7 @@ import { profileMapper } from './profile-mapper.js';
 import type { Profile } from './profile-schema.js';
 import { itemAsIs, unreadable } from './records.js';
 import type { MapResult, Mapper } from './types.js';
+import type { Diagnostic } from '../util/diagnostic.js';
 
 export interface CreateMapperOptions {
   resource: Resource;
@@ -18,12 +19,16 @@ export interface CreateMapperOptions {
   profile?: Profile;
   /** The file's name as messages show it. */
   file: string;
+  /** Workbooks: each header column's letter, so a cell at fault is named `Amount (C)` with its row. */
+  columnLetters?: readonly string[];
 }
 
 /** Throws ConfigError when header and profile do not fit; row problems come back from `map` as data. */
 export function createMapper(opts: CreateMapperOptions): Mapper {
+  const { header, columnLetters } = opts;
+  if (header && columnLetters) return withCellLetters(createMapper({ ...opts, columnLetters: undefined }), header, columnLetters);
   if (opts.profile) return profileMapper({ ...opts, profile: opts.profile });
-  if (opts.header) return canonicalMapper({ ...opts, header: opts.header });
+  if (header) return canonicalMapper({ ...opts, header });
   // JSON without a profile: items pass through as they are
   let rows: Mapper | undefined; // rows without a known header: canonical, by the first row's keys
   return {
@@ -33,6 +38,24 @@ export function createMapper(opts: CreateMapperOptions): Mapper {
       if (record.kind === 'item') return itemAsIs(record);
       rows ??= canonicalMapper({ ...opts, header: Object.keys(record.row) });
       return rows.map(record);
+    },
+  };
+}
+
+/** Diagnostics that name a header column name its letter too: `Monto (E)`, on the row the report gives. */
+function withCellLetters(mapper: Mapper, header: readonly string[], letters: readonly string[]): Mapper {
+  const labels = new Map(header.map((name, i) => [name, `${name} (${letters[i]})`]));
+  const relabel = (d: Diagnostic): Diagnostic => {
+    const label = d.column === undefined ? undefined : labels.get(d.column);
+    return label === undefined ? d : { ...d, column: label };
+  };
+  return {
+    ...mapper,
+    map(record) {
+      const r = mapper.map(record);
+      if (r.kind === 'invalid') return { ...r, problems: r.problems.map(relabel) };
+      if (r.kind === 'item' && r.warnings.length > 0) return { ...r, warnings: r.warnings.map(relabel) };
+      return r;
     },
   };
 }

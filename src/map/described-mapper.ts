@@ -39,12 +39,12 @@ export function describedMapper(d: MappingDescription): Mapper {
   const arrays = [...new Set([...shape.fields.keys()].filter((p) => p.includes('[]')).map((p) => p.slice(0, p.indexOf('['))))];
   const fields = d.rules.map((r) => (r.kind === 'field' ? { rule: r, set: compileSetter(r.path) } : { rule: r, set: undefined }));
 
-  function mapRow(row: RowLike, record: { file: string; line: number }): MapResult {
+  function mapRow(row: RowLike, record: { file: string; line: number }, types?: string): MapResult {
     for (const skip of d.skips) {
       const reason = skip(row);
       if (reason !== undefined) return { kind: 'skip', reason: `skipIf: ${reason}` };
     }
-    const ctx: RowContext = { file: record.file, line: record.line, problems: [] };
+    const ctx: RowContext = { file: record.file, line: record.line, problems: [], types };
     const item: Record<string, unknown> = {};
     let custom: Record<string, unknown>[] | undefined;
     for (const { rule, set } of fields) {
@@ -85,13 +85,16 @@ export function describedMapper(d: MappingDescription): Mapper {
   });
   /** A CSV row's cells when they come in this header's order (read by index), else its row object. */
   const cellsOrRow = (record: RowRecord): RowLike => (record.names === d.header && record.cells !== undefined ? record.cells : record.row);
+  /** A workbook row's cell types, by the index of the cells read (RowRecord.types): a typed cell is converted by its type. */
+  const typesOf = (record: RowRecord, row: RowLike) => (row === record.cells ? record.types : undefined);
 
   return {
     resource: d.resource,
     map(record: SourceRecord): MapResult {
       if (record.kind === 'unreadable') return unreadable(record);
       if (record.kind === 'item') return d.jsonItems === 'as-is' ? itemAsIs(record) : mapRow(flattenItem(record.item), record);
-      return mapRow(cellsOrRow(record), record);
+      const row = cellsOrRow(record);
+      return mapRow(row, record, typesOf(record, row));
     },
     json:
       itemJson &&
@@ -99,6 +102,8 @@ export function describedMapper(d: MappingDescription): Mapper {
         if (record.kind !== 'row') return undefined;
         const row = cellsOrRow(record);
         for (const skip of d.skips) if (skip(row) !== undefined) return undefined;
+        // the values see the row's cell types as they do in `map`
+        quiet.types = typesOf(record, row);
         return itemJson(row, d.valuesAreCells && row === record.cells ? record.plain : undefined, refs);
       }),
     // for a row known to map to a valid item without warnings (an incremental rerun's unchanged row):
@@ -106,6 +111,7 @@ export function describedMapper(d: MappingDescription): Mapper {
     refs(record: SourceRecord): unknown[] {
       if (record.kind !== 'row') return [];
       const row = cellsOrRow(record);
+      quiet.types = typesOf(record, row);
       return refValues.map((value) => {
         const v = value?.(row);
         return v === FAIL ? undefined : v;

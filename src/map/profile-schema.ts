@@ -96,6 +96,10 @@ export const profileSchema = z.strictObject({
       delimiter: z.string().min(1).max(2, 'one character (or \\t)').optional(),
       encoding: z.string().min(1).optional(),
       headerRow: z.number().int().min(1).optional(),
+      sheet: z
+        .union([z.string().min(1), z.number().int().min(1)])
+        .transform(String)
+        .optional(),
     })
     .optional(),
   timeZone: z

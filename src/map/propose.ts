@@ -16,7 +16,7 @@ export interface ProposeInput {
   header: readonly string[];
   /** A sample of rows (header → cell), e.g. the first 200. */
   rows: readonly Record<string, string>[];
-  reader?: { delimiter?: string; encoding?: string; headerRow?: number };
+  reader?: { delimiter?: string; encoding?: string; headerRow?: number; sheet?: string };
 }
 
 export interface Proposal {

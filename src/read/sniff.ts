@@ -87,7 +87,7 @@ function rejectNonText(file: string, prefix: Buffer): void {
   const starts = (...bytes: number[]) => bytes.every((b, i) => prefix[i] === b);
   if (starts(0x50, 0x4b, 0x03, 0x04)) {
     throw new InputError(`${file}: this is an Excel workbook (or another zip file), not CSV`, {
-      suggestion: 'Open it in Excel and export it as CSV (File → Save As → CSV UTF-8).',
+      suggestion: 'Name it .xlsx (or set the plan\'s reader.format to "xlsx") to read the workbook itself, or export it as CSV.',
     });
   }
   if (starts(0xd0, 0xcf, 0x11, 0xe0)) {

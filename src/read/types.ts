@@ -1,9 +1,9 @@
 // What a reader hands the rest of the pipeline: records that remember where they came from.
 
-export type SourceFormat = 'csv' | 'json' | 'ndjson';
+export type SourceFormat = 'csv' | 'json' | 'ndjson' | 'xlsx';
 
 export interface ReaderOptions {
-  /** Forced format; otherwise from the extension (.json, .ndjson/.jsonl, anything else CSV). */
+  /** Forced format; otherwise from the extension (.json, .ndjson/.jsonl, .xlsx/.xlsm, anything else CSV). */
   format?: SourceFormat;
   /** CSV delimiter; detected among , ; tab | when absent (a `sep=;` first line also sets it). */
   delimiter?: string;
@@ -26,6 +26,8 @@ export interface ReaderOptions {
    * with an error naming the line it started on: almost always an unbalanced quote.
    */
   maxRecordBytes?: number;
+  /** Workbooks: the sheet to read, by name or by number from 1. Default: the first that holds data. */
+  sheet?: string;
 }
 
 /** A CSV row: header → cell. Objects have a null prototype, so a `__proto__` header is just a column. */
@@ -47,6 +49,12 @@ export interface RowRecord {
    * without quotes): the read worker ships this one string instead of every cell.
    */
   plain?: string;
+  /**
+   * From the xlsx reader: one letter per cell of `cells` saying what the workbook stored: `n` a
+   * number (its text the decimal, `.` as the mark), `d` a date (its text ISO-8601), `b` a boolean
+   * (`true`/`false`); any other letter, text. A mapper reads typed cells without locale formats.
+   */
+  types?: string;
 }
 
 /** A JSON or NDJSON item, taken as it is (already in API shape). */
@@ -83,7 +91,9 @@ export interface OpenedSource {
   /** The last header columns that had no name (a trailing delimiter), as `header` calls them (`column_N`). */
   unnamedAtEnd?: string[];
   /** What was detected or used, for `init` and `--verbose`. */
-  detected: { encoding: string; delimiter?: string; headerRow?: number };
+  detected: { encoding: string; delimiter?: string; headerRow?: number; sheet?: string };
+  /** Workbooks: each header column's letter in the sheet (`C`), for diagnostics that name a cell. */
+  columnLetters?: string[];
   /** File-level warnings found while opening (e.g. encoding guessed). More may be pushed while reading. */
   warnings: SourceWarning[];
   /** Streams the records once. */

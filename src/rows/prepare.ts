@@ -74,7 +74,15 @@ export async function openJob(spec: JobSpec, method: Method, job: Job = { file: 
   const { file, resource, profile, reader } = spec;
   const fast = spec.fast !== false;
   const source = asOriginalExport(await openSource(file, spec.opened, fast));
-  const created = createMapper({ resource, method, header: source.header, unnamedAtEnd: source.unnamedAtEnd, profile, file });
+  const created = createMapper({
+    resource,
+    method,
+    header: source.header,
+    unnamedAtEnd: source.unnamedAtEnd,
+    columnLetters: source.columnLetters,
+    profile,
+    file,
+  });
   // the simple engine maps every row and serialises its item with JSON.stringify
   const mapper: Mapper = fast ? created : { resource: created.resource, map: (record) => created.map(record) };
   // only runs that keep a state ask: the context digests the build, which takes a moment

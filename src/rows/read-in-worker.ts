@@ -4,6 +4,7 @@ import { existsSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Method } from '../contract/resources.js';
+import { formatOf } from '../read/open.js';
 import type { SourceWarning } from '../read/types.js';
 import { BatchSyncError, ConfigError, InputError, UsageError } from '../errors.js';
 import type { ReadWorkerData, ReadWorkerMessage, WorkerJob } from './read-worker.js';
@@ -38,6 +39,9 @@ export function readsInWorker(files: readonly string[], sends: boolean, engine: 
     return false;
   }
   if (engine === 'fast') return true;
+  // a workbook's reading (XML parsing) is most of its cost and stays on one thread either way: handing
+  // its rows to the main thread costs more than the second core gives back (BENCHMARKS.md, workbooks)
+  if (files.some((file) => formatOf(file) === 'xlsx')) return false;
   let total = 0;
   for (const file of files) {
     try {

@@ -23,7 +23,7 @@ export interface FingerprintContextParts {
   method: Method;
   resource: Resource;
   header: readonly string[] | undefined;
-  detected: { encoding: string; delimiter?: string; headerRow?: number };
+  detected: { encoding: string; delimiter?: string; headerRow?: number; sheet?: string };
   reader: ReaderOptions | undefined;
   /** The mapping profile as loaded (undefined for canonical input). */
   profile: unknown;
@@ -102,7 +102,8 @@ export function rowFingerprint(context: string, record: SourceRecord, header: re
     const cells = record.cells;
     // cells past the header's width are blank ones the reader let through: the mapper never reads them
     const values = cells === undefined ? header.map((h) => record.row[h]) : cells.length === header.length ? cells : cells.slice(0, header.length);
-    const h = sha1Prefix(JSON.stringify(values));
+    // a workbook's cell types count too: `1.5` as a number and as text map differently through a profile
+    const h = sha1Prefix(JSON.stringify(record.types === undefined ? values : [values, record.types]));
     // the same text as a line and as cells (a line that reads like a JSON array) must not meet
     text = { hi: (h.hi ^ CELLS_FORM) >>> 0, lo: h.lo };
   }

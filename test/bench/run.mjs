@@ -5,6 +5,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generate, generateSpanish } from './generate.mjs';
+import { generateXlsx } from './generate-xlsx.mjs';
 import { startChild, runChild, stopChild } from './children.mjs';
 import { printTable } from './print.mjs';
 
@@ -19,7 +20,7 @@ const rows = Number(opt('rows', '1000000'));
 // `--cli path/to/bin/batch-sync.js`: measure another build (before/after figures)
 const cli = opt('cli', join(here, '../../bin/batch-sync.js'));
 const small = Math.min(100_000, rows);
-const only = opt('only', 'a,b,c,d,e,f,g').split(',');
+const only = opt('only', 'a,b,c,d,e,f,g,x').split(',');
 // the machine is shared: each stage can run `--repeat n` times, the median wall (and its RSS) is kept
 const repeat = Number(opt('repeat', '1'));
 const dir = opt('dir', undefined) ?? mkdtempSync(join(tmpdir(), 'batch-sync-bench-'));
@@ -33,6 +34,8 @@ const part = generate(join(dir, 'small'), small);
 const changed = only.includes('f') ? generate(join(dir, 'changed'), rows, 100) : undefined;
 // (g) what most users push: the same deals as a Spanish Excel export, through a profile
 const spanish = only.includes('g') ? generateSpanish(join(dir, 'spanish'), rows) : undefined;
+// (x) the same deals as an .xlsx workbook with typed cells, pushed like (c): its ratio to (c)
+const workbook = only.includes('x') ? await generateXlsx(join(dir, 'xlsx'), rows) : undefined;
 
 const results = { rows, repeat, command: `node test/bench/run.mjs ${args.join(' ')}`.trim(), machine: machine(), stages: {} };
 const stage = (key, label, r, items, extra = {}) => {
@@ -69,6 +72,10 @@ if (only.includes('c')) {
 if (only.includes('g')) {
   const r = await median(() => push([spanish.deals, '--resource', 'deal', '--profile', spanish.profile], sinkEnv));
   stage('g', 'push through a profile (Spanish Excel export)', r, rows, { sinkItems: (await sinkItems()) / repeat });
+}
+if (only.includes('x')) {
+  const r = await median(() => push([workbook.profiles, workbook.deals], sinkEnv));
+  stage('x', 'push the deals as an .xlsx workbook', r, rows, { sinkItems: (await sinkItems()) / repeat });
 }
 if (only.includes('d'))
   stage(
@@ -141,6 +148,7 @@ results.ratios = {
   'd/c': ratio('d', 'c'),
   'f/a': ratio('f', 'a'),
   'g/c': ratio('g', 'c'),
+  'x/c': ratio('x', 'c'),
   'rss c 1M / c 100k': s.c && s.c100k ? +(s.c.maxRssKb / s.c100k.maxRssKb).toFixed(3) : null,
 };
 writeFileSync(
@@ -149,7 +157,7 @@ writeFileSync(
 );
 printTable(results);
 console.log(`\nresults: ${out}`);
-if (!args.includes('--keep')) for (const d of ['full', 'small', 'changed', 'state', 'spanish']) rmSync(join(dir, d), { recursive: true, force: true });
+if (!args.includes('--keep')) for (const d of ['full', 'small', 'changed', 'state', 'spanish', 'xlsx']) rmSync(join(dir, d), { recursive: true, force: true });
 
 function machine() {
   const cpu = readFileSync('/proc/cpuinfo', 'utf8').match(/model name\s*:\s*(.*)/)?.[1] ?? 'unknown';

@@ -10,6 +10,8 @@ import { openSource } from '../../src/read/index.js';
 import { runCli } from '../helpers/cli.js';
 // @ts-expect-error: a plain .mjs module without types
 import { generate, generateSpanish } from '../bench/generate.mjs';
+// @ts-expect-error: a plain .mjs module without types
+import { generateXlsx } from '../bench/generate-xlsx.mjs';
 
 const ROOT = resolve(__dirname, '../..');
 const F = (p: string) => join(ROOT, 'fixtures', p);
@@ -76,6 +78,8 @@ suite('every fixture: reports, errors CSVs and emitted batches are the same on b
     ['hubspot', ['hubspot/deals.csv:hubspot/deals.profile.json']],
     ['es-excel', ['es-excel/vendedores.csv', 'es-excel/oportunidades.csv:es-excel/oportunidades.profile.json']],
     ['canonical', ['canonical/sales-profiles.csv', 'canonical/accounts.csv', 'canonical/deals.csv', 'canonical/activities.csv']],
+    ['xlsx (typed cells through a profile)', ['es-excel/vendedores.csv', 'xlsx/oportunidades.xlsx:es-excel/oportunidades.profile.json']],
+    ['xlsx (LibreOffice, canonical)', ['canonical/sales-profiles.csv', 'xlsx/libreoffice/deals.xlsx']],
   ])('%s (validate)', async (_, files) => {
     const out = await expectSameOnBothEngines(['validate', ...files.map((f) => f.split(':').map(F).join(':'))]);
     expect(out['json exit']).toBe('0');
@@ -113,6 +117,20 @@ suite('every fixture: reports, errors CSVs and emitted batches are the same on b
     expect(validated['json exit']).toBe('0');
     expect(validated['json emitted']!.split('\n').length).toBeGreaterThan(80);
     await expectSameOnBothEngines(['push', '--sandbox', '--concurrency', '1', '--config', plan]);
+  });
+});
+
+suite('workbooks: rows the reader flags, and a bench-like workbook cut in chunks by the worker', () => {
+  test('xlsx/deals.xlsx (validate, invalid rows and cells)', async () => {
+    const out = await expectSameOnBothEngines(['validate', F('xlsx/deals.xlsx'), '--resource', 'deal']);
+    expect(out['json exit']).toBe('1');
+  });
+
+  test('20,000 deals as a workbook (push --sandbox)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'batch-sync-bench-'));
+    const workbook = await generateXlsx(join(dir, 'xlsx'), 20_000);
+    const out = await expectSameOnBothEngines(['push', '--sandbox', '--concurrency', '1', workbook.profiles, workbook.deals]);
+    expect(out['json exit']).toBe('1');
   });
 });
 

@@ -176,3 +176,11 @@ test('a chunk is given back only once its rows have their outcomes: a 400 bisect
     await server.close();
   }
 });
+
+test('auto keeps a workbook on the main thread however large (its XML parsing stays on one thread either way); fast still uses the worker', () => {
+  const big = join(__dirname, '../../fixtures/xlsx/bad/bomb.xlsx');
+  const dir = tempFiles({ 'big.csv': 'x'.repeat(11 * 1024 * 1024) });
+  expect(readsInWorker([join(dir, 'big.csv')], true, 'auto')).toBe(true);
+  expect(readsInWorker([join(dir, 'big.csv'), big], true, 'auto')).toBe(false);
+  expect(readsInWorker([big], true, 'fast')).toBe(true);
+});

@@ -1,0 +1,194 @@
+// .xlsx: the workbook's small parts and its shared strings read at open, the sheet chosen (--sheet,
+// else the first that holds data) and its header found as in a CSV (title rows above it,
+// --header-row); then the sheet is streamed once, row by row. Records are rows like a CSV's, their
+// line the sheet's row number, with a type letter per cell (RowRecord.types).
+import { BatchSyncError, InputError, UsageError } from '../../errors.js';
+import { nonEmptyCells, chooseHeader, type PrefixRecord } from '../csv/detect-dialect.js';
+import { buildHeader } from '../csv/header.js';
+import { CsvRow } from '../csv/row-builder.js';
+import { DEFAULT_MAX_RECORD_BYTES, type OpenedSource, type ReaderOptions, type SourceRecord, type SourceWarning } from '../types.js';
+import { columnLetter } from './cell-value.js';
+import { readSharedStrings } from './shared-strings.js';
+import { MAX_COLUMNS, type SheetContext, type SheetRow, sheetRows } from './sheet-rows.js';
+import { readStyles, readWorkbookInfo, type SheetEntry } from './workbook-parts.js';
+import { openWorkbookZip, type WorkbookZip } from './workbook-zip.js';
+import { XmlBroken, XmlTooLong } from './xml-stream.js';
+
+/** Rows looked at for title rows above the header, as the CSV reader does. */
+const PREFIX_ROWS = 30;
+
+/** A sheet row with the type letter of each cell (n number, d date, b boolean, else text). */
+class XlsxRow extends CsvRow {
+  constructor(
+    file: string,
+    line: number,
+    cells: readonly string[],
+    names: readonly string[],
+    readonly types: string,
+  ) {
+    super(file, line, cells, names, undefined);
+  }
+}
+
+export async function openXlsx(file: string, options: ReaderOptions, warnings: SourceWarning[]): Promise<OpenedSource> {
+  const maxTextChars = options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES;
+  const zip = await openWorkbookZip(file);
+  let ctx: SheetContext;
+  let sheet: SheetEntry;
+  let prefix: SheetRow[];
+  try {
+    const info = await readWorkbookInfo(zip);
+    const styles = await readStyles(zip);
+    const strings = await readSharedStrings(zip, maxTextChars);
+    ctx = { strings, styles, date1904: info.date1904, maxTextChars };
+    ({ sheet, prefix } = await chooseSheet(file, zip, info.sheets, options, ctx, warnings));
+  } catch (err) {
+    throw readError(file, err);
+  } finally {
+    zip.close();
+  }
+  const where = `${file}: sheet "${sheet.name}"`;
+  const records = prefix.map((r): PrefixRecord => ({ cells: r.cells, line: r.line }));
+  const chosen = chooseHeader(file, records, options.headerRow, warnings);
+  const headerRow = chosen && prefix.find((r) => r.line === chosen.line);
+  if (!headerRow) {
+    if (options.headerRow !== undefined) throw new InputError(`${where}: the header row ${options.headerRow} is past the sheet's last row`);
+    throw new InputError(`${where}: the sheet is empty`);
+  }
+  if (headerRow.problem) throw new InputError(`${where}, header row ${headerRow.line}: ${headerRow.problem}`);
+  if (headerRow.beyond) throw tooWide(where, headerRow.beyond);
+  const first = headerRow.cells.findIndex((c) => c.trim() !== '');
+  const header = buildHeader(`${file}`, headerRow.line, headerRow.cells.slice(first), warnings);
+  const width = header.names.length;
+  const span = `${columnLetter(first)}–${columnLetter(first + width - 1)}`;
+
+  async function* read(): AsyncGenerator<SourceRecord> {
+    const zip = await openWorkbookZip(file);
+    let previous = headerRow!.line;
+    let blank = 0;
+    let firstBlank: number | undefined;
+    let count = 0;
+    try {
+      for await (const row of sheetRows(await zip.stream(sheet.part!), ctx)) {
+        if (row.line <= previous) continue;
+        const gap = row.line - previous - 1;
+        previous = row.line;
+        const record = rowRecord(file, row, first, width, header.names, span);
+        if (record === undefined || gap > 0) {
+          firstBlank ??= record === undefined ? row.line : previous - gap;
+          blank += gap + (record === undefined ? 1 : 0);
+        }
+        if (record === undefined) continue;
+        count++;
+        yield record;
+      }
+    } catch (err) {
+      throw readError(file, err, sheet.name);
+    } finally {
+      zip.close();
+    }
+    if (blank > 0)
+      warnings.push({
+        file,
+        line: firstBlank,
+        message: `skipped ${blank} blank row${blank === 1 ? '' : 's'} in sheet "${sheet.name}" (the first is row ${firstBlank})`,
+      });
+    if (count === 0) warnings.push({ file, line: headerRow!.line, message: `sheet "${sheet.name}" has a header but no rows` });
+  }
+
+  return {
+    file,
+    format: 'xlsx',
+    header: header.names,
+    unnamedAtEnd: [],
+    detected: { encoding: 'xlsx', headerRow: headerRow.line, sheet: sheet.name },
+    columnLetters: header.names.map((_, i) => columnLetter(first + i)),
+    warnings,
+    records: read(),
+  };
+}
+
+function rowRecord(file: string, row: SheetRow, first: number, width: number, names: string[], span: string): SourceRecord | undefined {
+  const raw = () => {
+    const cells: Record<string, string> = Object.create(null);
+    row.cells.forEach((c, i) => {
+      if (c !== '') cells[i >= first && i < first + width ? names[i - first]! : columnLetter(i)] = c;
+    });
+    return cells;
+  };
+  if (row.problem) return { kind: 'unreadable', file, line: row.line, reason: row.problem, row: raw() };
+  if (row.beyond)
+    return { kind: 'unreadable', file, line: row.line, reason: `cell ${row.beyond} is past column ${MAX_COLUMNS}, the widest sheet read`, row: raw() };
+  for (let i = 0; i < row.cells.length; i++) {
+    if ((i < first || i >= first + width) && row.cells[i]!.trim() !== '') {
+      return {
+        kind: 'unreadable',
+        file,
+        line: row.line,
+        reason: `cell ${columnLetter(i)}${row.line} holds a value outside the header's columns (${span})`,
+        row: raw(),
+      };
+    }
+  }
+  if (nonEmptyCells(row.cells) === 0) return undefined;
+  const cells = row.cells.slice(first, first + width);
+  const types = row.types.slice(first, first + width);
+  while (cells.length < width) {
+    cells.push('');
+    types.push(' ');
+  }
+  return new XlsxRow(file, row.line, cells, names, types.join(''));
+}
+
+/** The sheet `--sheet` names (a name, or a number counted from 1), else the first that holds a value; with its first rows. */
+async function chooseSheet(file: string, zip: WorkbookZip, sheets: SheetEntry[], options: ReaderOptions, ctx: SheetContext, warnings: SourceWarning[]) {
+  const names = sheets.map((s) => `"${s.name}"`).join(', ');
+  if (options.sheet !== undefined) {
+    const wanted = options.sheet;
+    // a name first (a sheet may be called "2"), then a number, then the name in another case
+    const byNumber = /^\d+$/.test(wanted) ? sheets[Number(wanted) - 1] : undefined;
+    const sheet = sheets.find((s) => s.name === wanted) ?? byNumber ?? sheets.find((s) => s.name.toLowerCase() === wanted.trim().toLowerCase());
+    if (!sheet)
+      throw new UsageError(`${file}: no sheet "${wanted}"; the workbook's sheets are ${names}`, {
+        suggestion: 'Name a sheet with --sheet NAME or by its number from 1.',
+      });
+    if (!sheet.part) throw new UsageError(`${file}: sheet "${sheet.name}" is a chart, not a worksheet`);
+    return { sheet, prefix: await firstRows(zip, sheet, ctx, options.headerRow) };
+  }
+  // a hidden sheet (lookup tables, a macro's scratch) is not what the user sees as the data
+  for (const sheet of sheets) {
+    if (!sheet.part || sheet.hidden) continue;
+    const prefix = await firstRows(zip, sheet, ctx, options.headerRow);
+    if (prefix.length === 0) continue;
+    if (sheets.length > 1)
+      warnings.push({ file, message: `read sheet "${sheet.name}", the first that holds data (the workbook has ${names}; --sheet chooses another)` });
+    return { sheet, prefix };
+  }
+  const hidden = sheets.some((s) => s.hidden) ? '; hidden sheets are read only when --sheet names them' : '';
+  throw new InputError(`${file}: no sheet holds any data (sheets: ${names || 'none'}${hidden})`);
+}
+
+async function firstRows(zip: WorkbookZip, sheet: SheetEntry, ctx: SheetContext, headerRow: number | undefined): Promise<SheetRow[]> {
+  const rows: SheetRow[] = [];
+  for await (const row of sheetRows(await zip.stream(sheet.part!), ctx)) {
+    rows.push(row);
+    if (rows.length >= PREFIX_ROWS && (headerRow === undefined || row.line >= headerRow)) break;
+  }
+  return rows;
+}
+
+function tooWide(where: string, cell: string): InputError {
+  return new InputError(`${where}: cell ${cell} is past column ${MAX_COLUMNS}; batch-sync reads sheets up to ${MAX_COLUMNS} columns wide`, {
+    suggestion: 'Delete the stray columns to the right of the data (or copy the data to a new sheet) and save.',
+  });
+}
+
+function readError(file: string, err: unknown, sheet?: string): unknown {
+  const where = sheet === undefined ? file : `${file}: sheet "${sheet}"`;
+  if (err instanceof XmlTooLong) return new InputError(`${where}: ${err.message} (a cell longer than the largest record read; --max-record-bytes raises it)`);
+  if (err instanceof XmlBroken) return new InputError(`${where}: broken XML (${err.message.split('\n')[0]})`);
+  // what yauzl and zlib throw on a damaged archive (a bug's TypeError and the like go on as bugs)
+  if (err instanceof BatchSyncError || err instanceof TypeError || err instanceof RangeError || err instanceof ReferenceError || !(err instanceof Error))
+    return err;
+  return new InputError(`${where}: a damaged zip archive (${err.message})`, { suggestion: 'Open it in Excel or LibreOffice and save it again.' });
+}
