@@ -66,6 +66,8 @@ export async function connect(settings: ResolvedSettings, options: ConnectOption
       timeouts: { headersMs: settings.timeoutMs, bodyMs: settings.timeoutMs, attemptMs: Math.max(settings.timeoutMs * 2, 1000) },
       caFile: settings.caFile,
       allowInsecureHttp: settings.allowInsecureHttp,
+      env: settings.proxyEnv,
+      tlsVerifyOffInEnv: settings.tlsVerifyOffInEnv,
       // a TLS or clear-text warning is shown even to --quiet runs; retries are progress
       onEvent: (e) => options.say?.(describeEvent(e), e.type === 'warning' ? 'error' : 'info'),
     });

@@ -40,8 +40,10 @@ export interface ApiClientOptions {
   /** Allows http:// to a host other than loopback (the key then travels in clear text). */
   allowInsecureHttp?: boolean;
   onEvent?: (event: SendEvent) => void;
-  /** Where HTTPS_PROXY, HTTP_PROXY and NO_PROXY are read from; process.env by default. */
+  /** Where HTTPS_PROXY, HTTP_PROXY and NO_PROXY are read from (config/network-env.ts); none when not given. */
   env?: Record<string, string | undefined>;
+  /** NODE_TLS_REJECT_UNAUTHORIZED=0 is set: the client still verifies, and warns that it ignores the variable. */
+  tlsVerifyOffInEnv?: boolean;
 }
 
 export interface SendRequest {
