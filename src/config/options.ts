@@ -5,6 +5,8 @@ import { METHODS, RESOURCE_NAMES_HELP } from '../contract/resources.js';
 import { withoutQuery } from '../send/base-url.js';
 import { ANSWER_STYLE_NAMES, DEFAULT_ANSWER_STYLE, DEFAULT_SUCCESS_CODES } from '../send/answers.js';
 import type { OptionRow, OptionTable } from './option.js';
+import { int, onOff, text, wholeAtLeast } from './option-schemas.js';
+import { SEND_OPTIONS } from './send-options.js';
 
 export const BASE_URL_ENV = 'BATCH_SYNC_BASE_URL';
 export const API_KEY_ENV = 'BATCH_SYNC_API_KEY';
@@ -19,17 +21,7 @@ export const ENGINE_ENV = 'BATCH_SYNC_ENGINE';
 export const ENGINES = ['simple', 'fast', 'auto'] as const;
 export type Engine = (typeof ENGINES)[number];
 
-const int = (min: number, max: number) =>
-  z.number({ error: 'takes a whole number' }).int('takes a whole number').min(min, `must be at least ${min}`).max(max, `must be at most ${max}`);
-const text = (help: string) => z.string().describe(help);
-const onOff = (help: string) => z.boolean().describe(help);
 const withHelp = <T>(row: OptionRow<T>, help: string): OptionRow<T> => ({ ...row, schema: row.schema.describe(help) });
-
-const wholeAtLeast = (min: number, what: string) =>
-  z
-    .number({ error: `takes ${what}` })
-    .int(`takes ${what}`)
-    .min(min, `takes ${what}`);
 
 /**
  * How to read a file: flags for the files named on the command line, `reader` in each job of the
@@ -119,42 +111,7 @@ export const SETTINGS_OPTIONS = {
     default: 5 * 1024 * 1024,
     schema: int(1024, 1024 ** 3).describe('largest request body; batches are cut to fit (default 5 MiB)'),
   },
-  concurrency: {
-    flag: '--concurrency <n>',
-    plan: 'defaults.concurrency',
-    default: 4,
-    schema: int(1, 64).describe('batches in flight within a kind (default 4)'),
-  },
-  retries: {
-    flag: '--retries <n>',
-    plan: 'defaults.retries',
-    default: 5,
-    schema: int(0, 20).describe('retries of a batch after a transient failure (default 5)'),
-  },
-  retryOn500: {
-    flag: '--retry-on-500',
-    plan: 'defaults.retryOn500',
-    default: false,
-    schema: onOff('also retry HTTP 500 (off: a 500 may mean a half-applied batch)'),
-  },
-  retryDelayMs: {
-    flag: '--retry-delay <ms>',
-    plan: 'defaults.retryDelayMs',
-    default: 500,
-    schema: int(0, 600_000).describe('first backoff before a retry; doubles each time, with jitter (default 500)'),
-  },
-  maxRetryTimeMs: {
-    flag: '--max-retry-time <ms>',
-    plan: 'defaults.maxRetryTimeMs',
-    default: 5 * 60_000,
-    schema: int(0, 24 * 3600_000).describe('no new attempt of a batch after this long (default 300000)'),
-  },
-  timeoutMs: {
-    flag: '--timeout <ms>',
-    plan: 'defaults.timeoutMs',
-    default: 60_000,
-    schema: int(1, 3600_000).describe('wait this long for response headers and between body chunks (default 60000)'),
-  },
+  ...SEND_OPTIONS,
   holdDependents: {
     flag: '--no-hold-dependents',
     plan: 'defaults.holdDependents',

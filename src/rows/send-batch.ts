@@ -33,9 +33,17 @@ export interface ResourceSender {
   idle(): Promise<void>;
 }
 
+/**
+ * Batches of a kind between the reader and their answers: as many as the client may ever have in
+ * flight (its adaptive limit decides how many go at once, send/flow-control.ts), so memory stays bounded.
+ */
+export function batchesInProgress(settings: Pick<RunSettings, 'concurrency' | 'maxConcurrency'>): number {
+  return settings.concurrency ?? settings.maxConcurrency;
+}
+
 export function resourceSender(run: RunControl, resource: Resource): ResourceSender {
   const { settings, hooks, counts } = run;
-  const limiter = createLimiter(settings.concurrency);
+  const limiter = createLimiter(batchesInProgress(settings));
   const ctx: DispatchContext = {
     sender: run.sender!,
     resource,

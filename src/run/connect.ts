@@ -62,6 +62,8 @@ export async function connect(settings: ResolvedSettings, options: ConnectOption
       baseUrl,
       apiKey,
       concurrency: settings.concurrency,
+      maxConcurrency: settings.maxConcurrency,
+      maxRate: settings.maxRate,
       retry: { maxAttempts: settings.retries + 1, retryOn500: settings.retryOn500, baseDelayMs: settings.retryDelayMs, maxTotalMs: settings.maxRetryTimeMs },
       timeouts: { headersMs: settings.timeoutMs, bodyMs: settings.timeoutMs, attemptMs: Math.max(settings.timeoutMs * 2, 1000) },
       caFile: settings.caFile,

@@ -6,17 +6,22 @@
 // (we must give up instead and say so), has no per-batch time budget, cannot treat a 200 with an
 // unreadable body as "processed: never resend" (attempt.ts), and reports nothing per retry for our events.
 import { RESOURCE_PATHS } from '../contract/resources.js';
-import { UsageError } from '../errors.js';
+import { ConfigError, UsageError } from '../errors.js';
 import { addSecret } from '../redact.js';
 import type { AttemptContext } from './attempt.js';
 import { parseBaseUrl } from './base-url.js';
 import { createDispatcher } from './dispatcher.js';
-import { DEFAULT_CONCURRENCY, resolvePolicy, resolveTimeouts } from './retry-policy.js';
+import { FlowControl } from './flow-control.js';
+import { DEFAULT_CONCURRENCY, DEFAULT_MAX_CONCURRENCY, resolvePolicy, resolveTimeouts } from './retry-policy.js';
 import { sendWithRetries, type ClientState } from './send-loop.js';
-import type { ApiClientOptions, SendEvent, SendRequest, SendResult } from './types.js';
+import type { ApiClientOptions, SendEvent, SendRequest, SendResult, Traffic } from './types.js';
+
+export type TrafficView = Traffic & { concurrency: number; rate?: number };
 
 export interface ApiClient {
   send(req: SendRequest): Promise<SendResult>;
+  /** What the requests met so far, and the limit and rate now (progress, the report). */
+  traffic(): TrafficView;
   /** Lets in-flight requests finish, then closes the pool's connections. */
   close(): Promise<void>;
 }
@@ -27,9 +32,10 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const target = parseBaseUrl(options.baseUrl, options.allowInsecureHttp);
   warnAtStart(emit, target, options.tlsVerifyOffInEnv === true);
   const timeouts = resolveTimeouts(options.timeouts);
+  const flow = flowControl(options);
   const state: ClientState = {
     dispatcher: createDispatcher({
-      concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
+      concurrency: flow.max,
       connectTimeoutMs: timeouts.connectMs,
       caFile: options.caFile,
       env: options.env ?? {},
@@ -41,6 +47,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     timeouts,
     emit,
     halt: new AbortController(),
+    flow: flow.control,
   };
   let closed = false;
   return {
@@ -49,12 +56,27 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       if (state.fatal) throw state.fatal;
       return sendWithRetries(state, req, attemptContext(state, req));
     },
+    traffic: () => ({ ...flow.control.traffic, ...flow.control.state }),
     async close() {
       if (closed) return;
       closed = true;
       await closePool(state.dispatcher, timeouts.attemptMs);
     },
   };
+}
+
+/** Pinned at --concurrency when given; otherwise adaptive from the old fixed default up to --max-concurrency. */
+function flowControl(options: ApiClientOptions): { control: FlowControl; max: number } {
+  const pinned = options.concurrency !== undefined;
+  const max = options.concurrency ?? options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY;
+  for (const [name, value] of [
+    ['concurrency', max],
+    ['maxRate', options.maxRate ?? 1],
+  ] as const) {
+    if (!(value > 0)) throw new ConfigError(`${name} must be > 0, got ${value}`);
+  }
+  const initial = Math.min(max, DEFAULT_CONCURRENCY);
+  return { control: new FlowControl({ initial: pinned ? max : initial, max, pinned, maxRate: options.maxRate }), max };
 }
 
 function usableKey(given: string | undefined): string {

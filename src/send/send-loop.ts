@@ -4,6 +4,8 @@ import type { Dispatcher } from 'undici';
 import { BatchSyncError } from '../errors.js';
 import { redact } from '../redact.js';
 import { attemptOnce, type AttemptContext, type AttemptOutcome } from './attempt.js';
+import type { LoadSignal } from './concurrency-limit.js';
+import type { FlowControl } from './flow-control.js';
 import { nextDelay } from './retry-policy.js';
 import { sleep } from './sleep.js';
 import type { AttemptFailure, RetryPolicy, SendEvent, SendRequest, SendResult, Timeouts } from './types.js';
@@ -23,6 +25,27 @@ export interface ClientState {
    */
   fatal?: BatchSyncError;
   halt: AbortController;
+  flow: FlowControl;
+}
+
+/** Transport failures that say the server (or the way to it) is overloaded, as a 503 does. */
+const OVERLOAD_CODES = new Set([
+  'ATTEMPT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'ECONNRESET',
+  'UND_ERR_SOCKET',
+]);
+
+/** What an attempt's outcome says about the server's load (concurrency-limit.ts). */
+export function loadSignal(outcome: AttemptOutcome | undefined): LoadSignal {
+  if (outcome?.kind === 'done') return outcome.result.kind === 'ok' ? 'ok' : 'neutral';
+  if (outcome?.kind !== 'retry') return 'neutral';
+  const { status, code } = outcome.failure;
+  if (status === 429) return 'throttled';
+  if (status === 502 || status === 503 || status === 504 || OVERLOAD_CODES.has(code)) return 'overloaded';
+  return 'neutral';
 }
 
 const attempts = (n: number) => `${n} ${n === 1 ? 'attempt' : 'attempts'}`;
@@ -32,17 +55,39 @@ export function seconds(ms: number): string {
   return Number.isInteger(s) ? String(s) : s.toFixed(1);
 }
 
-/** One attempt; an error that ends the run is latched for every other send before it is thrown. */
-async function attemptLatched(state: ClientState, ctx: AttemptContext, attempt: number): Promise<AttemptOutcome> {
+/**
+ * One attempt, once the run's flow control gives it a place (undefined: cancelled while waiting);
+ * an error that ends the run is latched for every other send before it is thrown.
+ */
+async function attemptLatched(state: ClientState, req: SendRequest, ctx: AttemptContext, attempt: number): Promise<AttemptOutcome | undefined> {
+  const permit = await state.flow.acquire(req.signal, state.halt.signal, attempt > 1 ? req.stop : undefined);
+  if (!permit) return undefined;
+  if (attempt > 1) state.flow.traffic.retries++;
+  let outcome: AttemptOutcome | undefined;
+  let headers: Record<string, string | string[] | undefined> | undefined;
   try {
-    return await attemptOnce(ctx, attempt);
+    outcome = await attemptOnce({ ...ctx, onHeaders: (h) => (headers = h) }, attempt);
+    return outcome;
   } catch (err) {
     if (err instanceof BatchSyncError && !state.fatal) {
       state.fatal = err;
       state.halt.abort();
     }
     throw err;
+  } finally {
+    permit.release(loadSignal(outcome), headers);
   }
+}
+
+/**
+ * Waits before the next attempt. A pure backoff (no Retry-After) ends early once another request
+ * succeeded after the overload: the flow control's limit, cut by the overload, paces the return.
+ */
+async function waitToRetry(state: ClientState, req: SendRequest, delayMs: number, serverAsked: boolean): Promise<boolean> {
+  const from = Date.now();
+  const slept = await sleep(delayMs, req.signal, state.halt.signal, req.stop, serverAsked ? undefined : state.flow.recovered);
+  state.flow.traffic.waitMs += Date.now() - from;
+  return slept || !(req.signal?.aborted || state.halt.signal.aborted || req.stop?.aborted);
 }
 
 /** After a retryable failure: the result that ends the batch, or how long to wait before the next attempt. */
@@ -65,7 +110,11 @@ export async function sendWithRetries(state: ClientState, req: SendRequest, ctx:
   for (let attempt = 1; ; attempt++) {
     if (state.fatal) throw state.fatal;
     if (req.signal?.aborted) return { kind: 'cancelled', attempts: attempt - 1 };
-    const outcome = await attemptLatched(state, ctx, attempt);
+    const outcome = await attemptLatched(state, req, ctx, attempt);
+    if (outcome === undefined) {
+      if (state.fatal && !req.signal?.aborted) throw state.fatal;
+      return { kind: 'cancelled', attempts: attempt - 1 };
+    }
     // a batch that finished stays finished even if another send has just ended the run
     if (outcome.kind === 'done') return outcome.result;
     if (outcome.kind === 'cancelled') {
@@ -91,7 +140,7 @@ export async function sendWithRetries(state: ClientState, req: SendRequest, ctx:
       reason: redact(failure.message),
       error: failure,
     });
-    const slept = await sleep(next, req.signal, state.halt.signal, req.stop);
+    const slept = await waitToRetry(state, req, next, outcome.retryAfterMs !== undefined);
     if (state.fatal) throw state.fatal;
     // interrupted while waiting to retry: no request leaves after the run stopped taking batches
     if (!slept || req.stop?.aborted) return { kind: 'cancelled', attempts: attempt };
