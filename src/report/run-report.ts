@@ -29,6 +29,17 @@ export interface IsolationCount {
   overBudget: number;
 }
 
+/** What a push's requests met: see send/types.ts Traffic. */
+export interface TrafficCount {
+  requests: number;
+  throttled: number;
+  retries: number;
+  waitMs: number;
+  peakConcurrency: number;
+  /** 95th percentile of the successful answers' latency. */
+  latencyP95Ms?: number;
+}
+
 export interface RunReport {
   runId: string;
   mode: RunMode;
@@ -51,6 +62,8 @@ export interface RunReport {
   /** Distinct owner/agent ids of deals and activities that no sales profile of this run carries. */
   ownersNotInRun: number;
   isolation?: IsolationCount;
+  /** push only: the requests, 429s, retries, waits and concurrency of the run. */
+  traffic?: TrafficCount;
   /** `push --dry-run`: the batches that would have been sent, in order. */
   batches?: PlannedBatchInfo[];
 }
@@ -64,6 +77,7 @@ export interface RunMeta {
   errorFiles?: string[];
   ownersNotInRun?: number;
   isolation?: IsolationCount;
+  traffic?: TrafficCount;
 }
 
 export function buildRunReport(meta: RunMeta, collector: Collector): RunReport {

@@ -154,6 +154,8 @@ async function deliver(run: RunControl, ctx: DispatchContext, batch: PlannedBatc
     // every item has the server's verdict: the record goes once the acknowledgements are journaled
     if (handle !== undefined) hooks.landed?.(handle);
     counts.batchesAcked += 1;
+    const flow = run.sender?.flow?.();
+    if (flow) [counts.concurrency, counts.pacedRate] = [flow.concurrency, flow.rate];
     // every request of it was answered: none can read its body any more
     batch.release();
   }

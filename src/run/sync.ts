@@ -274,7 +274,7 @@ export async function sync(request: SyncRequest, environment: SyncEnvironment = 
     const isolation = connection &&
       result.isolation && { requests: result.isolation.sent, budget: result.isolation.budget, overBudget: result.isolation.overBudget };
     const report = buildRunReport(
-      { runId, mode: request.mode, startedAt, endedAt: new Date(), aborted, ownersNotInRun: result.ownersNotInRun, isolation },
+      { runId, mode: request.mode, startedAt, endedAt: new Date(), aborted, ownersNotInRun: result.ownersNotInRun, isolation, traffic: connection?.traffic() },
       collector,
     );
     finished = { report, exitCode: exitCodeOf(report, result.interrupted) };

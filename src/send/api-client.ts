@@ -16,7 +16,7 @@ import { DEFAULT_CONCURRENCY, DEFAULT_MAX_CONCURRENCY, resolvePolicy, resolveTim
 import { sendWithRetries, type ClientState } from './send-loop.js';
 import type { ApiClientOptions, SendEvent, SendRequest, SendResult, Traffic } from './types.js';
 
-export type TrafficView = Traffic & { concurrency: number; rate?: number };
+export type TrafficView = Traffic & { concurrency: number; rate?: number; latencyP95Ms?: number };
 
 export interface ApiClient {
   send(req: SendRequest): Promise<SendResult>;
@@ -56,7 +56,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       if (state.fatal) throw state.fatal;
       return sendWithRetries(state, req, attemptContext(state, req));
     },
-    traffic: () => ({ ...flow.control.traffic, ...flow.control.state }),
+    traffic: () => ({ ...flow.control.traffic, ...flow.control.state, latencyP95Ms: flow.control.latencyP95() }),
     async close() {
       if (closed) return;
       closed = true;

@@ -41,6 +41,9 @@ export class FlowControl {
   private recovery = new AbortController();
   private troubled = false;
   readonly traffic: Traffic = { requests: 0, throttled: 0, retries: 0, waitMs: 0, peakConcurrency: 0 };
+  /** Successful answers' latencies in 1 ms buckets up to 10 s (the last holds the rest): a fixed size, whatever the run's length. */
+  private readonly latencies = new Uint32Array(10_001);
+  private answeredOk = 0;
 
   constructor(private readonly options: FlowOptions) {
     this.now = options.now ?? Date.now;
@@ -56,6 +59,18 @@ export class FlowControl {
   /** Aborts when an answer succeeds after overload answers: retries waiting out a backoff may go now, in step with the limit. */
   get recovered(): AbortSignal {
     return this.recovery.signal;
+  }
+
+  /** The 95th percentile of successful answers' latency (ms), once there is one. */
+  latencyP95(): number | undefined {
+    if (this.answeredOk === 0) return undefined;
+    const rank = Math.ceil(this.answeredOk * 0.95);
+    let seen = 0;
+    for (let ms = 0; ms < this.latencies.length; ms++) {
+      seen += this.latencies[ms]!;
+      if (seen >= rank) return ms;
+    }
+    return this.latencies.length - 1;
   }
 
   private rate(): number | undefined {
@@ -129,7 +144,11 @@ export class FlowControl {
       this.traffic.throttled++;
       this.learnt.onThrottle(now, this.limit.latencyMs ?? latencyMs);
     }
-    if (signal === 'ok') this.learnt.onSuccess(now);
+    if (signal === 'ok') {
+      this.learnt.onSuccess(now);
+      this.latencies[Math.min(this.latencies.length - 1, Math.max(0, Math.round(latencyMs)))]!++;
+      this.answeredOk++;
+    }
     if (signal === 'throttled' || signal === 'overloaded') this.troubled = true;
     else if (signal === 'ok' && this.troubled) {
       this.troubled = false;

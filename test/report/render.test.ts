@@ -131,6 +131,7 @@ describe('json report', () => {
       'ownersNotInRun',
       'errorFiles',
       'isolation',
+      'traffic',
       'batches',
     ]);
     expect(Object.keys(doc.counts)).toEqual(['sales-profile', 'deal']);
