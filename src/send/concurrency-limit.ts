@@ -1,6 +1,6 @@
 // How many requests may be in flight: a loss-based controller (AIMD, as TCP's congestion window) with
 // a latency check (as the gradient limiters of Netflix concurrency-limits and Envoy's adaptive
-// concurrency filter). It starts at the old fixed default and doubles per round trip (slow start)
+// concurrency filter). It starts at the old fixed default and grows ×1.5 per round trip (slow start)
 // while answers come back fast and successful; past the first cut it adds one per round trip. It cuts
 // on a 429 (×0.7), on a 503, a timeout or a dropped connection (×0.5), and when answers grow slower
 // than the unloaded latency allows (×0.9), at most once per round trip, so one burst of refusals
@@ -17,6 +17,11 @@ export interface ConcurrencyLimitOptions {
 }
 
 const MIN = 1;
+/**
+ * Per answer in slow start: ×1.5 per round trip. Doubling reached 32 a round trip sooner, but a
+ * limit that overshoots a quota has every request of its last round trip refused.
+ */
+const SLOW_START_STEP = 0.5;
 /** An answer is "slow" when the smoothed latency exceeds the unloaded one by both of these. */
 const SLOW_FACTOR = 1.5;
 const SLOW_MARGIN_MS = 25;
@@ -64,7 +69,7 @@ export class ConcurrencyLimit {
     if (signal !== 'ok') return this.cut(CUT[signal], nowMs);
     if (this.isSlow()) return this.cut(CUT.slow, nowMs);
     if (inFlight < this.current) return;
-    this.value = Math.min(this.max, this.value + (this.value < this.threshold ? 1 : 1 / this.value));
+    this.value = Math.min(this.max, this.value + (this.value < this.threshold ? SLOW_START_STEP : 1 / this.value));
     this.peak = Math.max(this.peak, this.current);
   }
 

@@ -6,6 +6,7 @@
 import { AdaptiveRate } from './adaptive-rate.js';
 import { ConcurrencyLimit, type LoadSignal } from './concurrency-limit.js';
 import { readRateLimit } from './rate-limit-headers.js';
+import { parseRetryAfter } from './retry-policy.js';
 import { sleep } from './sleep.js';
 import { TokenBucket } from './token-bucket.js';
 import type { Traffic } from './types.js';
@@ -34,7 +35,10 @@ export class FlowControl {
   private readonly bucket = new TokenBucket(1);
   private bucketRate: number | undefined;
   private readonly now: () => number;
+  /** Places taken: requests sent, or waiting for the rate. */
   private inFlight = 0;
+  /** Requests sent and not yet answered: what the server has seen or is about to. */
+  private outstanding = 0;
   private readonly queue: Array<() => void> = [];
   private quota: { remaining: number; resetAt: number } | undefined;
   private policyRate: number | undefined;
@@ -78,14 +82,31 @@ export class FlowControl {
     return rates.length === 0 ? undefined : Math.min(...rates);
   }
 
-  /** Waits for the rate, the quota and a place in flight; undefined when a signal aborted first. */
+  /**
+   * Waits for a place in flight, then for the rate (this request's token) and the advertised quota,
+   * checked again after every wait: a 429 meanwhile may have closed it. A token is taken only with a
+   * place, so a rate learnt from a 429 applies at once to all but the requests already in flight.
+   * Undefined when a signal aborted first.
+   */
   async acquire(...signals: (AbortSignal | undefined)[]): Promise<Permit | undefined> {
-    const waited = this.now();
-    const pause = this.pacing();
-    if (pause > 0 && !(await sleep(pause, ...signals))) return undefined;
-    this.traffic.waitMs += this.now() - waited;
     if (this.queue.length === 0 && this.inFlight < this.limit.current) this.inFlight++;
     else if (!(await this.place(signals))) return undefined;
+    const waited = this.now();
+    let wait = this.token();
+    for (;;) {
+      const quota = this.quotaWait();
+      // after waiting for the quota, a fresh token: those held back must not all leave at its reset
+      const pause = quota > 0 ? quota : wait;
+      if (pause <= 0) break;
+      if (!(await sleep(pause, ...signals))) {
+        this.free();
+        return undefined;
+      }
+      wait = quota > 0 ? this.token() : 0;
+    }
+    if (this.quota) this.quota.remaining--;
+    this.outstanding++;
+    this.traffic.waitMs += this.now() - waited;
     this.traffic.requests++;
     const started = this.now();
     let released = false;
@@ -98,22 +119,34 @@ export class FlowControl {
     };
   }
 
-  /** How long the next request must wait for its token and for the advertised quota. */
-  private pacing(): number {
+  /** This request's token: how long until it may go at the rate in force (0: not paced). */
+  private token(): number {
     const now = this.now();
     const rate = this.rate();
-    let pause = 0;
-    if (rate !== undefined) {
-      if (rate !== this.bucketRate) this.bucket.setRate(rate, now);
-      this.bucketRate = rate;
-      pause = this.bucket.reserve(now);
-    }
+    if (rate === undefined) return 0;
+    if (rate !== this.bucketRate) this.bucket.setRate(rate, now);
+    this.bucketRate = rate;
+    return this.bucket.reserve(now);
+  }
+
+  /** How long the advertised (or 429-announced) quota keeps requests back. */
+  private quotaWait(): number {
+    const now = this.now();
     if (this.quota && now >= this.quota.resetAt) this.quota = undefined;
-    if (this.quota) {
-      if (this.quota.remaining <= 0) pause = Math.max(pause, this.quota.resetAt - now);
-      this.quota.remaining--;
+    return this.quota && this.quota.remaining <= 0 ? this.quota.resetAt - now : 0;
+  }
+
+  /** A place given back unused (cancelled while waiting for the rate). */
+  private free(): void {
+    this.inFlight--;
+    this.wakeWaiters();
+  }
+
+  private wakeWaiters(): void {
+    while (this.queue.length > 0 && this.inFlight < this.limit.current) {
+      this.inFlight++;
+      this.queue.shift()!();
     }
-    return pause;
   }
 
   /** Waits in line for a place; the place is taken (inFlight counted) by whoever wakes the waiter. */
@@ -140,9 +173,15 @@ export class FlowControl {
     const now = this.now();
     this.limit.onAnswer(signal, latencyMs, this.inFlight, now);
     this.inFlight--;
+    this.outstanding--;
     if (signal === 'throttled') {
       this.traffic.throttled++;
+      // the first 429 says the quota is spent: nothing goes until its Retry-After (a fixed window
+      // refuses everything sent before it closes); later ones only lower the learnt rate
+      const first = this.learnt.current === undefined;
       this.learnt.onThrottle(now, this.limit.latencyMs ?? latencyMs);
+      const wait = first ? parseRetryAfter(headers?.['retry-after'], now) : undefined;
+      if (wait !== undefined) this.quota = { remaining: 0, resetAt: now + wait };
     }
     if (signal === 'ok') {
       this.learnt.onSuccess(now);
@@ -155,19 +194,22 @@ export class FlowControl {
       this.recovery.abort();
       this.recovery = new AbortController();
     }
-    if (headers) this.advertised(headers, now);
+    if (headers && signal !== 'throttled') this.advertised(headers, now);
     this.traffic.peakConcurrency = Math.max(this.traffic.peakConcurrency, this.limit.current);
-    while (this.queue.length > 0 && this.inFlight < this.limit.current) {
-      this.inFlight++;
-      this.queue.shift()!();
-    }
+    this.wakeWaiters();
   }
 
-  /** The server's own numbers: requests already in flight were not yet counted in its `remaining`. */
+  /**
+   * The server's own numbers. Requests still on their way were not counted in its `remaining` yet:
+   * they are subtracted, unless a policy paces the run (the pacing keeps under the quota, and with
+   * whole-second resets, stopping on an estimate would idle most of each window).
+   */
   private advertised(headers: Record<string, string | string[] | undefined>, now: number): void {
     const info = readRateLimit(headers, now);
     if (!info) return;
     if (info.policyRate !== undefined) this.policyRate = info.policyRate;
-    if (info.remaining !== undefined && info.resetAt !== undefined) this.quota = { remaining: info.remaining - this.inFlight, resetAt: info.resetAt };
+    if (info.remaining === undefined || info.resetAt === undefined) return;
+    const unseen = this.policyRate === undefined ? this.outstanding : 0;
+    this.quota = { remaining: info.remaining - unseen, resetAt: info.resetAt };
   }
 }

@@ -13,18 +13,29 @@ describe('AdaptiveRate (CUBIC-shaped, as the AWS SDKs’ adaptive retry mode)', 
     expect(rate.current).toBeUndefined();
   });
 
-  it('after a 429, drops just under what got through in the last second, climbs back and lingers near it', () => {
+  it('after a 429, drops under what got through in the last second, climbs back, holds just under it, then probes slowly', () => {
     const rate = new AdaptiveRate();
     succeed(rate, 20, 0, 3000);
     rate.onThrottle(2990, 100);
     expect(rate.current).toBeCloseTo(18, 0);
-    succeed(rate, 18, 3000, 4700);
-    // near the old ceiling after about K = cbrt(20 × 0.1 / 0.4) ≈ 1.7 s, and not far above it for a while
-    expect(rate.current!).toBeGreaterThan(19.5);
-    expect(rate.current!).toBeLessThanOrEqual(20.5);
-    succeed(rate, 20, 4700, 6000);
+    // back near the old ceiling after about K = cbrt(20 × 0.1 / 0.1) ≈ 2.7 s, held at 98% of it
+    succeed(rate, 18, 3000, 6500);
+    expect(rate.current!).toBeCloseTo(19.6, 1);
+    succeed(rate, 19.6, 6500, 32_000);
+    expect(rate.current!).toBeCloseTo(19.6, 1);
+    // 30 s after the 429, the probe above it starts slowly: +0.02 × t³
+    succeed(rate, 19.6, 32_000, 36_000);
+    expect(rate.current!).toBeGreaterThan(20.5);
     expect(rate.current!).toBeLessThan(22);
-    expect(rate.current!).toBeGreaterThan(20);
+  });
+
+  it('successes of requests sent before the 429 still count in the level it learns', () => {
+    const rate = new AdaptiveRate();
+    succeed(rate, 40, 0, 300); // 12 answered by the first 429, early in the run
+    rate.onThrottle(300, 100);
+    expect(rate.current).toBeCloseTo(12 * 0.9, 0);
+    succeed(rate, 40, 300, 500); // 8 more arrive: 20 got through
+    expect(rate.current).toBeCloseTo(18, 0);
   });
 
   it('refusals within one round trip count once', () => {

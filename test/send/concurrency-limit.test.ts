@@ -12,13 +12,13 @@ function answers(limit: ConcurrencyLimit, n: number, latencyMs: number, start = 
 }
 
 describe('ConcurrencyLimit', () => {
-  it('starts at the initial limit and doubles per round trip while answers are fast (slow start), up to the cap', () => {
+  it('starts at the initial limit and grows ×1.5 per round trip while answers are fast (slow start), up to the cap', () => {
     const limit = new ConcurrencyLimit({ initial: 4, max: 32 });
     expect(limit.current).toBe(4);
     answers(limit, 4, 100);
-    expect(limit.current).toBe(8);
-    answers(limit, 8, 100);
-    expect(limit.current).toBe(16);
+    expect(limit.current).toBe(6);
+    answers(limit, 6, 100);
+    expect(limit.current).toBe(9);
     answers(limit, 100, 100);
     expect(limit.current).toBe(32);
     expect(limit.peak).toBe(32);
