@@ -3,7 +3,7 @@
 // concurrency filter). It starts at the old fixed default and grows ×1.5 per round trip (slow start)
 // while answers come back fast and successful; past the first cut it adds one per round trip. It cuts
 // on a 429 (×0.7), on a 503, a timeout or a dropped connection (×0.5), and when answers grow slower
-// than the unloaded latency allows (×0.9), at most once per round trip, so one burst of refusals
+// than the unloaded latency allows (in proportion, ×0.5 to ×0.9), at most once per round trip, so one burst of refusals
 // counts once. Pure arithmetic: the caller passes the time; no timer, no I/O.
 
 /** What one answer says about the server's load. */
@@ -67,7 +67,7 @@ export class ConcurrencyLimit {
     if (signal === 'ok') this.observe(latencyMs);
     if (this.pinned || signal === 'neutral') return;
     if (signal !== 'ok') return this.cut(CUT[signal], nowMs);
-    if (this.isSlow()) return this.cut(CUT.slow, nowMs);
+    if (this.isSlow()) return this.cut(this.slowCut(), nowMs);
     if (inFlight < this.current) return;
     this.value = Math.min(this.max, this.value + (this.value < this.threshold ? SLOW_START_STEP : 1 / this.value));
     this.peak = Math.max(this.peak, this.current);
@@ -77,6 +77,14 @@ export class ConcurrencyLimit {
     this.smoothedMs = this.smoothedMs === undefined ? latencyMs : this.smoothedMs * 0.8 + latencyMs * 0.2;
     this.baselineMs =
       this.baselineMs === undefined || latencyMs < this.baselineMs ? latencyMs : this.baselineMs + (latencyMs - this.baselineMs) * BASELINE_DRIFT;
+  }
+
+  /**
+   * A queue on the server: cut in proportion to how far the latency rose (as a gradient limiter
+   * does), aiming back at 1.2 × the unloaded latency; between ×0.5 and ×0.9.
+   */
+  private slowCut(): number {
+    return Math.min(CUT.slow, Math.max(0.5, (1.2 * this.baselineMs!) / this.smoothedMs!));
   }
 
   private isSlow(): boolean {

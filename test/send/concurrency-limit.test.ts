@@ -64,6 +64,17 @@ describe('ConcurrencyLimit', () => {
     expect(limit.current).toBeLessThan(before);
   });
 
+  it('a latency cut is in proportion to the rise, aiming at 1.2 × the unloaded latency (×0.5 to ×0.9)', () => {
+    const limit = new ConcurrencyLimit({ initial: 20, max: 32 });
+    for (let t = 0; t < 5; t++) limit.onAnswer('ok', 100, 1, t);
+    limit.onAnswer('ok', 400, 1, 1000); // smoothed 160 ms against 100: × 120/160
+    expect(limit.current).toBe(15);
+    const steep = new ConcurrencyLimit({ initial: 20, max: 32 });
+    steep.onAnswer('ok', 100, 1, 0);
+    steep.onAnswer('ok', 2000, 1, 1000); // smoothed 480 ms: at most halved
+    expect(steep.current).toBe(10);
+  });
+
   it('ignores small jitter on a fast local server (the rise must also exceed 25 ms)', () => {
     const limit = new ConcurrencyLimit({ initial: 4, max: 32 });
     let t = 0;
