@@ -90,7 +90,7 @@ describe('--max-rate', () => {
     for (const [value, message] of [
       ['0', '--max-rate takes a number of requests per second above 0'],
       ['fast', '--max-rate takes a number of requests per second'],
-    ]) {
+    ] as const) {
       const run = await runCli(['push', '--max-rate', value, 'accounts.csv'], { BATCH_SYNC_API_KEY: KEY, BATCH_SYNC_BASE_URL: 'http://127.0.0.1:9' });
       expect(run.code).toBe(2);
       expect(run.stderr).toContain(message);
