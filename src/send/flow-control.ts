@@ -3,6 +3,7 @@
 // the server's advertised quota, then a place among the requests in flight (the adaptive limit, or
 // --concurrency pinned). The arithmetic lives in concurrency-limit.ts, adaptive-rate.ts and
 // token-bucket.ts; here are the clock, the waiting and the counts the report shows.
+import { onAbort } from './abort-fanout.js';
 import { AdaptiveRate } from './adaptive-rate.js';
 import { ConcurrencyLimit, type LoadSignal } from './concurrency-limit.js';
 import { readRateLimit } from './rate-limit-headers.js';
@@ -154,17 +155,18 @@ export class FlowControl {
     const live = signals.filter((s): s is AbortSignal => s !== undefined);
     if (live.some((s) => s.aborted)) return Promise.resolve(false);
     return new Promise((resolve) => {
+      // through abort-fanout: thirty-two requests waiting for a place add no listener each
+      const unlink = live.map((s) => onAbort(s, () => cancel()));
       const wake = () => {
-        for (const s of live) s.removeEventListener('abort', cancel);
+        for (const off of unlink) off();
         resolve(true);
       };
       const cancel = () => {
         const at = this.queue.indexOf(wake);
         if (at !== -1) this.queue.splice(at, 1);
-        for (const s of live) s.removeEventListener('abort', cancel);
+        for (const off of unlink) off();
         resolve(false);
       };
-      for (const s of live) s.addEventListener('abort', cancel, { once: true });
       this.queue.push(wake);
     });
   }
