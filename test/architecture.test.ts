@@ -17,3 +17,16 @@ test('no src file is over 300 lines', () => {
     .filter((f) => f.lines > 300);
   expect(long).toEqual([]);
 });
+
+test('only config/ reads process.env (and bin/): the rest is handed plain values', () => {
+  const readers = sources('src')
+    .filter((file) => !file.startsWith(join('src', 'config')))
+    .flatMap((file) =>
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .map((line, i) => ({ where: `${file}:${i + 1}`, line }))
+        .filter(({ line }) => /\bprocess\.env\b/.test(line) && !/^\s*(\/\/|\*|\/\*)/.test(line)),
+    )
+    .map((r) => r.where);
+  expect(readers).toEqual([]);
+});

@@ -8,7 +8,7 @@ import type { ReportContext } from '../report/render-github.js';
 import { junitXml } from '../report/render-junit.js';
 import { stepSummary } from '../report/step-summary.js';
 import { openAtomic } from '../util/atomic-file.js';
-import type { SyncOutcome } from '../run/sync.js';
+import type { SyncOutcome } from '../run/sync-types.js';
 
 export interface CiFlags {
   junit?: string;

@@ -19,7 +19,8 @@ import { REPORT_OPTIONS } from '../config/options.js';
 import { processEnv } from '../config/environment.js';
 import { appendStepSummary, reportContext, writeJunit, type CiFlags } from './ci-outputs.js';
 import { DEFAULT_PLAN_FILE } from '../config/sync-plan.js';
-import { sync, type SyncEnvironment, type SyncOutcome, type SyncRequest } from '../run/sync.js';
+import { sync } from '../run/sync.js';
+import type { SyncEnvironment, SyncOutcome, SyncRequest } from '../run/sync-types.js';
 
 export const FILES_ARGUMENT = [
   '[files...]',

@@ -20,6 +20,9 @@ interface SandboxFlags {
   latency: string;
   failRate: string;
   rateLimit?: string;
+  rateBurst?: string;
+  rateLimitHeaders?: boolean;
+  capacity?: string;
   maxItems: string;
   maxBodyBytes: string;
   seed?: string;
@@ -49,7 +52,10 @@ export function registerSandbox(program: Command, output: Output, _setExit: SetE
     .option('--store <file>', 'JSON file to load the records from and save them to')
     .option('--latency <ms>', 'delay before every answer', '0')
     .option('--fail-rate <r>', 'share of batches answered 500, 0..1', '0')
-    .option('--rate-limit <n>', 'batches per second; above it 429 with Retry-After')
+    .option('--rate-limit <n>', 'batches per second, in fixed windows of one second; above it 429 with Retry-After')
+    .option('--rate-burst <n>', 'with --rate-limit: a token bucket saving up to n batches instead of the fixed window')
+    .option('--rate-limit-headers', 'send RateLimit and RateLimit-Policy (IETF draft) with every answer to a batch')
+    .option('--capacity <items/s>', 'items per second the sandbox applies; past it answers queue and latency grows')
     .option('--max-items <n>', 'items per batch; above it 400', String(SANDBOX_DEFAULTS.maxItems))
     .option('--max-body-bytes <n>', 'body size; above it 413', String(SANDBOX_DEFAULTS.maxBodyBytes))
     .option('--seed <n>', 'seed for --fail-rate, so the same batches fail on every run')
@@ -73,6 +79,9 @@ export function registerSandbox(program: Command, output: Output, _setExit: SetE
         latencyMs: number('--latency', flags.latency),
         failRate: number('--fail-rate', flags.failRate),
         rateLimit: number('--rate-limit', flags.rateLimit),
+        rateBurst: number('--rate-burst', flags.rateBurst),
+        rateLimitHeaders: flags.rateLimitHeaders === true,
+        capacity: number('--capacity', flags.capacity),
         maxItems: number('--max-items', flags.maxItems),
         maxBodyBytes: number('--max-body-bytes', flags.maxBodyBytes),
         seed: number('--seed', flags.seed),

@@ -112,11 +112,3 @@ export function planShape(table: OptionTable): Record<string, z.ZodType> {
   }
   return Object.fromEntries(Object.entries(shape).map(([k, v]) => [k, v instanceof z.ZodType ? v : z.strictObject(v).optional()]));
 }
-
-/** A whole number within bounds, with messages that say so. */
-export const int = (min: number, max: number) =>
-  z.number({ error: 'takes a whole number' }).int('takes a whole number').min(min, `must be at least ${min}`).max(max, `must be at most ${max}`);
-/** Text, with its help line. */
-export const text = (help: string) => z.string().describe(help);
-/** A switch, with its help line. */
-export const onOff = (help: string) => z.boolean().describe(help);

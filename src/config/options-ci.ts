@@ -2,7 +2,8 @@
 // the JUnit file, the webhook notification and the healthchecks-style ping, and what GitHub Actions
 // tells a step through its environment.
 import { z } from 'zod';
-import { text, type OptionTable } from './option.js';
+import type { OptionTable } from './option.js';
+import { text } from './option-schemas.js';
 
 export const NOTIFY_URL_ENV = 'BATCH_SYNC_NOTIFY_URL';
 export const PING_URL_ENV = 'BATCH_SYNC_PING_URL';

@@ -2,7 +2,8 @@
 // runs: the report directory a push of the same plan and flags writes to.
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
-import { int, resolveOptions, type GivenFlags, type OptionTable } from './option.js';
+import { resolveOptions, type GivenFlags, type OptionTable } from './option.js';
+import { int } from './option-schemas.js';
 import { INPUT_OPTIONS, NIGHTLY_OPTIONS } from './options.js';
 import { DEFAULT_STATE_DIR } from './settings.js';
 import type { SyncPlan } from './sync-plan.js';

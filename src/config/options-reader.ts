@@ -1,13 +1,8 @@
 // How to read a file, declared once (see option.ts): flags for the files named on the command line,
 // `reader` in each job of the plan (`jobs[].reader`, see config/sync-plan.ts).
 import { z } from 'zod';
-import { text, type OptionTable } from './option.js';
-
-const wholeAtLeast = (min: number, what: string) =>
-  z
-    .number({ error: `takes ${what}` })
-    .int(`takes ${what}`)
-    .min(min, `takes ${what}`);
+import type { OptionTable } from './option.js';
+import { text, wholeAtLeast } from './option-schemas.js';
 
 export const READER_OPTIONS = {
   fileFormat: { plan: 'reader.format', schema: z.enum(['csv', 'json', 'ndjson', 'xlsx']).describe("the file's format (default: from its extension)") },

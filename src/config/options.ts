@@ -4,10 +4,12 @@ import { z } from 'zod';
 import { METHODS, RESOURCE_NAMES_HELP } from '../contract/resources.js';
 import { withoutQuery } from '../send/base-url.js';
 import { ANSWER_STYLE_NAMES, DEFAULT_ANSWER_STYLE, DEFAULT_SUCCESS_CODES } from '../send/answers.js';
-import { int, onOff, text, type OptionRow, type OptionTable } from './option.js';
+import type { OptionRow, OptionTable } from './option.js';
+import { int, onOff, text } from './option-schemas.js';
 import { READER_OPTIONS } from './options-reader.js';
 import { CI_REPORT_OPTIONS, NOTIFY_OPTIONS } from './options-ci.js';
 import { REPORT_FORMATS } from '../report/reporters.js';
+import { SEND_OPTIONS } from './send-options.js';
 
 export const BASE_URL_ENV = 'BATCH_SYNC_BASE_URL';
 export const API_KEY_ENV = 'BATCH_SYNC_API_KEY';
@@ -78,42 +80,7 @@ export const SETTINGS_OPTIONS = {
     default: 5 * 1024 * 1024,
     schema: int(1024, 1024 ** 3).describe('largest request body; batches are cut to fit (default 5 MiB)'),
   },
-  concurrency: {
-    flag: '--concurrency <n>',
-    plan: 'defaults.concurrency',
-    default: 4,
-    schema: int(1, 64).describe('batches in flight within a kind (default 4)'),
-  },
-  retries: {
-    flag: '--retries <n>',
-    plan: 'defaults.retries',
-    default: 5,
-    schema: int(0, 20).describe('retries of a batch after a transient failure (default 5)'),
-  },
-  retryOn500: {
-    flag: '--retry-on-500',
-    plan: 'defaults.retryOn500',
-    default: false,
-    schema: onOff('also retry HTTP 500 (off: a 500 may mean a half-applied batch)'),
-  },
-  retryDelayMs: {
-    flag: '--retry-delay <ms>',
-    plan: 'defaults.retryDelayMs',
-    default: 500,
-    schema: int(0, 600_000).describe('first backoff before a retry; doubles each time, with jitter (default 500)'),
-  },
-  maxRetryTimeMs: {
-    flag: '--max-retry-time <ms>',
-    plan: 'defaults.maxRetryTimeMs',
-    default: 5 * 60_000,
-    schema: int(0, 24 * 3600_000).describe('no new attempt of a batch after this long (default 300000)'),
-  },
-  timeoutMs: {
-    flag: '--timeout <ms>',
-    plan: 'defaults.timeoutMs',
-    default: 60_000,
-    schema: int(1, 3600_000).describe('wait this long for response headers and between body chunks (default 60000)'),
-  },
+  ...SEND_OPTIONS,
   holdDependents: {
     flag: '--no-hold-dependents',
     plan: 'defaults.holdDependents',

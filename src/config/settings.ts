@@ -3,6 +3,7 @@
 // options at once: how the API answers, and whether the run keeps a state directory.
 import { join, resolve } from 'node:path';
 import { ANSWER_STYLES } from '../send/answers.js';
+import { networkEnv } from './network-env.js';
 import { resolveOptions, type GivenFlags, type OptionValues } from './option.js';
 import { RUN_OPTIONS } from './options.js';
 import type { SyncPlan } from './sync-plan.js';
@@ -54,6 +55,6 @@ export function resolveSettings(given: GivenFlags, plan: SyncPlan | undefined, e
   const v = resolveOptions(RUN_OPTIONS, given, env, plan);
   const { incremental: _incremental, full: _full, stateDir: _stateDir, reportDir: _reportDir, readSplit, readChunkRows, ...settings } = v;
   const readTuning: ReadTuning = { split: readSplit, chunkRows: readChunkRows };
-  return { ...settings, readTuning, ...answers(v, given), ...unattended(v, given, plan, cwd) };
+  return { ...settings, readTuning, ...answers(v, given), ...unattended(v, given, plan, cwd), ...networkEnv(env) };
 }
 export type ResolvedSettings = ReturnType<typeof resolveSettings>;

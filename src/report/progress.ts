@@ -13,6 +13,10 @@ export interface ProgressCounts {
   batchesAcked: number;
   itemsAcked: number;
   retries: number;
+  /** Requests the client may have in flight now (push). */
+  concurrency?: number;
+  /** Requests per second the client paces at, when a rate limit applies (push). */
+  pacedRate?: number;
   /** The resource being read or sent now. */
   resource?: string;
   /** The counts when that resource began: what is shown under its name is what it added since. */
@@ -65,7 +69,7 @@ export function pickProgressMode(output: Output, forced?: ProgressMode): Progres
 
 const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
-/** `deal: 8800 rows read, 88 batches acknowledged, 11800 items/s, 2 retries (run: 8920 rows read)` */
+/** `deal: 8800 rows read, 88 batches acknowledged, 11800 items/s, 2 retries, concurrency 12 (run: 8920 rows read)` */
 export function progressText(c: ProgressCounts, elapsedMs: number): string {
   const since = c.resource ? c.since : undefined;
   const rows = c.rowsRead - (since?.rowsRead ?? 0);
@@ -76,6 +80,8 @@ export function progressText(c: ProgressCounts, elapsedMs: number): string {
     parts.push(count(batches, 'batch acknowledged', 'batches acknowledged'), `${rate} items/s`);
   }
   if (c.retries > 0) parts.push(count(c.retries, 'retry', 'retries'));
+  if (c.concurrency !== undefined) parts.push(`concurrency ${c.concurrency}`);
+  if (c.pacedRate !== undefined) parts.push(`paced at ${c.pacedRate.toFixed(1)} requests/s`);
   // rate and retries are the run's; after the first resource, its total rows are said apart
   const run = since && since.rowsRead > 0 ? ` (run: ${count(c.rowsRead, 'row read', 'rows read')})` : '';
   return `${c.resource ? `${c.resource}: ` : ''}${parts.join(', ')}${run}`;

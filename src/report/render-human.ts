@@ -8,6 +8,7 @@ import type { OutcomeGroup, ResourceCounts, WarningGroup } from './collector.js'
 import type { RowOutcome } from '../plan/outcome.js';
 import type { Output } from './output.js';
 import { visibleStrings } from './terminal-text.js';
+import { trafficLine } from './traffic.js';
 import {
   commandName,
   durationSeconds,
@@ -75,6 +76,7 @@ export function humanReport(raw: RunReport, c: ChalkInstance): string[] {
     lines.push(`Rows not accepted, with their original columns: ${report.errorFiles.join(', ')}`, '');
   }
   if (report.isolation) lines.push(isolationLine(report.isolation), '');
+  if (report.traffic) lines.push(trafficLine(report.traffic), '');
   lines.push(verdict(report, c));
   return lines;
 }

@@ -6,6 +6,7 @@ import type { OutcomeGroup, ResourceCounts } from './collector.js';
 import type { RowOutcome } from '../plan/outcome.js';
 import type { Output } from './output.js';
 import type { RunReport } from './run-report.js';
+import { trafficJson } from './traffic.js';
 
 export const JSON_REPORT_VERSION = 1;
 
@@ -74,6 +75,8 @@ export function reportJson(report: RunReport) {
     errorFiles: report.errorFiles ?? [],
     // --isolate-unattributed: the extra requests it sent (null when it was off)
     isolation: report.isolation ? { requests: report.isolation.requests, budget: report.isolation.budget, overBudget: report.isolation.overBudget } : null,
+    // push only: what the requests met (null in validate and --dry-run)
+    traffic: report.traffic ? trafficJson(report.traffic) : null,
     /** `push --dry-run` only: the batches that would have been sent. */
     batches: report.batches ? report.batches.map((b) => ({ batchId: b.batchId, resource: b.resource, items: b.items, bytes: b.bytes })) : null,
     /** `push --dry-run --incremental` only: per resource, rows new, changed and unchanged against the state. */

@@ -39,6 +39,17 @@ export interface PreviewCounts {
   unchanged: number;
 }
 
+/** What a push's requests met: see send/types.ts Traffic. */
+export interface TrafficCount {
+  requests: number;
+  throttled: number;
+  retries: number;
+  waitMs: number;
+  peakConcurrency: number;
+  /** 95th percentile of the successful answers' latency. */
+  latencyP95Ms?: number;
+}
+
 export interface RunReport {
   runId: string;
   mode: RunMode;
@@ -63,6 +74,8 @@ export interface RunReport {
   /** Distinct owner/agent ids of deals and activities that no sales profile of this run carries. */
   ownersNotInRun: number;
   isolation?: IsolationCount;
+  /** push only: the requests, 429s, retries, waits and concurrency of the run. */
+  traffic?: TrafficCount;
   /** `push --dry-run`: the batches that would have been sent, in order. */
   batches?: PlannedBatchInfo[];
   /** `push --dry-run --incremental`: per resource, new, changed and unchanged rows against the state. */
@@ -78,6 +91,7 @@ export interface RunMeta {
   errorFiles?: string[];
   ownersNotInRun?: number;
   isolation?: IsolationCount;
+  traffic?: TrafficCount;
 }
 
 /** `sent`: in a dry-run preview, the rows the state found new or changed per resource. */

@@ -1,5 +1,6 @@
 // One line for cron mail subjects and log scrapers: key=value pairs in a fixed order, no colour, no
 // row data, so `grep 'batch-sync push: .* FAILED'` and simple parsers keep working across versions.
+import { trafficPairs } from './traffic.js';
 import { commandName, durationSeconds, failedRows, type RunReport } from './run-report.js';
 
 export type RunStatus = 'OK' | 'FAILED' | 'ABORTED';
@@ -29,6 +30,7 @@ export function summaryLine(report: RunReport, exitCode?: number): string {
     `duration=${durationSeconds(report)}`,
   ];
   if (report.isolation) parts.push(`isolation-requests=${report.isolation.requests}`);
+  if (report.traffic) parts.push(...trafficPairs(report.traffic));
   if (report.aborted) parts.push(`aborted=${report.aborted.code}`);
   return parts.join(' ');
 }

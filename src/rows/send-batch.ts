@@ -33,9 +33,26 @@ export interface ResourceSender {
   idle(): Promise<void>;
 }
 
+/** The most batches of a kind between the reader and their answers: as many as the client may ever have in flight. */
+export function batchesInProgress(settings: Pick<RunSettings, 'concurrency' | 'maxConcurrency'>): number {
+  return settings.concurrency ?? settings.maxConcurrency;
+}
+
+/**
+ * How many batches may be in progress now: the client's limit now (send/flow-control.ts) and two
+ * ready to go, so the limit is always used (or it would never grow); built batches waiting for a
+ * place they will not get soon were 70 MB of a 100,000-row push to a fast local API.
+ */
+function inProgressNow(run: RunControl): () => number {
+  const most = batchesInProgress(run.settings);
+  if (run.settings.concurrency !== undefined || !run.sender?.flow) return () => most;
+  const flow = run.sender.flow.bind(run.sender);
+  return () => Math.min(most, flow().concurrency + 2);
+}
+
 export function resourceSender(run: RunControl, resource: Resource): ResourceSender {
   const { settings, hooks, counts } = run;
-  const limiter = createLimiter(settings.concurrency);
+  const limiter = createLimiter(inProgressNow(run));
   const ctx: DispatchContext = {
     sender: run.sender!,
     resource,
@@ -146,6 +163,8 @@ async function deliver(run: RunControl, ctx: DispatchContext, batch: PlannedBatc
     // every item has the server's verdict: the record goes once the acknowledgements are journaled
     if (handle !== undefined) hooks.landed?.(handle);
     counts.batchesAcked += 1;
+    const flow = run.sender?.flow?.();
+    if (flow) [counts.concurrency, counts.pacedRate] = [flow.concurrency, flow.rate];
     // every request of it was answered: none can read its body any more
     batch.release();
   }

@@ -24,7 +24,9 @@ export interface RunSettings {
   source: string;
   batchSize: number;
   maxBodyBytes: number;
-  concurrency: number;
+  /** Pinned requests in flight (--concurrency); unset, the client's limit adapts up to maxConcurrency. */
+  concurrency?: number;
+  maxConcurrency: number;
   holdDependents: boolean;
   checkSuccessCount: boolean;
   namesItems: boolean;

@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import v8 from 'node:v8';
 import { RESOURCES, type Resource } from '../contract/resources.js';
+import type { TrafficCount } from '../report/run-report.js';
 import type { SandboxHeld } from '../report/sandbox-lines.js';
 import type { SandboxHandle } from '../sandbox/index.js';
 import { apiTarget } from '../config/api-key.js';
@@ -22,6 +23,8 @@ export interface ConnectOptions {
 
 export interface Connection {
   sender: BatchSender;
+  /** What the run's requests met, for the report. */
+  traffic(): TrafficCount;
   /** Closes the client, and the embedded sandbox after saying what it holds. */
   close(): Promise<SandboxHeld | undefined>;
 }
@@ -62,10 +65,14 @@ export async function connect(settings: ResolvedSettings, options: ConnectOption
       baseUrl,
       apiKey,
       concurrency: settings.concurrency,
+      maxConcurrency: settings.maxConcurrency,
+      maxRate: settings.maxRate,
       retry: { maxAttempts: settings.retries + 1, retryOn500: settings.retryOn500, baseDelayMs: settings.retryDelayMs, maxTotalMs: settings.maxRetryTimeMs },
       timeouts: { headersMs: settings.timeoutMs, bodyMs: settings.timeoutMs, attemptMs: Math.max(settings.timeoutMs * 2, 1000) },
       caFile: settings.caFile,
       allowInsecureHttp: settings.allowInsecureHttp,
+      env: settings.proxyEnv,
+      tlsVerifyOffInEnv: settings.tlsVerifyOffInEnv,
       // a TLS or clear-text warning is shown even to --quiet runs; retries are progress
       onEvent: (e) => options.say?.(describeEvent(e), e.type === 'warning' ? 'error' : 'info'),
     });
@@ -76,7 +83,11 @@ export async function connect(settings: ResolvedSettings, options: ConnectOption
   return {
     // in-flight requests get a grace period after Ctrl-C: the cancel signal fires later; the run's
     // own signal (it stopped taking batches) only keeps retries from starting
-    sender: { send: (req) => client.send({ ...req, stop: req.signal, signal: options.cancel }) },
+    sender: { send: (req) => client.send({ ...req, stop: req.signal, signal: options.cancel }), flow: () => client.traffic() },
+    traffic: () => {
+      const { requests, throttled, retries, waitMs, peakConcurrency, latencyP95Ms } = client.traffic();
+      return { requests, throttled, retries, waitMs, peakConcurrency, latencyP95Ms };
+    },
     close: async () => {
       // the embedded sandbox closes even when the client's close fails; what it held is read first
       let holds: SandboxHeld | undefined;

@@ -15,7 +15,7 @@ import { answersOf } from '../send/dispatch.js';
 import { createLanding, createResender, type Landing, type Resender } from '../send/resend.js';
 import type { RunHooks } from './run.js';
 import type { Resource } from '../contract/resources.js';
-import type { RunSession, SessionContext } from './sync.js';
+import type { RunSession, SessionContext } from './sync-types.js';
 
 /** A directory we cannot create or write (ENOTDIR, EACCES, EROFS…) is the user's to fix, not a bug: exit 2, naming it. */
 function unusableDir(what: string, error: unknown): unknown {

@@ -14,7 +14,7 @@ import type { BatchSender } from '../send/dispatch.js';
 import type { PreparedJob } from '../rows/prepare.js';
 import { readFromWorker, readHere, type ResourceRead } from '../rows/read-rows.js';
 import { readInWorker, readsInWorker, type WorkerRows } from '../rows/read-in-worker.js';
-import { resourceSender, type RunControl } from '../rows/send-batch.js';
+import { batchesInProgress, resourceSender, type RunControl } from '../rows/send-batch.js';
 import type { RowMeta, RunHooks, RunSettings } from '../rows/types.js';
 
 export type { RunHooks } from '../rows/types.js';
@@ -114,7 +114,7 @@ function batcherFor(settings: RunSettings, resource: Resource) {
     source: settings.source,
     // one sequence per kind across all its files, so an id never repeats within a run
     batchIdOf: (n) => makeBatchId(settings.source, resource, settings.runId, n),
-    bodies: new BodyBuffers(settings.concurrency + 2),
+    bodies: new BodyBuffers(batchesInProgress(settings) + 2),
   });
 }
 

@@ -18,6 +18,8 @@ export interface BatchRouteConfig {
   maxItems: number;
   maxBodyBytes: number;
   answers: AnswerStyle;
+  /** Send RateLimit and RateLimit-Policy with every answer to a batch. */
+  rateLimitHeaders: boolean;
   onBatch?: (entry: BatchLogEntry) => void;
 }
 
@@ -84,11 +86,17 @@ export async function handleBatch(
   };
 
   const fault = state.nextFault();
+  const limits = config.rateLimitHeaders ? state.rateHeaders() : {};
   if (fault?.status === 429) {
     refuse(429, 'RATE_LIMITED', `more requests per second than the sandbox allows; retry after ${fault.retryAfterSeconds}s`, {
       'retry-after': String(fault.retryAfterSeconds),
+      ...limits,
     });
     return log(429);
+  }
+  if (fault?.status === 503) {
+    refuse(503, 'UNAVAILABLE', 'the sandbox is playing an outage: nothing of this batch was applied; retry it');
+    return log(503);
   }
   if (fault?.status === 500) {
     refuse(500, 'INTERNAL_ERROR', 'injected fault (--fail-rate): nothing of this batch was applied; retry it');
@@ -99,7 +107,9 @@ export async function handleBatch(
     return log(400);
   }
 
+  const queued = state.serviceDelayMs(items.length);
+  if (queued > 0) await sleep(queued);
   const { answer, accepted } = applyBatch(state.store, route.resource, route.method, items, config.answers);
-  sendJson(res, 200, answer);
+  sendJson(res, 200, answer, limits);
   return log(200, answer.data, accepted);
 }

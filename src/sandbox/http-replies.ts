@@ -13,6 +13,7 @@ export type RefusalReason =
   | 'TOO_MANY_ITEMS'
   | 'PAYLOAD_TOO_LARGE'
   | 'RATE_LIMITED'
+  | 'UNAVAILABLE'
   | 'INTERNAL_ERROR';
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {

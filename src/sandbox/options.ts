@@ -16,25 +16,34 @@ export const SANDBOX_DEFAULTS = {
 
 const positiveInt = z.number().int().positive();
 
-export const sandboxOptionsSchema = z.strictObject({
-  port: z.number().int().min(0).max(65535).default(SANDBOX_DEFAULTS.port).describe('TCP port; 0 picks a free one.'),
-  host: z.string().min(1).default(SANDBOX_DEFAULTS.host),
-  apiKey: z.string().min(1, 'must not be empty').describe('The key every API request must carry in x-api-key.'),
-  store: z.string().min(1).optional().describe('JSON file the records are loaded from and persisted to.'),
-  latencyMs: z.number().int().min(0).max(600_000).default(SANDBOX_DEFAULTS.latencyMs),
-  failRate: z.number().min(0).max(1).default(SANDBOX_DEFAULTS.failRate).describe('Share of batches answered 500.'),
-  rateLimit: positiveInt.optional().describe('Batches per second; above it 429 with Retry-After.'),
-  maxItems: positiveInt.default(SANDBOX_DEFAULTS.maxItems).describe('Items per batch; above it 400.'),
-  maxBodyBytes: positiveInt.default(SANDBOX_DEFAULTS.maxBodyBytes).describe('Body size; above it 413.'),
-  seed: z.number().int().optional().describe('Seed of the random numbers behind failRate (deterministic tests).'),
-  historyLimit: positiveInt.default(SANDBOX_DEFAULTS.historyLimit),
-  answers: z
-    .enum(['named', 'documented'])
-    .default('named')
-    .describe(
-      "named: every detail labelled items[i] externalId=X, success counts accepted items; documented: as the real API's documentation shows (no label, success 100).",
-    ),
-});
+export const sandboxOptionsSchema = z
+  .strictObject({
+    port: z.number().int().min(0).max(65535).default(SANDBOX_DEFAULTS.port).describe('TCP port; 0 picks a free one.'),
+    host: z.string().min(1).default(SANDBOX_DEFAULTS.host),
+    apiKey: z.string().min(1, 'must not be empty').describe('The key every API request must carry in x-api-key.'),
+    store: z.string().min(1).optional().describe('JSON file the records are loaded from and persisted to.'),
+    latencyMs: z.number().int().min(0).max(600_000).default(SANDBOX_DEFAULTS.latencyMs),
+    failRate: z.number().min(0).max(1).default(SANDBOX_DEFAULTS.failRate).describe('Share of batches answered 500.'),
+    rateLimit: positiveInt.optional().describe('Batches per second; above it 429 with Retry-After.'),
+    rateBurst: positiveInt.optional().describe('With rateLimit: a token bucket that saves up to this many batches, instead of a fixed window of one second.'),
+    rateLimitHeaders: z.boolean().default(false).describe('Send RateLimit and RateLimit-Policy (IETF draft) with every answer to a batch.'),
+    capacity: z
+      .number()
+      .positive()
+      .optional()
+      .describe('Items per second the sandbox can apply; past it answers queue and latency grows, as on a loaded server.'),
+    maxItems: positiveInt.default(SANDBOX_DEFAULTS.maxItems).describe('Items per batch; above it 400.'),
+    maxBodyBytes: positiveInt.default(SANDBOX_DEFAULTS.maxBodyBytes).describe('Body size; above it 413.'),
+    seed: z.number().int().optional().describe('Seed of the random numbers behind failRate (deterministic tests).'),
+    historyLimit: positiveInt.default(SANDBOX_DEFAULTS.historyLimit),
+    answers: z
+      .enum(['named', 'documented'])
+      .default('named')
+      .describe(
+        "named: every detail labelled items[i] externalId=X, success counts accepted items; documented: as the real API's documentation shows (no label, success 100).",
+      ),
+  })
+  .refine((o) => o.rateBurst === undefined || o.rateLimit !== undefined, { message: 'goes with --rate-limit', path: ['rateBurst'] });
 
 /** What callers pass: everything but the key has a default. */
 export type SandboxOptions = z.input<typeof sandboxOptionsSchema> & {
@@ -54,6 +63,9 @@ export const OPTION_FLAGS: Record<keyof ResolvedSandboxOptions, string> = {
   latencyMs: '--latency',
   failRate: '--fail-rate',
   rateLimit: '--rate-limit',
+  rateBurst: '--rate-burst',
+  rateLimitHeaders: '--rate-limit-headers',
+  capacity: '--capacity',
   maxItems: '--max-items',
   maxBodyBytes: '--max-body-bytes',
   seed: '--seed',

@@ -12,10 +12,15 @@ export interface Faults {
   latencyMs: number;
   failRate: number;
   rateLimit?: number;
+  rateBurst?: number;
+  /** Items per second it can apply; past it, answers queue. */
+  capacity?: number;
+  /** Every batch answered 503 (an outage), until set back. */
+  unavailable?: boolean;
 }
 
 /** A fault to play instead of applying a batch. */
-export type FaultDecision = { status: 429; retryAfterSeconds: number } | { status: 500 };
+export type FaultDecision = { status: 429; retryAfterSeconds: number } | { status: 500 } | { status: 503 };
 
 export type SandboxStatsView = SandboxStats & { records: Record<Resource, number> };
 
@@ -26,7 +31,9 @@ export class SandboxState {
   private limiter: RateLimiter;
   private readonly random: Random;
   /** Statuses to answer the next batches with, before any rate or chance applies (retry tests). */
-  private forced: Array<429 | 500> = [];
+  private forced: Array<429 | 500 | 503> = [];
+  /** When the queue of work accepted so far is done (--capacity). */
+  private busyUntil = 0;
 
   constructor(
     options: ResolvedSandboxOptions,
@@ -34,8 +41,9 @@ export class SandboxState {
   ) {
     this.store = new RecordStore(options.store);
     this.history = new BatchHistory(options.historyLimit);
-    this.faults = { latencyMs: options.latencyMs, failRate: options.failRate, rateLimit: options.rateLimit };
-    this.limiter = rateLimiter(options.rateLimit, now);
+    const { latencyMs, failRate, rateLimit, rateBurst, capacity } = options;
+    this.faults = { latencyMs, failRate, rateLimit, rateBurst, capacity };
+    this.limiter = rateLimiter(rateLimit, now, rateBurst);
     this.random = makeRandom(options.seed);
   }
 
@@ -45,10 +53,10 @@ export class SandboxState {
 
   setFaults(change: Partial<Faults>): void {
     this.faults = { ...this.faults, ...change };
-    if ('rateLimit' in change) this.limiter = rateLimiter(this.faults.rateLimit, this.now);
+    if ('rateLimit' in change || 'rateBurst' in change) this.limiter = rateLimiter(this.faults.rateLimit, this.now, this.faults.rateBurst);
   }
 
-  failNext(count: number, status: 429 | 500 = 500): void {
+  failNext(count: number, status: 429 | 500 | 503 = 500): void {
     for (let i = 0; i < count; i++) this.forced.push(status);
   }
 
@@ -56,11 +64,31 @@ export class SandboxState {
   nextFault(): FaultDecision | undefined {
     const forced = this.forced.shift();
     if (forced === 429) return { status: 429, retryAfterSeconds: 1 };
-    if (forced === 500) return { status: 500 };
+    if (forced === 500 || forced === 503) return { status: forced };
+    if (this.faults.unavailable) return { status: 503 };
     const rate = this.limiter.take();
     if (!rate.allowed) return { status: 429, retryAfterSeconds: rate.retryAfterSeconds };
     if (this.faults.failRate > 0 && this.random() < this.faults.failRate) return { status: 500 };
     return undefined;
+  }
+
+  /** The RateLimit fields (IETF draft) for an answer, as the limit stands after this request. */
+  rateHeaders(): Record<string, string> {
+    const state = this.limiter.state();
+    if (!state) return {};
+    return { ratelimit: `"default";r=${state.remaining};t=${state.resetSeconds}`, 'ratelimit-policy': `"default";q=${state.limit};w=1` };
+  }
+
+  /**
+   * How long a batch of `items` waits to be applied: one queue served at `capacity` items a second.
+   * Under it the wait is the batch's own share; past it the queue grows, and so does every answer's latency.
+   */
+  serviceDelayMs(items: number): number {
+    const capacity = this.faults.capacity;
+    if (capacity === undefined) return 0;
+    const t = this.now();
+    this.busyUntil = Math.max(this.busyUntil, t) + (items * 1000) / capacity;
+    return this.busyUntil - t;
   }
 
   records(resource: Resource): StoredRecord[] {
@@ -87,5 +115,6 @@ export class SandboxState {
     this.history.reset();
     this.limiter.reset();
     this.forced = [];
+    this.busyUntil = 0;
   }
 }

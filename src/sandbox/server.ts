@@ -27,10 +27,10 @@ export interface SandboxHandle {
   batches(): BatchLogEntry[];
   stats(): SandboxStatsView;
   reset(): void;
-  /** Changes latency, fail rate or rate limit while running. */
+  /** Changes latency, fail rate, rate limit, capacity or an outage (`unavailable`: every batch 503) while running. */
   setFaults(change: Partial<Faults>): void;
   /** Answers the next `count` batches with `status` (default 500) whatever else is set. */
-  failNext(count: number, status?: 429 | 500): void;
+  failNext(count: number, status?: 429 | 500 | 503): void;
   /** Writes the store file now (when there is one and something changed). */
   flush(): Promise<void>;
   /** Stops accepting, lets requests in flight finish, then saves the store. */
@@ -62,6 +62,7 @@ export async function startSandbox(options: SandboxOptions): Promise<SandboxHand
     maxItems: opts.maxItems,
     maxBodyBytes: opts.maxBodyBytes,
     answers: opts.answers,
+    rateLimitHeaders: opts.rateLimitHeaders,
     onBatch,
   };
   let closing = false;

@@ -6,37 +6,92 @@
 // (we must give up instead and say so), has no per-batch time budget, cannot treat a 200 with an
 // unreadable body as "processed: never resend" (attempt.ts), and reports nothing per retry for our events.
 import { RESOURCE_PATHS } from '../contract/resources.js';
-import { BatchSyncError, UsageError } from '../errors.js';
-import { addSecret, redact } from '../redact.js';
-import { attemptOnce, type AttemptContext } from './attempt.js';
+import { ConfigError, UsageError } from '../errors.js';
+import { addSecret } from '../redact.js';
+import type { AttemptContext } from './attempt.js';
 import { parseBaseUrl } from './base-url.js';
 import { createDispatcher } from './dispatcher.js';
-import { DEFAULT_CONCURRENCY, nextDelay, resolvePolicy, resolveTimeouts } from './retry-policy.js';
-import { sleep } from './sleep.js';
-import type { ApiClientOptions, AttemptFailure, SendEvent, SendRequest, SendResult } from './types.js';
+import { FlowControl } from './flow-control.js';
+import { DEFAULT_CONCURRENCY, DEFAULT_MAX_CONCURRENCY, resolvePolicy, resolveTimeouts } from './retry-policy.js';
+import { sendWithRetries, type ClientState } from './send-loop.js';
+import type { ApiClientOptions, SendEvent, SendRequest, SendResult, Traffic } from './types.js';
 
-const attempts = (n: number) => `${n} ${n === 1 ? 'attempt' : 'attempts'}`;
+export type TrafficView = Traffic & { concurrency: number; rate?: number; latencyP95Ms?: number };
 
 export interface ApiClient {
   send(req: SendRequest): Promise<SendResult>;
+  /** What the requests met so far, and the limit and rate now (progress, the report). */
+  traffic(): TrafficView;
   /** Lets in-flight requests finish, then closes the pool's connections. */
   close(): Promise<void>;
 }
 
 export function createApiClient(options: ApiClientOptions): ApiClient {
-  const apiKey = options.apiKey?.trim() ?? '';
+  const apiKey = usableKey(options.apiKey);
+  const emit = (event: SendEvent) => options.onEvent?.(event);
+  const target = parseBaseUrl(options.baseUrl, options.allowInsecureHttp);
+  warnAtStart(emit, target, options.tlsVerifyOffInEnv === true);
+  const timeouts = resolveTimeouts(options.timeouts);
+  const flow = flowControl(options);
+  const state: ClientState = {
+    dispatcher: createDispatcher({
+      concurrency: flow.max,
+      connectTimeoutMs: timeouts.connectMs,
+      caFile: options.caFile,
+      env: options.env ?? {},
+    }),
+    origin: target.origin,
+    basePath: target.basePath,
+    headers: { 'x-api-key': apiKey, 'content-type': 'application/json', accept: 'application/json', 'user-agent': 'batch-sync' },
+    policy: resolvePolicy(options.retry),
+    timeouts,
+    emit,
+    halt: new AbortController(),
+    flow: flow.control,
+  };
+  let closed = false;
+  return {
+    async send(req) {
+      if (closed) throw new Error('batch-sync bug: send() after close()');
+      if (state.fatal) throw state.fatal;
+      return sendWithRetries(state, req, attemptContext(state, req));
+    },
+    traffic: () => ({ ...flow.control.traffic, ...flow.control.state, latencyP95Ms: flow.control.latencyP95() }),
+    async close() {
+      if (closed) return;
+      closed = true;
+      await closePool(state.dispatcher, timeouts.attemptMs);
+    },
+  };
+}
+
+/** Pinned at --concurrency when given; otherwise adaptive from the old fixed default up to --max-concurrency. */
+function flowControl(options: ApiClientOptions): { control: FlowControl; max: number } {
+  const pinned = options.concurrency !== undefined;
+  const max = options.concurrency ?? options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY;
+  for (const [name, value] of [
+    ['concurrency', max],
+    ['maxRate', options.maxRate ?? 1],
+  ] as const) {
+    if (!(value > 0)) throw new ConfigError(`${name} must be > 0, got ${value}`);
+  }
+  const initial = Math.min(max, DEFAULT_CONCURRENCY);
+  return { control: new FlowControl({ initial: pinned ? max : initial, max, pinned, maxRate: options.maxRate }), max };
+}
+
+function usableKey(given: string | undefined): string {
+  const apiKey = given?.trim() ?? '';
   if (!apiKey || /[\r\n]/.test(apiKey)) {
     throw new UsageError('no usable API key was given', {
       suggestion: 'set BATCH_SYNC_API_KEY or pass --api-key-file <file> (one line, mode 600)',
     });
   }
   addSecret(apiKey);
-  const emit = (event: SendEvent) => options.onEvent?.(event);
-  const target = parseBaseUrl(options.baseUrl, options.allowInsecureHttp);
-  const policy = resolvePolicy(options.retry);
-  const timeouts = resolveTimeouts(options.timeouts);
+  return apiKey;
+}
 
-  if (process.env.NODE_TLS_REJECT_UNAUTHORIZED === '0') {
+function warnAtStart(emit: (event: SendEvent) => void, target: { origin: string; insecure: boolean }, tlsVerifyOffInEnv: boolean): void {
+  if (tlsVerifyOffInEnv) {
     emit({
       type: 'warning',
       code: 'TLS_VERIFY_ENV',
@@ -46,128 +101,37 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     });
   }
   if (target.insecure) {
-    emit({
-      type: 'warning',
-      code: 'INSECURE_HTTP',
-      message: `sending the API key in clear text to ${target.origin} (--allow-insecure-http)`,
-    });
+    emit({ type: 'warning', code: 'INSECURE_HTTP', message: `sending the API key in clear text to ${target.origin} (--allow-insecure-http)` });
   }
+}
 
-  const dispatcher = createDispatcher({
-    concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
-    connectTimeoutMs: timeouts.connectMs,
-    caFile: options.caFile,
-    env: options.env ?? process.env,
-  });
-  const headers = {
-    'x-api-key': apiKey,
-    'content-type': 'application/json',
-    accept: 'application/json',
-    'user-agent': 'batch-sync',
-  };
-  let closed = false;
-  // The first answer that ends the run (401, 404, redirect, TLS...) is latched: parallel sends stop
-  // too, queued requests are aborted before they leave, and later sends throw without a request.
-  let fatal: BatchSyncError | undefined;
-  const halt = new AbortController();
-
-  async function send(req: SendRequest): Promise<SendResult> {
-    if (closed) throw new Error('batch-sync bug: send() after close()');
-    if (fatal) throw fatal;
-    const ctx: AttemptContext = {
-      dispatcher,
-      origin: target.origin,
-      path: `${target.basePath}${RESOURCE_PATHS[req.resource]}`,
-      method: req.method === 'patch' ? 'PATCH' : 'POST',
-      headers,
-      // serialised once by the caller; the same bytes (and batchId) on every attempt, so the API
-      // can recognise a retried batch
-      body: typeof req.body === 'string' ? Buffer.from(req.body, 'utf8') : req.body,
-      timeouts,
-      retryOn500: policy.retryOn500,
-      signal: req.signal,
-      halt: halt.signal,
-    };
-    const started = Date.now();
-
-    for (let attempt = 1; ; attempt++) {
-      if (fatal) throw fatal;
-      if (req.signal?.aborted) return { kind: 'cancelled', attempts: attempt - 1 };
-      let outcome: Awaited<ReturnType<typeof attemptOnce>>;
-      try {
-        outcome = await attemptOnce(ctx, attempt);
-      } catch (err) {
-        if (err instanceof BatchSyncError && !fatal) {
-          fatal = err;
-          halt.abort();
-        }
-        throw err;
-      }
-      // a batch that finished stays finished even if another send has just ended the run
-      if (outcome.kind === 'done') return outcome.result;
-      if (outcome.kind === 'cancelled') {
-        if (fatal && !req.signal?.aborted) throw fatal;
-        return { kind: 'cancelled', attempts: attempt };
-      }
-      // (a 2xx we could not read is 'done' as unverified in attempt.ts: it never comes back here)
-      const giveUp = (reason: string, failure: AttemptFailure, body?: string): SendResult => ({
-        kind: 'gave-up',
-        reason: redact(reason),
-        attempts: attempt,
-        status: failure.status,
-        body,
-        lastError: failure,
-      });
-
-      if (outcome.kind === 'stop') return giveUp(outcome.failure.message, outcome.failure, outcome.body);
-      if (fatal) throw fatal;
-      const { failure, retryAfterMs } = outcome;
-      if (retryAfterMs !== undefined && retryAfterMs > policy.maxRetryAfterMs) {
-        return giveUp(`server asked to wait ${seconds(retryAfterMs)} s (Retry-After), beyond the ${seconds(policy.maxRetryAfterMs)} s cap`, failure);
-      }
-      if (attempt >= policy.maxAttempts) {
-        return giveUp(`gave up after ${attempts(attempt)}; last: ${failure.message}`, failure);
-      }
-      const delayMs = nextDelay(attempt, policy, retryAfterMs);
-      const elapsed = Date.now() - started;
-      if (elapsed + delayMs > policy.maxTotalMs) {
-        return giveUp(`retry budget of ${seconds(policy.maxTotalMs)} s for this batch used up after ${attempts(attempt)}; last: ${failure.message}`, failure);
-      }
-      emit({
-        type: 'retry',
-        resource: req.resource,
-        method: req.method,
-        batchId: req.batchId,
-        attempt,
-        delayMs,
-        reason: redact(failure.message),
-        error: failure,
-      });
-      const slept = await sleep(delayMs, req.signal, halt.signal, req.stop);
-      if (fatal) throw fatal;
-      // interrupted while waiting to retry: no request leaves after the run stopped taking batches
-      if (!slept || req.stop?.aborted) return { kind: 'cancelled', attempts: attempt };
-    }
-  }
-
+function attemptContext(state: ClientState, req: SendRequest): AttemptContext {
   return {
-    send,
-    async close() {
-      if (closed) return;
-      closed = true;
-      // a request undici never settled (an attempt stopped waiting for it, see attempt.ts) would hold
-      // close() for ever: past one attempt's deadline, the pool is destroyed instead
-      let timer: NodeJS.Timeout | undefined;
-      const late = new Promise<'late'>((resolve) => (timer = setTimeout(resolve, timeouts.attemptMs, 'late')));
-      const closing = dispatcher.close().then(() => 'closed' as const);
-      const how = await Promise.race([closing, late]);
-      clearTimeout(timer);
-      if (how === 'late') await dispatcher.destroy();
-    },
+    dispatcher: state.dispatcher,
+    origin: state.origin,
+    path: `${state.basePath}${RESOURCE_PATHS[req.resource]}`,
+    method: req.method === 'patch' ? 'PATCH' : 'POST',
+    headers: state.headers,
+    // serialised once by the caller; the same bytes (and batchId) on every attempt, so the API
+    // can recognise a retried batch
+    body: typeof req.body === 'string' ? Buffer.from(req.body, 'utf8') : req.body,
+    timeouts: state.timeouts,
+    retryOn500: state.policy.retryOn500,
+    signal: req.signal,
+    halt: state.halt.signal,
   };
 }
 
-function seconds(ms: number): string {
-  const s = ms / 1000;
-  return Number.isInteger(s) ? String(s) : s.toFixed(1);
+/**
+ * Lets in-flight requests finish, then closes the pool. A request undici never settled (an attempt
+ * stopped waiting for it, see attempt.ts) would hold close() for ever: past one attempt's deadline,
+ * the pool is destroyed instead.
+ */
+async function closePool(dispatcher: ClientState['dispatcher'], attemptMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => (timer = setTimeout(resolve, attemptMs, 'late')));
+  const closing = dispatcher.close().then(() => 'closed' as const);
+  const how = await Promise.race([closing, late]);
+  clearTimeout(timer);
+  if (how === 'late') await dispatcher.destroy();
 }

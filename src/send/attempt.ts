@@ -25,6 +25,8 @@ export interface AttemptContext {
   signal?: AbortSignal;
   /** Client-wide: aborted once any send hit an answer that ends the run (401, 404, redirect). */
   halt: AbortSignal;
+  /** Told each answer's headers (rate-limit fields), before its body is read. */
+  onHeaders?(headers: Record<string, string | string[] | undefined>): void;
 }
 
 export type AttemptOutcome =
@@ -67,6 +69,7 @@ export async function attemptOnce(ctx: AttemptContext, attempts: number): Promis
       signal,
     );
     const { statusCode: status } = res;
+    ctx.onHeaders?.(res.headers);
     const label = `${status} ${STATUS_CODES[status] ?? ''}`.trim();
 
     if (status >= 200 && status < 300) {

@@ -8,11 +8,13 @@ export interface Limiter {
   idle(): Promise<void>;
 }
 
-export function createLimiter(limit: number): Limiter {
+/** `limit` may change while tasks run (read at each start): the client's adaptive limit, for one. */
+export function createLimiter(limit: number | (() => number)): Limiter {
   const inFlight = new Set<Promise<void>>();
+  const current = typeof limit === 'number' ? () => limit : limit;
   return {
     async run(task) {
-      while (inFlight.size >= limit) await Promise.race(inFlight);
+      while (inFlight.size >= current()) await Promise.race(inFlight);
       // what waits in the race is the task's settling, never its error: a task that failed (a 401)
       // once made the next run() throw before its task started, and that batch's rows got no outcome
       const p: Promise<void> = task()

@@ -29,6 +29,8 @@ import { redact } from '../redact.js';
 /** The part of the API client a run needs. */
 export interface BatchSender {
   send(req: SendRequest): Promise<SendResult>;
+  /** The requests in flight allowed now, and the rate they are paced at (none: not paced), for progress. */
+  flow?(): { concurrency: number; rate?: number };
 }
 
 /** The answers profile the settings resolved to. */

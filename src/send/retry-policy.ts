@@ -18,7 +18,10 @@ export const DEFAULT_TIMEOUTS: Timeouts = {
   attemptMs: 120_000,
 };
 
+/** Where the adaptive limit starts (the fixed default it replaced). */
 export const DEFAULT_CONCURRENCY = 4;
+/** The adaptive limit's default cap (--max-concurrency). */
+export const DEFAULT_MAX_CONCURRENCY = 32;
 
 /**
  * Delay before the retry that follows failed attempt `attempt` (1-based): uniform in

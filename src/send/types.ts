@@ -31,8 +31,12 @@ export interface Timeouts {
 export interface ApiClientOptions {
   baseUrl: string;
   apiKey: string;
-  /** Connections of the one keep-alive pool to the API's origin. */
+  /** Requests in flight, pinned (--concurrency); without it the limit adapts up to `maxConcurrency`. */
   concurrency?: number;
+  /** The adaptive limit's cap, and the connections of the one keep-alive pool to the API's origin. */
+  maxConcurrency?: number;
+  /** Requests per second, never exceeded (--max-rate). */
+  maxRate?: number;
   timeouts?: Partial<Timeouts>;
   retry?: Partial<RetryPolicy>;
   /** PEM file of a private CA, trusted in addition to the public roots. Read once. */
@@ -40,8 +44,10 @@ export interface ApiClientOptions {
   /** Allows http:// to a host other than loopback (the key then travels in clear text). */
   allowInsecureHttp?: boolean;
   onEvent?: (event: SendEvent) => void;
-  /** Where HTTPS_PROXY, HTTP_PROXY and NO_PROXY are read from; process.env by default. */
+  /** Where HTTPS_PROXY, HTTP_PROXY and NO_PROXY are read from (config/network-env.ts); none when not given. */
   env?: Record<string, string | undefined>;
+  /** NODE_TLS_REJECT_UNAUTHORIZED=0 is set: the client still verifies, and warns that it ignores the variable. */
+  tlsVerifyOffInEnv?: boolean;
 }
 
 export interface SendRequest {
@@ -89,3 +95,17 @@ export type SendEvent =
       error: AttemptFailure;
     }
   | { type: 'warning'; code: 'TLS_VERIFY_ENV' | 'INSECURE_HTTP'; message: string };
+
+/** What the client's requests met, for the report: did the API or batch-sync bound the run? */
+export interface Traffic {
+  /** HTTP requests sent, retries included. */
+  requests: number;
+  /** Answers 429. */
+  throttled: number;
+  /** Requests that were a retry of a batch's earlier attempt. */
+  retries: number;
+  /** Time requests waited before going out, summed over requests: for a rate (ours or the server's) and before retries. */
+  waitMs: number;
+  /** The highest number of requests the limit allowed in flight. */
+  peakConcurrency: number;
+}

@@ -8,6 +8,7 @@ import { generate, generateSpanish } from './generate.mjs';
 import { generateXlsx } from './generate-xlsx.mjs';
 import { startChild, runChild, stopChild } from './children.mjs';
 import { printTable } from './print.mjs';
+import { throughputStages } from './throughput.mjs';
 
 const here = new URL('.', import.meta.url).pathname;
 
@@ -20,7 +21,7 @@ const rows = Number(opt('rows', '1000000'));
 // `--cli path/to/bin/batch-sync.js`: measure another build (before/after figures)
 const cli = opt('cli', join(here, '../../bin/batch-sync.js'));
 const small = Math.min(100_000, rows);
-const only = opt('only', 'a,b,c,d,e,f,g,x').split(',');
+const only = opt('only', 'a,b,c,d,e,f,g,x,h').split(',');
 // the machine is shared: each stage can run `--repeat n` times, the median wall (and its RSS) is kept
 const repeat = Number(opt('repeat', '1'));
 const dir = opt('dir', undefined) ?? mkdtempSync(join(tmpdir(), 'batch-sync-bench-'));
@@ -139,6 +140,15 @@ if (only.includes('e')) {
   console.error(`  e sandbox: ${e.sandboxItemsPerSec} items/s`);
 }
 
+// (h) against a realistic API: latency, rate limits, capacity, an outage (throughput.mjs); `--only h`
+// runs them all, `--only h1,h3` a part
+const hParts = only.includes('h') ? undefined : only.filter((k) => /^h\d/.test(k));
+if (hParts === undefined || hParts.length > 0) {
+  const h = await throughputStages({ cli, dir, runChild, key: KEY, ...(hParts ? { only: hParts } : {}) });
+  Object.assign(results.stages, h.stages);
+  results.throughput = { idealSec: h.idealSec, unloadedP95Ms: h.unloadedP95Ms, sweep: h.sweep, bestFixed: h.bestFixed, targets: h.targets };
+}
+
 const s = results.stages;
 const ratio = (x, y) => (s[x]?.wallSec && s[y]?.wallSec ? +(s[x].wallSec / s[y].wallSec).toFixed(3) : null);
 results.ratios = {
@@ -150,6 +160,7 @@ results.ratios = {
   'g/c': ratio('g', 'c'),
   'x/c': ratio('x', 'c'),
   'rss c 1M / c 100k': s.c && s.c100k ? +(s.c.maxRssKb / s.c100k.maxRssKb).toFixed(3) : null,
+  ...results.throughput?.targets,
 };
 writeFileSync(
   out,
@@ -157,7 +168,8 @@ writeFileSync(
 );
 printTable(results);
 console.log(`\nresults: ${out}`);
-if (!args.includes('--keep')) for (const d of ['full', 'small', 'changed', 'state', 'spanish', 'xlsx']) rmSync(join(dir, d), { recursive: true, force: true });
+if (!args.includes('--keep'))
+  for (const d of ['full', 'small', 'changed', 'state', 'spanish', 'xlsx', 'h', 'h-probe']) rmSync(join(dir, d), { recursive: true, force: true });
 
 function machine() {
   const cpu = readFileSync('/proc/cpuinfo', 'utf8').match(/model name\s*:\s*(.*)/)?.[1] ?? 'unknown';

@@ -49,7 +49,10 @@ describe('settings: a flag beats the environment, which beats the plan, which be
       baseUrl: undefined,
       source: 'batch-sync',
       batchSize: 100,
-      concurrency: 4,
+      // unset: the limit adapts, up to maxConcurrency
+      concurrency: undefined,
+      maxConcurrency: 32,
+      maxRate: undefined,
       method: 'post',
       holdDependents: true,
     });
@@ -63,6 +66,9 @@ describe('settings: a flag beats the environment, which beats the plan, which be
   test('a bad value names its flag', () => {
     expect(() => resolveSettings({ batchSize: 'many' }, undefined, {})).toThrow(/--batch-size takes a whole number/);
     expect(() => resolveSettings({ concurrency: '0' }, undefined, {})).toThrow(/--concurrency must be at least 1/);
+    expect(() => resolveSettings({ maxRate: '0' }, undefined, {})).toThrow(/--max-rate takes a number of requests per second above 0/);
+    expect(() => resolveSettings({ maxRate: 'fast' }, undefined, {})).toThrow(/--max-rate takes a number of requests per second/);
+    expect(resolveSettings({}, { defaults: { maxRate: 2.5, maxConcurrency: 8 } } as never, {})).toMatchObject({ maxRate: 2.5, maxConcurrency: 8 });
     expect(() => resolveSettings({ baseUrl: 'api.example.com' }, undefined, {})).toThrow(/--base-url "api.example.com" is not a URL/);
     expect(() => resolveSettings({ method: 'put' }, undefined, {})).toThrow(/--method takes post or patch/);
   });

@@ -131,6 +131,7 @@ describe('json report', () => {
       'ownersNotInRun',
       'errorFiles',
       'isolation',
+      'traffic',
       'batches',
       'preview',
     ]);

@@ -38,6 +38,7 @@ test('no request, split halves included, leaves while recorded acceptances are n
       batchSize: 2,
       maxBodyBytes: 1 << 20,
       concurrency: 1,
+      maxConcurrency: 1,
       holdDependents: false,
       checkSuccessCount: true,
       namesItems: true,

@@ -9,6 +9,7 @@ import type { SandboxHandle } from '../../src/sandbox/index.js';
 import { sandboxPerFile } from '../helpers/sandbox.js';
 import { SALES_PROFILES_CSV, dealsCsv, runCli, tempFiles } from '../helpers/cli.js';
 import { startServer, type RecordedRequest } from '../helpers/misbehaving-server.js';
+import { withoutTrafficTimings } from '../helpers/report-timing.js';
 
 const KEY = 'worker-key-0123456789';
 let sandbox: SandboxHandle;
@@ -77,6 +78,7 @@ async function push(worker: Threads, dir: string, extra: string[]) {
   );
   const report = JSON.parse(r.stdout) as Record<string, unknown>;
   for (const k of ['runId', 'startedAt', 'endedAt', 'durationMs', 'errorFiles']) delete report[k];
+  withoutTrafficTimings(report);
   const csv = Object.fromEntries(readdirSync(errors).map((f) => [f, readFileSync(join(errors, f), 'utf8')]));
   return { code: r.code, report: JSON.stringify(report).replaceAll(/\d{8}T\d{6}Z-[0-9a-f]{4}/g, 'RUN'), csv };
 }

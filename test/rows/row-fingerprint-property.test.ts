@@ -11,6 +11,7 @@ import { expect, test } from 'vitest';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
 import { runCli, tempFiles } from '../helpers/cli.js';
 import { sandboxPerFile } from '../helpers/sandbox.js';
+import { withoutTrafficTimings } from '../helpers/report-timing.js';
 
 const KEY = 'fingerprint-key-0123';
 let sandbox: SandboxHandle;
@@ -115,6 +116,7 @@ test('fingerprints on or off, one thread or the worker: the same rerun', async (
           expect(r.stdout, r.stderr).not.toBe('');
           const report = JSON.parse(r.stdout) as Record<string, unknown>;
           for (const k of ['runId', 'startedAt', 'endedAt', 'durationMs', 'errorFiles', 'state']) delete report[k];
+          withoutTrafficTimings(report);
           let errorsCsv = '(none)';
           try {
             errorsCsv = readFileSync(join(errors, 'deals.errors.csv'), 'utf8');

@@ -18,6 +18,9 @@ describe('bad option values exit 2 naming the flag', () => {
     [['--max-items', '0'], '--max-items:'],
     [['--max-body-bytes', '1.5'], '--max-body-bytes:'],
     [['--rate-limit', '0'], '--rate-limit:'],
+    [['--rate-burst', '3'], '--rate-burst: goes with --rate-limit'],
+    [['--rate-limit', '5', '--rate-burst', '0'], '--rate-burst:'],
+    [['--capacity', '0'], '--capacity:'],
     [['--latency', '-5'], '--latency:'],
     [['--api-key', ''], '--api-key:'],
   ])('%j', async (args, message) => {

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConfigError, EXIT, UsageError } from '../../src/errors.js';
+import { networkEnv } from '../../src/config/network-env.js';
 import { createApiClient, type SendEvent } from '../../src/send/index.js';
 import { closedPort, startServer, type MisbehavingServer, type Step } from '../helpers/misbehaving-server.js';
 import { batch, fastClient } from '../helpers/fast-client.js';
@@ -64,7 +65,8 @@ describe('base URL safety', () => {
 describe('TLS settings', () => {
   it('warns when NODE_TLS_REJECT_UNAUTHORIZED=0 (and keeps verifying)', async () => {
     vi.stubEnv('NODE_TLS_REJECT_UNAUTHORIZED', '0');
-    const { c, events } = create('https://api.example.com');
+    // the environment is read by config/ (network-env.ts) and handed to the client
+    const { c, events } = create('https://api.example.com', { tlsVerifyOffInEnv: networkEnv(process.env).tlsVerifyOffInEnv });
     expect(events).toEqual([expect.objectContaining({ type: 'warning', code: 'TLS_VERIFY_ENV' })]);
     await c.close();
   });

@@ -5,6 +5,7 @@ import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { networkEnv } from '../../src/config/network-env.js';
 import { AbortError } from '../../src/errors.js';
 import { startProxy } from '../helpers/connect-proxy.js';
 import { OK_BODY } from '../helpers/misbehaving-server.js';
@@ -45,7 +46,8 @@ describe('send: TLS', () => {
 
   it('NODE_TLS_REJECT_UNAUTHORIZED=0 warns and does not disable verification', async () => {
     vi.stubEnv('NODE_TLS_REJECT_UNAUTHORIZED', '0');
-    const c = client(url);
+    // the environment is read by config/ (network-env.ts) and handed to the client
+    const c = client(url, { tlsVerifyOffInEnv: networkEnv(process.env).tlsVerifyOffInEnv });
     expect(c.events).toEqual([expect.objectContaining({ type: 'warning', code: 'TLS_VERIFY_ENV' })]);
     await expect(c.send(batch())).rejects.toMatchObject({ code: 'TLS' });
   });

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { AdaptiveRate } from '../../src/send/adaptive-rate.js';
+
+/** Successes at `perSecond` from `from` to `to` (ms). */
+function succeed(rate: AdaptiveRate, perSecond: number, from: number, to: number): void {
+  for (let t = from; t < to; t += 1000 / perSecond) rate.onSuccess(t);
+}
+
+describe('AdaptiveRate (CUBIC-shaped, as the AWS SDKs’ adaptive retry mode)', () => {
+  it('sets no rate before the first 429', () => {
+    const rate = new AdaptiveRate();
+    succeed(rate, 100, 0, 5000);
+    expect(rate.current).toBeUndefined();
+  });
+
+  it('after a 429, drops under what got through in the last second, climbs back, holds just under it, then probes slowly', () => {
+    const rate = new AdaptiveRate();
+    succeed(rate, 20, 0, 3000);
+    rate.onThrottle(2990, 100);
+    expect(rate.current).toBeCloseTo(18, 0);
+    // back near the old ceiling after about K = cbrt(20 × 0.1 / 0.1) ≈ 2.7 s, held at 98% of it
+    succeed(rate, 18, 3000, 6500);
+    expect(rate.current!).toBeCloseTo(19.6, 1);
+    succeed(rate, 19.6, 6500, 32_000);
+    expect(rate.current!).toBeCloseTo(19.6, 1);
+    // 30 s after the 429, the probe above it starts slowly: +0.02 × t³
+    succeed(rate, 19.6, 32_000, 36_000);
+    expect(rate.current!).toBeGreaterThan(20.5);
+    expect(rate.current!).toBeLessThan(22);
+  });
+
+  it('successes of requests sent before the 429 still count in the level it learns', () => {
+    const rate = new AdaptiveRate();
+    succeed(rate, 40, 0, 300); // 12 answered by the first 429, early in the run
+    rate.onThrottle(300, 100);
+    expect(rate.current).toBeCloseTo(12 * 0.9, 0);
+    succeed(rate, 40, 300, 500); // 8 more arrive: 20 got through
+    expect(rate.current).toBeCloseTo(18, 0);
+  });
+
+  it('refusals within one round trip count once', () => {
+    const rate = new AdaptiveRate();
+    succeed(rate, 20, 0, 2000);
+    rate.onThrottle(2000, 100);
+    const once = rate.current;
+    rate.onThrottle(2050, 100);
+    expect(rate.current).toBe(once);
+    rate.onThrottle(2200, 100);
+    expect(rate.current!).toBeLessThan(once!);
+  });
+
+  it('growth never runs ahead of twice the measured rate', () => {
+    const rate = new AdaptiveRate();
+    succeed(rate, 10, 0, 2000);
+    rate.onThrottle(2000, 100);
+    succeed(rate, 2, 2000, 30_000);
+    expect(rate.current!).toBeLessThanOrEqual(4.01);
+  });
+});
