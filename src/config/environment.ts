@@ -6,12 +6,8 @@ export function plainTerminal(env: Record<string, string | undefined> = process.
   return env.TERM === 'dumb' && !env.FORCE_COLOR;
 }
 
+/** The sandbox's key when --api-key is not given (config/sandbox-options.ts); an empty value counts as unset. */
 export const SANDBOX_KEY_ENV = 'BATCH_SYNC_SANDBOX_API_KEY';
-
-/** The sandbox's key from `$BATCH_SYNC_SANDBOX_API_KEY`; an empty value counts as unset. */
-export function sandboxKeyFromEnv(env: Record<string, string | undefined> = process.env): string | undefined {
-  return env[SANDBOX_KEY_ENV] || undefined;
-}
 
 /** This process's environment, for the options read from it (config/option.ts resolveOptions). */
 export function processEnv(): Record<string, string | undefined> {

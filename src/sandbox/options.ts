@@ -53,22 +53,3 @@ export type SandboxOptions = z.input<typeof sandboxOptionsSchema> & {
   onBatch?: (entry: BatchLogEntry) => void;
 };
 export type ResolvedSandboxOptions = z.output<typeof sandboxOptionsSchema>;
-
-/** Option name → command-line flag, so a problem names what the user typed. */
-export const OPTION_FLAGS: Record<keyof ResolvedSandboxOptions, string> = {
-  port: '--port',
-  host: '--host',
-  apiKey: '--api-key',
-  store: '--store',
-  latencyMs: '--latency',
-  failRate: '--fail-rate',
-  rateLimit: '--rate-limit',
-  rateBurst: '--rate-burst',
-  rateLimitHeaders: '--rate-limit-headers',
-  capacity: '--capacity',
-  maxItems: '--max-items',
-  maxBodyBytes: '--max-body-bytes',
-  seed: '--seed',
-  historyLimit: '--history-limit',
-  answers: '--answers',
-};

@@ -11,7 +11,7 @@ import { BIN, runCli } from '../helpers/cli.js';
 
 describe('bad option values exit 2 naming the flag', () => {
   test.each([
-    [['--port', 'abc'], '--port: "abc" is not a number'],
+    [['--port', 'abc'], '--port takes a number'],
     [['--port', '70000'], '--port:'],
     [['--fail-rate', '1.5'], '--fail-rate:'],
     [['--fail-rate', '-0.1'], '--fail-rate:'],
