@@ -46,7 +46,7 @@ export function clearSecrets(): void {
 }
 
 /** The texts a secret is written as before escaping: itself, its base64 fragments and its hex. */
-export function secretForms(value: string): string[] {
+function secretForms(value: string): string[] {
   const bytes = Buffer.from(value, 'utf8');
   const forms = new Set([value, bytes.toString('hex'), bytes.toString('hex').toUpperCase()]);
   for (let offset = 0; offset < 3; offset++) {
@@ -61,7 +61,7 @@ export function secretForms(value: string): string[] {
 }
 
 /** Regexes matching every form of the secret, each character raw or escaped; whole, or cut at the end. */
-export function secretPatterns(value: string): SecretPatterns {
+function secretPatterns(value: string): SecretPatterns {
   const forms = secretForms(value).sort((a, b) => b.length - a.length);
   const chars = forms.map((form) => [...form].map(charPattern));
   const whole = new RegExp(chars.map((c) => c.join('')).join('|'), 'g');

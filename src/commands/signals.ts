@@ -10,7 +10,7 @@ export interface InterruptSignals {
   dispose(): void;
 }
 
-export const GRACE_MS = 10_000;
+const GRACE_MS = 10_000;
 
 export function interruptSignals(say: (text: string) => void, graceMs = GRACE_MS): InterruptSignals {
   const stop = new AbortController();

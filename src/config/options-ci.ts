@@ -5,8 +5,8 @@ import { z } from 'zod';
 import type { OptionTable } from './option.js';
 import { text } from './option-schemas.js';
 
-export const NOTIFY_URL_ENV = 'BATCH_SYNC_NOTIFY_URL';
-export const PING_URL_ENV = 'BATCH_SYNC_PING_URL';
+const NOTIFY_URL_ENV = 'BATCH_SYNC_NOTIFY_URL';
+const PING_URL_ENV = 'BATCH_SYNC_PING_URL';
 
 // never echoed: a webhook or ping URL usually holds a token in its path
 const webUrl = (help: string) =>
@@ -15,7 +15,7 @@ const webUrl = (help: string) =>
     .refine((s) => URL.canParse(s) && /^https?:$/.test(new URL(s).protocol), 'takes an http:// or https:// URL (not shown: it may hold a token)')
     .describe(help);
 
-export const NOTIFY_ON = ['failure', 'always'] as const;
+const NOTIFY_ON = ['failure', 'always'] as const;
 
 /** Where a run announces itself when it ends (and, for the ping, when it starts). Push only; settable in the plan. */
 export const NOTIFY_OPTIONS = {

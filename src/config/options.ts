@@ -13,7 +13,7 @@ import { SEND_OPTIONS } from './send-options.js';
 
 export const BASE_URL_ENV = 'BATCH_SYNC_BASE_URL';
 export const API_KEY_ENV = 'BATCH_SYNC_API_KEY';
-export const ENGINE_ENV = 'BATCH_SYNC_ENGINE';
+const ENGINE_ENV = 'BATCH_SYNC_ENGINE';
 
 /**
  * Which machinery reads, maps, validates and serialises the rows. `simple`: one thread, csv-parse,
@@ -21,7 +21,7 @@ export const ENGINE_ENV = 'BATCH_SYNC_ENGINE';
  * writers and the row-fingerprint shortcut of incremental runs. `auto`: the fast paths, with the
  * worker only for inputs large enough to gain from it. Their outputs are the same (test/e2e/engines-identical).
  */
-export const ENGINES = ['simple', 'fast', 'auto'] as const;
+const ENGINES = ['simple', 'fast', 'auto'] as const;
 export type Engine = (typeof ENGINES)[number];
 
 const withHelp = <T>(row: OptionRow<T>, help: string): OptionRow<T> => ({ ...row, schema: row.schema.describe(help) });
@@ -49,7 +49,7 @@ export const INPUT_OPTIONS = {
 } satisfies OptionTable;
 
 /** The settings of a run, resolved by config/settings.ts: flag, environment, plan, default. */
-export const SETTINGS_OPTIONS = {
+const SETTINGS_OPTIONS = {
   baseUrl: {
     flag: '--base-url <url>',
     env: BASE_URL_ENV,
@@ -192,7 +192,7 @@ const emit = {
 const verbose = { flag: '-v, --verbose', schema: onOff('print retries and warnings as they happen (field names and row numbers, never values)') };
 
 /** Where a push sends: the API, or an embedded sandbox. */
-export const TARGET_OPTIONS = {
+const TARGET_OPTIONS = {
   sandbox: {
     flag: '--sandbox',
     schema: onOff('push into an embedded sandbox API started for this run (no account needed)'),

@@ -21,7 +21,7 @@ const resourceName = z
   .string()
   .refine((s) => parseResource(s) !== undefined, { error: (iss) => `${JSON.stringify(iss.input)} is not a resource (${RESOURCE_NAMES_HELP})` });
 
-export const syncPlanSchema = z.strictObject({
+const syncPlanSchema = z.strictObject({
   $schema: z.string().optional(),
   // baseUrl, source, defaults, answers, incremental, stateDir, reportDir, maxRejections, maxRejectionRate
   ...planShape(RUN_OPTIONS),
@@ -37,7 +37,7 @@ export const syncPlanSchema = z.strictObject({
     .min(1),
 });
 
-export type SyncPlanFile = z.infer<typeof syncPlanSchema>;
+type SyncPlanFile = z.infer<typeof syncPlanSchema>;
 
 export interface SyncPlan extends Omit<SyncPlanFile, 'jobs'> {
   path: string;

@@ -29,14 +29,14 @@ function valueMatchesType(field: { type: string; value: unknown }, ctx: z.core.$
 }
 
 /** Deals, activities and accounts: with a display `name`. */
-export const namedCustomField = z
+const namedCustomField = z
   .strictObject({ ...base, name: z.string().describe('Display name.') })
   .superRefine(valueMatchesType)
   .describe('A custom field (with display name).')
   .meta(VALUE_BY_TYPE);
 
 /** Sales profiles: no `name`. */
-export const profileCustomField = z
+const profileCustomField = z
   .strictObject(base)
   .superRefine(valueMatchesType)
   .describe('A custom field of a sales profile (no display name).')

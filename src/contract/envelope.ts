@@ -11,7 +11,7 @@ export const batchEnvelope = z
   })
   .describe('Batch envelope.');
 
-export const dataError = z.object({ message: z.string(), detail: z.string() });
+const dataError = z.object({ message: z.string(), detail: z.string() });
 export type DataError = z.infer<typeof dataError>;
 
 export const batchResponse = z.object({

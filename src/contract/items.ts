@@ -11,7 +11,7 @@ import type { Method, Resource } from './resources.js';
 import { SEEN_VALUES, currencyCode, dateOrDateTime, dateTime, decimalString, email, externalId, nonBlank, seenValue } from './fields.js';
 import { namedCustomFields, profileCustomFields } from './custom-field.js';
 
-export const amount = z
+const amount = z
   .strictObject({
     value: decimalString('Decimal amount carried as a string.'),
     currency: currencyCode,
@@ -19,7 +19,7 @@ export const amount = z
   })
   .describe('Amount of the deal.');
 
-export const stage = z
+const stage = z
   .strictObject({
     pipelineName: nonBlank('Name of the pipeline.'),
     value: nonBlank('Name of the stage.'),
@@ -40,9 +40,9 @@ const dealFields = {
   customFields: namedCustomFields.optional(),
 };
 
-export const dealPost = z.strictObject(dealFields).describe('Deal item.');
+const dealPost = z.strictObject(dealFields).describe('Deal item.');
 /** The spec documents the same deal shape for PATCH; only externalId stays required (a partial update). */
-export const dealPatch = z.strictObject(dealFields).partial().required({ externalId: true }).describe('Deal item (PATCH).');
+const dealPatch = z.strictObject(dealFields).partial().required({ externalId: true }).describe('Deal item (PATCH).');
 
 const activityFields = {
   externalId: externalId(),
@@ -58,18 +58,16 @@ const associated = z
   })
   .describe('Links to an account and a deal (POST only).');
 
-export const activityPost = z.strictObject({ ...activityFields, associated: associated.optional() }).describe('Activity item.');
-export const activityPatch = z.strictObject(activityFields).partial().required({ externalId: true }).describe('Activity item (PATCH: no `associated`).');
+const activityPost = z.strictObject({ ...activityFields, associated: associated.optional() }).describe('Activity item.');
+const activityPatch = z.strictObject(activityFields).partial().required({ externalId: true }).describe('Activity item (PATCH: no `associated`).');
 
 const accountFields = {
   externalId: externalId(),
   name: nonBlank('Name of the account.'),
   customFields: namedCustomFields.optional(),
 };
-export const accountPost = z
-  .strictObject({ ...accountFields, type: seenValue(SEEN_VALUES.accountType, 'Kind of account (POST only).') })
-  .describe('Account item.');
-export const accountPatch = z.strictObject(accountFields).partial().required({ externalId: true }).describe('Account item (PATCH: no `type`).');
+const accountPost = z.strictObject({ ...accountFields, type: seenValue(SEEN_VALUES.accountType, 'Kind of account (POST only).') }).describe('Account item.');
+const accountPatch = z.strictObject(accountFields).partial().required({ externalId: true }).describe('Account item (PATCH: no `type`).');
 
 const profile = z
   .strictObject({
@@ -82,12 +80,8 @@ const salesProfileFields = {
   profile,
   customFields: profileCustomFields.optional(),
 };
-export const salesProfilePost = z.strictObject({ ...salesProfileFields, email }).describe('Sales-profile item.');
-export const salesProfilePatch = z
-  .strictObject(salesProfileFields)
-  .partial()
-  .required({ externalId: true })
-  .describe('Sales-profile item (PATCH: no `email`).');
+const salesProfilePost = z.strictObject({ ...salesProfileFields, email }).describe('Sales-profile item.');
+const salesProfilePatch = z.strictObject(salesProfileFields).partial().required({ externalId: true }).describe('Sales-profile item (PATCH: no `email`).');
 
 export const ITEM_SCHEMAS = {
   deal: { post: dealPost, patch: dealPatch },

@@ -8,7 +8,7 @@ import { isValidTimeZone } from './transforms/time-zone.js';
 
 export const TEXT_TRANSFORMS = ['slug', 'firstName', 'lastName', 'upper', 'lower', 'trim'] as const;
 export const CONVERSIONS = ['string', 'number', 'integer', 'boolean', 'date', 'datetime'] as const;
-export const TRANSFORMS = [...TEXT_TRANSFORMS, ...CONVERSIONS] as const;
+const TRANSFORMS = [...TEXT_TRANSFORMS, ...CONVERSIONS] as const;
 export type TransformName = (typeof TRANSFORMS)[number];
 export type TextTransform = (typeof TEXT_TRANSFORMS)[number];
 
@@ -58,7 +58,7 @@ export const fieldSpec = z.preprocess(
 );
 export type FieldSpec = z.output<typeof fieldSpec>;
 
-export const customFieldSpec = z
+const customFieldSpec = z
   .strictObject({
     key: z.string().min(1, 'must not be empty'),
     /** Display name; defaults to the column name (or the key). Not sent for sales profiles. */
@@ -68,7 +68,7 @@ export const customFieldSpec = z
   })
   .superRefine(exactlyOneSource);
 
-export const skipCondition = z
+const skipCondition = z
   .strictObject({
     column: name,
     in: z.array(z.string()).optional(),

@@ -38,13 +38,13 @@ type Spec = Record<string, unknown>;
  * words are not: they are ids already and stay as they are.
  */
 const NAME = /^\p{L}[\p{L}\p{M}'’.-]*(?:\s+\p{L}[\p{L}\p{M}'’.-]*)*$/u;
-export function looksLikeNames(values: readonly string[]): boolean {
+function looksLikeNames(values: readonly string[]): boolean {
   if (!values.length || !values.every((v) => NAME.test(v))) return false;
   return values.filter((v) => /\s/.test(v)).length * 2 >= values.length;
 }
 /** Ids as exports write them: one token of letters, digits and `-_./#`, with a digit (`V-001`, `SKU_42`, `00417`). */
 const CODE = /^(?=[^\s]*\d)[\p{L}\d][\p{L}\d\-_./#]*$/u;
-export const looksLikeCodes = (values: readonly string[]) => values.length > 0 && values.every((v) => CODE.test(v) && v.length <= 40);
+const looksLikeCodes = (values: readonly string[]) => values.length > 0 && values.every((v) => CODE.test(v) && v.length <= 40);
 const CURRENCY_SIGNS: [RegExp, string][] = [
   [/R\$/, 'BRL'],
   [/€/, 'EUR'],

@@ -2,7 +2,7 @@
 // into literal and placeholder parts; `{{` and `}}` stand for literal braces.
 import { TEXT_TRANSFORMS, type TextTransform } from './profile-schema.js';
 
-export type TemplatePart = { literal: string } | { column: string; transforms: TextTransform[] };
+type TemplatePart = { literal: string } | { column: string; transforms: TextTransform[] };
 export type TemplateParse = { ok: true; parts: TemplatePart[] } | { ok: false; reason: string };
 
 const TOKEN = /\{\{|\}\}|\{([^{}]*)\}|[{}]/g;

@@ -42,7 +42,7 @@ export function normalizeEncoding(name: string): Encoding {
   return found;
 }
 
-export const BOMS: Array<[Encoding, number[]]> = [
+const BOMS: Array<[Encoding, number[]]> = [
   ['utf-8', [0xef, 0xbb, 0xbf]],
   ['utf-16le', [0xff, 0xfe]],
   ['utf-16be', [0xfe, 0xff]],
@@ -139,7 +139,7 @@ async function invalidUtf8(file: string, offset: number): Promise<InputError> {
 }
 
 /** 1-based line of a byte offset, counting \r\n, \n and \r. Error path only: re-reads the start. */
-export async function lineAtOffset(file: string, offset: number): Promise<number> {
+async function lineAtOffset(file: string, offset: number): Promise<number> {
   let line = 1;
   let pos = 0;
   let prevCr = false;

@@ -22,7 +22,7 @@ export interface Sniffed {
   whole: boolean;
 }
 
-export async function readPrefix(file: string, bytes: number): Promise<{ prefix: Buffer; size: number }> {
+async function readPrefix(file: string, bytes: number): Promise<{ prefix: Buffer; size: number }> {
   let handle: Awaited<ReturnType<typeof open>> | undefined;
   try {
     handle = await open(file, 'r');

@@ -77,8 +77,8 @@ export interface Collector {
   warningsNotListed(): number;
 }
 
-export const DEFAULT_MAX_KEPT = 100_000;
-export const DEFAULT_MAX_GROUPS = 1_000;
+const DEFAULT_MAX_KEPT = 100_000;
+const DEFAULT_MAX_GROUPS = 1_000;
 const OTHER_REASONS = '(other reasons: too many distinct messages to group)';
 
 const zero = (): ResourceCounts => ({ read: 0, accepted: 0, rejected: 0, invalid: 0, skipped: 0, warnings: 0 });

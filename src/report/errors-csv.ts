@@ -37,7 +37,7 @@ export interface ErrorsCsvOptions {
   candidates?: (sourceFile: string) => string[];
 }
 
-export interface ErrorsCsvFile {
+interface ErrorsCsvFile {
   source: string;
   path: string;
   rows: number;
@@ -56,7 +56,7 @@ export interface ErrorsCsvWriter {
   abort(): void;
 }
 
-export const defaultErrorsFileName = (source: string) => `${basename(source).replace(/\.[^.]*$/, '')}.errors.csv`;
+const defaultErrorsFileName = (source: string) => `${basename(source).replace(/\.[^.]*$/, '')}.errors.csv`;
 
 interface OpenFile {
   source: string;

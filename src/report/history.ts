@@ -63,14 +63,14 @@ const SPARKS = '▁▂▃▄▅▆▇█';
 const BAR_WIDTH = 30;
 
 /** `▁▃█▂`: each value's height between the least and the most. */
-export function sparkline(values: readonly number[]): string {
+function sparkline(values: readonly number[]): string {
   const min = Math.min(...values);
   const max = Math.max(...values);
   return values.map((v) => SPARKS[max === min ? (max === 0 ? 0 : SPARKS.length - 1) : Math.round(((v - min) / (max - min)) * (SPARKS.length - 1))]).join('');
 }
 
 /** `████████░░`: accepted then not accepted, scaled to the run that read the most rows. */
-export function bar(run: Pick<HistoryRun, 'accepted' | 'notAccepted'>, most: number): string {
+function bar(run: Pick<HistoryRun, 'accepted' | 'notAccepted'>, most: number): string {
   if (most === 0) return '';
   const width = (n: number) => (n === 0 ? 0 : Math.max(1, Math.round((n / most) * BAR_WIDTH)));
   return '█'.repeat(width(run.accepted)) + '░'.repeat(width(run.notAccepted));

@@ -6,7 +6,7 @@ import { postWebhook, shownUrl, type WebhookOptions } from '../send/webhook.js';
 import { runStatus, summaryLine } from './summary-line.js';
 import { commandName, durationSeconds, failedRows, type RunReport } from './run-report.js';
 
-export const NOTIFY_VERSION = 1;
+const NOTIFY_VERSION = 1;
 
 export interface NotifySettings {
   notifyUrl?: string;
@@ -15,7 +15,7 @@ export interface NotifySettings {
 }
 
 /** The run's end: its report when it got one, else only the exit code (it stopped before: a lock, bad input). */
-export interface RunEnd {
+interface RunEnd {
   report?: RunReport;
   exitCode: number;
   /** The error's code when the run ended by one (CONFIG, LOCKED…): a code, never its message. */
@@ -23,7 +23,7 @@ export interface RunEnd {
 }
 
 /** The JSON posted to --notify-url: `text` for Slack and Teams, the rest for programs. */
-export function notifyPayload(end: RunEnd, host = hostname()) {
+function notifyPayload(end: RunEnd, host = hostname()) {
   const { report, exitCode } = end;
   const status = report ? runStatus(report, exitCode) : 'ABORTED';
   const head = report ? `batch-sync ${commandName(report.mode)} on ${host}: ${status}` : `batch-sync on ${host}: ${status} before the run started`;
@@ -48,7 +48,7 @@ export function notifyPayload(end: RunEnd, host = hostname()) {
 }
 
 /** healthchecks.io's convention: URL/start, then URL on success or URL/fail. */
-export function pingTarget(url: string, phase: 'start' | 'success' | 'fail'): string {
+function pingTarget(url: string, phase: 'start' | 'success' | 'fail'): string {
   if (phase === 'success') return url;
   const u = new URL(url);
   u.pathname = `${u.pathname.replace(/\/$/, '')}/${phase}`;

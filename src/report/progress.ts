@@ -24,7 +24,7 @@ export interface ProgressCounts {
 }
 
 /** debug: shown with --verbose only; info: shown unless quiet; error: always shown. */
-export type ProgressLevel = 'debug' | 'info' | 'error';
+type ProgressLevel = 'debug' | 'info' | 'error';
 
 export interface ProgressOptions {
   output: Output;
@@ -57,7 +57,7 @@ const SPINNER_REFRESH_MS = 100;
  * lines it must clear, gets Infinity, and then writes cursor-up/clear-line codes in a synchronous
  * loop that never ends (full CPU, and no signal handler ever runs again). So no width, no spinner.
  */
-export function terminalColumns(stream: NodeJS.WritableStream | undefined): number | undefined {
+function terminalColumns(stream: NodeJS.WritableStream | undefined): number | undefined {
   const columns = (stream as { columns?: unknown } | undefined)?.columns;
   return typeof columns === 'number' && Number.isInteger(columns) && columns > 0 ? columns : undefined;
 }
@@ -88,7 +88,7 @@ export function progressText(c: ProgressCounts, elapsedMs: number): string {
 }
 
 /** `2026-11-21T05:44:56Z`: second precision is enough for a log and easier to read. */
-export const timestamp = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+const timestamp = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 /**
  * createProgress, with ora imported only when stderr is a terminal: cron and CI runs never load it

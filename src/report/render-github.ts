@@ -20,13 +20,13 @@ export interface ReportContext {
 }
 
 /** Annotations of each kind per step, one of them kept for the summary (GitHub shows 10 per step). */
-export const ANNOTATIONS_PER_STEP = 10;
+const ANNOTATIONS_PER_STEP = 10;
 const MAX_MESSAGE = 500;
 
 /** Data of a workflow command: `%`, CR and LF escaped (as @actions/core's escapeData). */
-export const escapeData = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+const escapeData = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
 /** A property of a workflow command: also `:` and `,` (as @actions/core's escapeProperty). */
-export const escapeProperty = (s: string) => escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
+const escapeProperty = (s: string) => escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
 
 type Level = 'error' | 'warning' | 'notice';
 
@@ -81,7 +81,7 @@ function summaryAnnotation(report: RunReport, shown: number, context: ReportCont
   return workflowCommand(level, { title }, report.aborted ? `${report.aborted.message}. ${listed}` : listed);
 }
 
-export function githubAnnotations(report: RunReport, context: ReportContext): string[] {
+function githubAnnotations(report: RunReport, context: ReportContext): string[] {
   const failing = report.groups.map((g) => g.examples.filter((o) => !isDeliberateSkip(o)));
   const rows = firstOfEach(failing, ANNOTATIONS_PER_STEP - 1);
   const warnings = firstOfEach(

@@ -30,7 +30,7 @@ export function renderHuman(report: RunReport, output: Output): void {
   for (const line of humanReport(report, output.color)) output.out(line);
 }
 
-export function humanReport(raw: RunReport, c: ChalkInstance): string[] {
+function humanReport(raw: RunReport, c: ChalkInstance): string[] {
   // every value from outside (cells, file names, server texts) as one inert line, before colouring;
   // only the parts printed here (the 100,000 rows kept for the JSON report are not copied)
   const { aborted, groups, warningGroups, errorFiles } = raw;

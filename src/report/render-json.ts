@@ -8,7 +8,7 @@ import type { Output } from './output.js';
 import type { RunReport } from './run-report.js';
 import { trafficJson } from './traffic.js';
 
-export const JSON_REPORT_VERSION = 1;
+const JSON_REPORT_VERSION = 1;
 
 const countsJson = (c: ResourceCounts) => ({
   read: c.read,
@@ -20,7 +20,7 @@ const countsJson = (c: ResourceCounts) => ({
 });
 
 /** Only the fields listed here leave the process: `row` is deliberately not one of them. */
-export const rowJson = (o: RowOutcome) => ({
+const rowJson = (o: RowOutcome) => ({
   file: o.file,
   line: o.line,
   resource: o.resource,

@@ -11,7 +11,7 @@ import { groupKey, groupLabel } from './group-key.js';
 import { commandName, isSendingMode, type RunReport } from './run-report.js';
 
 /** Rows listed in one testcase's failure text, and its size; the rest are counted. */
-export const JUNIT_ROWS_PER_CASE = 200;
+const JUNIT_ROWS_PER_CASE = 200;
 const MAX_CASE_TEXT = 32 * 1024;
 /** Reasons per file; beyond them rows go to one "other reasons" testcase. */
 const MAX_CASES_PER_FILE = 200;
@@ -21,7 +21,7 @@ const OTHER = '(other reasons)';
 const FORBIDDEN = /[^\t\n\r\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
 
 /** Text as XML character data or attribute value: forbidden characters removed, markup escaped. */
-export function xmlText(text: string): string {
+function xmlText(text: string): string {
   return text.replace(FORBIDDEN, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
 }
 

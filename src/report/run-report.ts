@@ -16,13 +16,13 @@ export interface PlannedBatchInfo {
 }
 
 /** Why the run stopped before every row had been sent (auth refused, API unreachable, retries out). */
-export interface RunAbort {
+interface RunAbort {
   code: string;
   message: string;
 }
 
 /** The extra requests --isolate-unattributed sent to pin errors that named no item. */
-export interface IsolationCount {
+interface IsolationCount {
   requests: number;
   budget: number;
   /** Batches left UNVERIFIED because the budget was used up. */
@@ -30,7 +30,7 @@ export interface IsolationCount {
 }
 
 /** `push --dry-run --incremental`: what the state says of a resource's valid rows; nothing is recorded. */
-export interface PreviewCounts {
+interface PreviewCounts {
   /** Rows whose externalId the state does not hold: they would be created. */
   new: number;
   /** Rows whose externalId the state holds with another item: they would be sent again. */

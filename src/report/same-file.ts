@@ -37,7 +37,7 @@ export function inputFiles(paths: readonly string[]): InputFiles {
 }
 
 /** The same file however it is named: resolved, and through symlinks when it exists. */
-export function canonical(path: string): string {
+function canonical(path: string): string {
   try {
     return realpathSync(path);
   } catch {

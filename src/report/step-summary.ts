@@ -10,7 +10,7 @@ const TOP_GROUPS = 10;
 const MAX_CELL = 200;
 
 /** Inert in a Markdown table cell: no HTML, no pipes, no code spans, one line. */
-export function markdownCell(text: string): string {
+function markdownCell(text: string): string {
   return shorten(text, MAX_CELL)
     .replace(/[\r\n]+/g, ' ')
     .replace(/&/g, '&amp;')

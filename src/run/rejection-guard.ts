@@ -4,7 +4,7 @@
 import { isDeliberateSkip, type RowOutcome } from '../plan/outcome.js';
 
 /** The rate is judged only once this many rows have an outcome: 3 bad rows of the first 4 say nothing. */
-export const RATE_MIN_ROWS = 100;
+const RATE_MIN_ROWS = 100;
 
 export interface GuardLimits {
   /** More invalid + rejected rows than this stops the run. */

@@ -34,7 +34,7 @@ function shown(path: string, cwd: string): string {
   return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : path;
 }
 
-export function jobsFor(request: SyncRequest, plan: SyncPlan | undefined): Job[] {
+function jobsFor(request: SyncRequest, plan: SyncPlan | undefined): Job[] {
   const cwd = request.cwd ?? process.cwd();
   if (request.files.length > 0) {
     // named as typed: `deals.csv:14` for `push deals.csv`, the full path for a full path

@@ -17,7 +17,7 @@ import type { Method, Resource } from '../contract/resources.js';
 import { compiledItemSchema } from '../validate/compiled-schema.js';
 import type { RecordStore, StoredRecord } from './record-store.js';
 
-export interface BatchAnswer {
+interface BatchAnswer {
   data: { code: number; success: number; error: DataError[] };
   status: 'SUCCESS';
 }
@@ -25,7 +25,7 @@ export interface BatchAnswer {
 export type AnswerStyle = 'named' | 'documented';
 
 /** The documentation's example answers `success: 100` for a one-item batch: a value, not a count. */
-export const DOCUMENTED_SUCCESS = 100;
+const DOCUMENTED_SUCCESS = 100;
 
 export interface AppliedBatch {
   answer: BatchAnswer;

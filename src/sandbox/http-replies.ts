@@ -26,7 +26,7 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
   res.end(text);
 }
 
-export function refusalBody(status: number, message: RefusalReason, detail: string) {
+function refusalBody(status: number, message: RefusalReason, detail: string) {
   return { data: { code: status, success: 0, error: [{ message, detail }] }, status: 'ERROR' as const };
 }
 

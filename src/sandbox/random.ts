@@ -3,7 +3,7 @@
 
 export type Random = () => number;
 
-export function seededRandom(seed: number): Random {
+function seededRandom(seed: number): Random {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;

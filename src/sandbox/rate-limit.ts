@@ -5,14 +5,14 @@
 //   may send `burst` at once and then only n a second.
 // Both say what they have left, for the RateLimit headers (--rate-limit-headers).
 
-export interface RateDecision {
+interface RateDecision {
   allowed: boolean;
   /** Whole seconds until a request would be allowed (the Retry-After header); at least 1. */
   retryAfterSeconds: number;
 }
 
 /** What the limiter would advertise now: requests left and whole seconds until the quota is back. */
-export interface RateState {
+interface RateState {
   limit: number;
   remaining: number;
   resetSeconds: number;

@@ -16,7 +16,7 @@ import { DEFAULT_CONCURRENCY, DEFAULT_MAX_CONCURRENCY, resolvePolicy, resolveTim
 import { sendWithRetries, type ClientState } from './send-loop.js';
 import type { ApiClientOptions, SendEvent, SendRequest, SendResult, Traffic } from './types.js';
 
-export type TrafficView = Traffic & { concurrency: number; rate?: number; latencyP95Ms?: number };
+type TrafficView = Traffic & { concurrency: number; rate?: number; latencyP95Ms?: number };
 
 export interface ApiClient {
   send(req: SendRequest): Promise<SendResult>;

@@ -7,7 +7,7 @@ import { redact } from '../redact.js';
 import { shortList, shorten } from '../shorten.js';
 import type { AnswersProfile } from './answers.js';
 
-export interface DataErrorElement {
+interface DataErrorElement {
   message: string;
   detail: string;
 }

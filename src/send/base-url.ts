@@ -64,7 +64,7 @@ export function withoutQuery(text: string): string {
 }
 
 /** localhost, 127.0.0.0/8 and ::1: traffic that never leaves the machine. */
-export function isLoopback(hostname: string): boolean {
+function isLoopback(hostname: string): boolean {
   const h = hostname.toLowerCase().replace(/^\[|\]$/g, '');
   return h === 'localhost' || h.endsWith('.localhost') || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
 }

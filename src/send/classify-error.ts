@@ -37,14 +37,14 @@ export type ErrorDisposition =
   | { action: 'stop'; failure: AttemptFailure }
   | { action: 'abort'; error: AbortError };
 
-export function errorCode(err: unknown): string {
+function errorCode(err: unknown): string {
   const e = err as { code?: unknown; cause?: { code?: unknown } } | undefined;
   if (typeof e?.code === 'string') return e.code;
   if (typeof e?.cause?.code === 'string') return e.cause.code;
   return 'UNKNOWN';
 }
 
-export function failureOf(err: unknown): AttemptFailure {
+function failureOf(err: unknown): AttemptFailure {
   const code = errorCode(err);
   const message = errorMessage(err);
   return { code, message: redact(message || code) };

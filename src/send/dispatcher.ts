@@ -40,7 +40,7 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
  * another code, the Client fails the queued request instead, once per attempt, and our retry policy
  * decides what happens next — as undici's own fix does from 8.10 (ProxyConnectionError).
  */
-export class ProxyTunnelError extends Error {
+class ProxyTunnelError extends Error {
   readonly code = 'PROXY_TUNNEL_CLOSED';
   constructor(proxy: string, target: string, cause: unknown) {
     super(`the proxy at ${proxy} closed the connection before the tunnel to ${target} was set up`, { cause });
@@ -93,7 +93,7 @@ interface ProxySettings {
  * undici does not fall back to process.env behind our back. Credentials are registered as secrets
  * before anything can print them.
  */
-export function proxySettings(env: Record<string, string | undefined>): ProxySettings | undefined {
+function proxySettings(env: Record<string, string | undefined>): ProxySettings | undefined {
   const httpsProxy = env.https_proxy ?? env.HTTPS_PROXY ?? '';
   const httpProxy = env.http_proxy ?? env.HTTP_PROXY ?? '';
   if (!httpsProxy && !httpProxy) return undefined;

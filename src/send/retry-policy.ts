@@ -11,7 +11,7 @@ export const DEFAULT_RETRY: RetryPolicy = {
   maxRetryAfterMs: 120_000,
 };
 
-export const DEFAULT_TIMEOUTS: Timeouts = {
+const DEFAULT_TIMEOUTS: Timeouts = {
   connectMs: 10_000,
   headersMs: 60_000,
   bodyMs: 60_000,

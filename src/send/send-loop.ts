@@ -39,7 +39,7 @@ const OVERLOAD_CODES = new Set([
 ]);
 
 /** What an attempt's outcome says about the server's load (concurrency-limit.ts). */
-export function loadSignal(outcome: AttemptOutcome | undefined): LoadSignal {
+function loadSignal(outcome: AttemptOutcome | undefined): LoadSignal {
   if (outcome?.kind === 'done') return outcome.result.kind === 'ok' ? 'ok' : 'neutral';
   if (outcome?.kind !== 'retry') return 'neutral';
   const { status, code } = outcome.failure;
@@ -50,7 +50,7 @@ export function loadSignal(outcome: AttemptOutcome | undefined): LoadSignal {
 
 const attempts = (n: number) => `${n} ${n === 1 ? 'attempt' : 'attempts'}`;
 
-export function seconds(ms: number): string {
+function seconds(ms: number): string {
   const s = ms / 1000;
   return Number.isInteger(s) ? String(s) : s.toFixed(1);
 }

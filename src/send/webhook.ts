@@ -3,7 +3,7 @@
 // more. It never throws: the caller logs what went wrong, and the run's exit code stays its own.
 import { addSecret } from '../redact.js';
 
-export const WEBHOOK_TIMEOUT_MS = 5_000;
+const WEBHOOK_TIMEOUT_MS = 5_000;
 
 export interface WebhookOptions {
   /** The proxy variables (HTTPS_PROXY, NO_PROXY), as for the API. */

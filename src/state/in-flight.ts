@@ -21,10 +21,10 @@ import { inSendOrder } from '../plan/order.js';
 import { syncDirectory } from '../util/atomic-file.js';
 import { hashHex, parseHashHex, type ItemHash } from '../util/item-hash.js';
 
-export const IN_FLIGHT_DIR = 'in-flight';
+const IN_FLIGHT_DIR = 'in-flight';
 const HEADER = 'batch-sync-in-flight 1';
 
-export interface InFlightItem {
+interface InFlightItem {
   externalId?: string;
   file: string;
   line: number;
@@ -49,7 +49,7 @@ export interface LoadedInFlight extends InFlightRecord {
   itemJson: Buffer[];
 }
 
-export function inFlightDir(stateDir: string): string {
+function inFlightDir(stateDir: string): string {
   return join(stateDir, IN_FLIGHT_DIR);
 }
 
@@ -107,7 +107,7 @@ export async function writeInFlight(dir: string, record: InFlightRecord, body: B
 }
 
 /** Removes a record once its batch is answered and the answer is journaled (a missing file is fine). */
-export function removeInFlight(path: string): Promise<void> {
+function removeInFlight(path: string): Promise<void> {
   return unlink(path).catch(() => undefined);
 }
 

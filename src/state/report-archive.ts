@@ -6,8 +6,8 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { join } from 'node:path';
 import { openAtomic } from '../util/atomic-file.js';
 
-export const REPORT_FILE = 'report.json';
-export const SUMMARY_FILE = 'summary.txt';
+const REPORT_FILE = 'report.json';
+const SUMMARY_FILE = 'summary.txt';
 
 const RUN_FOLDER = /^\d{8}T\d{6}Z-[0-9a-f]{4}$/;
 

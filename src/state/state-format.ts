@@ -18,7 +18,7 @@ export const SNAPSHOT_HEADERS: readonly string[] = ['batch-sync-state 1', SNAPSH
 
 const PLAIN_ID = /^[^\t\n\r"\\\uD800-\uDFFF]+$/;
 
-export function idField(id: string): string {
+function idField(id: string): string {
   return PLAIN_ID.test(id) ? id : JSON.stringify(id);
 }
 

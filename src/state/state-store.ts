@@ -17,7 +17,7 @@ import { StateTables } from './state-tables.js';
 export const SNAPSHOT_FILE = 'state.snapshot';
 export const JOURNAL_FILE = 'state.journal';
 /** A journal beyond this is folded into the snapshot mid-run, so a crash-looping night cannot grow it without bound. */
-export const COMPACT_BYTES = 64 * 1024 * 1024;
+const COMPACT_BYTES = 64 * 1024 * 1024;
 
 export interface StateStoreOptions {
   /** Consult only (dry runs): no journal is opened, nothing is written. */
@@ -35,7 +35,7 @@ export interface StateStoreOptions {
   heldSince?: Date;
 }
 
-export interface StateStats {
+interface StateStats {
   entries: number;
   journalBytes: number;
   /** Journal writes (one per acknowledged batch, or fewer when answers arrive together) and their cost. */

@@ -4,7 +4,7 @@ import { itemSchema } from '../contract/items.js';
 import type { Method, Resource } from '../contract/resources.js';
 import { compiledItemSchema } from './compiled-schema.js';
 
-export type ItemValidation = { ok: true; item: Record<string, unknown>; warnings: FieldProblem[] } | { ok: false; problems: FieldProblem[] };
+type ItemValidation = { ok: true; item: Record<string, unknown>; warnings: FieldProblem[] } | { ok: false; problems: FieldProblem[] };
 
 export type ItemValidator = (item: unknown) => ItemValidation;
 

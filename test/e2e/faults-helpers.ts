@@ -9,7 +9,7 @@ import type { MisbehavingServer, RecordedRequest, Step } from '../helpers/misbeh
 
 export const KEY = 'faults-canary-key-6d1f0a9c';
 
-export interface Totals {
+interface Totals {
   read: number;
   accepted: number;
   rejected: number;
@@ -17,7 +17,7 @@ export interface Totals {
   skipped: number;
   warnings?: number;
 }
-export interface JsonRow {
+interface JsonRow {
   line: number;
   externalId: string | null;
   outcome: string;

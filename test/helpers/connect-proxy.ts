@@ -3,7 +3,7 @@
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import { createServer as createNetServer, connect as netConnect, type AddressInfo, type Socket } from 'node:net';
 
-export interface ProxiedRequest {
+interface ProxiedRequest {
   mode: 'connect' | 'absolute-form';
   /** host:port for CONNECT, the absolute URL otherwise. */
   target: string;

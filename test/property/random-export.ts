@@ -5,7 +5,7 @@
 // from what our reader makes of it.
 import fc from 'fast-check';
 
-export const DELIMITERS = [',', ';', '\t', '|'] as const;
+const DELIMITERS = [',', ';', '\t', '|'] as const;
 
 const HEADER_POOL = ['id', 'nome', 'Título', 'valor', 'Größe', '名前', 'e-mail', 'col x', 'fecha', '__proto__', 'constructor', 'ID2'];
 
@@ -56,7 +56,7 @@ const localeNumber = fc
   .tuple(fc.double({ min: -1e7, max: 1e7, noNaN: true }), fc.constantFrom('en-US', 'de-DE', 'pt-BR', 'fr-FR', 'de-CH', 'hi-IN'))
   .map(([n, locale]) => n.toLocaleString(locale, { maximumFractionDigits: 3 }));
 
-export const cell: fc.Arbitrary<string> = fc.oneof(
+const cell: fc.Arbitrary<string> = fc.oneof(
   { weight: 3, arbitrary: fc.string({ unit: 'grapheme', maxLength: 10 }).map((s) => s.replace(/\0/g, '')) },
   { weight: 3, arbitrary: fc.constantFrom(...TRICKY) },
   { weight: 2, arbitrary: localeNumber },

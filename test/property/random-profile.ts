@@ -3,7 +3,7 @@
 // random. Every profile it makes is valid, so exit 2 can only come from the input file.
 import fc from 'fast-check';
 
-export type ProfileResource = 'account' | 'deal';
+type ProfileResource = 'account' | 'deal';
 
 export interface RandomProfile {
   resource: ProfileResource;

@@ -18,7 +18,7 @@ export interface ProposedFile {
   complete: boolean;
 }
 
-export interface OwnerCheck {
+interface OwnerCheck {
   /** The file whose owner/agent values were checked. */
   file: string;
   /** The sales-profile files whose proposed ids they were checked against. */

@@ -18,10 +18,10 @@ const ISO = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2})(?:\
 const NUMERIC = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})(?:[ T,]+(\d{1,2}):(\d{2})(?::(\d{2}))?\s*([AaPp][Mm])?)?$/;
 const SERIAL = /^\d{1,6}(?:\.\d+)?$/;
 
-export function isLeapYear(y: number): boolean {
+function isLeapYear(y: number): boolean {
   return (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
 }
-export function daysInMonth(y: number, m: number): number {
+function daysInMonth(y: number, m: number): number {
   return m === 2 ? (isLeapYear(y) ? 29 : 28) : [4, 6, 9, 11].includes(m) ? 30 : 31;
 }
 
@@ -32,7 +32,7 @@ function build(raw: string, y: number, m: number, d: number, h = 0, min = 0, s =
 }
 
 /** Excel's day count from 1899-12-30 (the 1900 leap-year bug included, as Excel writes it). */
-export function fromExcelSerial(raw: string): DateResult {
+function fromExcelSerial(raw: string): DateResult {
   const serial = Number(raw);
   if (!(serial >= 1 && serial < 2_958_466)) return { ok: false, reason: `"${raw}" is not an Excel date serial` };
   const days = Math.floor(serial);

@@ -73,7 +73,7 @@ const CURRENCY_SIGNS: ReadonlySet<string> = new Set([
   'Fr.',
   'CHF',
 ]);
-export function isCurrencyMarker(text: string): boolean {
+function isCurrencyMarker(text: string): boolean {
   return CURRENCY_SIGNS.has(text) || (/^[A-Z]{3}$/.test(text) && isCurrencyCode(text));
 }
 const GROUP_SPACES = /[' \u00a0\u202f]/g;

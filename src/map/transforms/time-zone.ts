@@ -30,7 +30,7 @@ function offsetText(minutes: number): string {
 }
 
 /** Formats a wall time as ISO-8601 date-time with the given offset in minutes. */
-export function formatDateTime(w: WallTime, offsetMinutes: number): string {
+function formatDateTime(w: WallTime, offsetMinutes: number): string {
   return `${pad(w.year, 4)}-${pad(w.month)}-${pad(w.day)}T${pad(w.hour)}:${pad(w.minute)}:${pad(w.second)}${offsetText(offsetMinutes)}`;
 }
 

@@ -4,7 +4,7 @@ import { InputError } from '../../errors.js';
 import { at } from '../file-errors.js';
 import type { CsvSyntax } from './csv-chunk-parser.js';
 
-export function formatBytes(n: number): string {
+function formatBytes(n: number): string {
   if (n >= 1024 * 1024 && n % (1024 * 1024) === 0) return `${n / (1024 * 1024)} MiB`;
   if (n >= 1024 && n % 1024 === 0) return `${n / 1024} KiB`;
   return `${n} bytes`;

@@ -5,7 +5,7 @@ import type { SourceWarning } from '../types.js';
 import { CsvChunkParser, type CsvDialect, CsvSyntaxError } from './csv-chunk-parser.js';
 import { FastCsvParser } from './fast-csv-parser.js';
 
-export const CANDIDATES = [',', ';', '\t', '|'] as const;
+const CANDIDATES = [',', ';', '\t', '|'] as const;
 const SAMPLE_RECORDS = 30;
 
 export interface PrefixRecord {

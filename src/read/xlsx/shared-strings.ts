@@ -8,7 +8,7 @@ import type { WorkbookZip } from './workbook-zip.js';
 import { readXml } from './xml-stream.js';
 
 /** The largest shared string table read: its UTF-8 text is what stays in memory for the whole read. */
-export const MAX_SHARED_STRINGS_BYTES = 1024 ** 3;
+const MAX_SHARED_STRINGS_BYTES = 1024 ** 3;
 
 export class SharedStrings {
   private bytes = Buffer.allocUnsafe(64 * 1024);

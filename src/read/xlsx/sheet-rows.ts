@@ -14,7 +14,7 @@ import { parseXml } from './xml-stream.js';
 export const MAX_COLUMNS = 2048;
 
 /** A cell's type letter: text, number, date (ISO text), boolean (`true`/`false`). */
-export type CellType = 's' | 'n' | 'd' | 'b';
+type CellType = 's' | 'n' | 'd' | 'b';
 
 export interface SheetRow {
   /** The sheet's row number (1-based), as Excel shows it. */

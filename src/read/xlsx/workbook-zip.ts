@@ -16,7 +16,7 @@ import { fileError } from '../file-errors.js';
 const BOMB_MIN_BYTES = 16 * 1024 * 1024;
 const MAX_RATIO = 200;
 /** No part may inflate past this (a 1,048,576-row sheet of 20 columns is about 1 GiB of XML). */
-export const MAX_PART_BYTES = 8 * 1024 ** 3;
+const MAX_PART_BYTES = 8 * 1024 ** 3;
 
 const OLE2 = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
 const ZIP = Buffer.from([0x50, 0x4b]);
