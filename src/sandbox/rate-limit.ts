@@ -4,6 +4,7 @@
 // - a token bucket (`burst` given): n tokens a second, at most `burst` saved up, so a quiet client
 //   may send `burst` at once and then only n a second.
 // Both say what they have left, for the RateLimit headers (--rate-limit-headers).
+import { TokenBucket } from '../util/token-bucket.js';
 
 interface RateDecision {
   allowed: boolean;
@@ -61,29 +62,19 @@ function fixedWindow(perSecond: number, now: () => number): RateLimiter {
 }
 
 function tokenBucket(perSecond: number, burst: number, now: () => number): RateLimiter {
-  let tokens = burst;
-  let at: number | undefined;
-  const refill = () => {
-    const t = now();
-    if (at !== undefined) tokens = Math.min(burst, tokens + ((t - at) / 1000) * perSecond);
-    at = t;
-  };
+  const bucket = new TokenBucket(perSecond, burst);
   return {
     take() {
-      refill();
-      if (tokens >= 1) {
-        tokens -= 1;
-        return { allowed: true, retryAfterSeconds: 0 };
-      }
-      return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - tokens) / perSecond)) };
+      const t = now();
+      if (bucket.tryTake(t)) return { allowed: true, retryAfterSeconds: 0 };
+      return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - bucket.available(t)) / perSecond)) };
     },
     state() {
-      refill();
+      const tokens = bucket.available(now());
       return { limit: perSecond, remaining: Math.floor(tokens), resetSeconds: Math.ceil((burst - tokens) / perSecond) };
     },
     reset() {
-      tokens = burst;
-      at = undefined;
+      bucket.reset();
     },
   };
 }

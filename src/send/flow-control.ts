@@ -9,7 +9,7 @@ import { ConcurrencyLimit, type LoadSignal } from './concurrency-limit.js';
 import { readRateLimit } from './rate-limit-headers.js';
 import { parseRetryAfter } from './retry-policy.js';
 import { sleep } from './sleep.js';
-import { TokenBucket } from './token-bucket.js';
+import { TokenBucket } from '../util/token-bucket.js';
 import type { Traffic } from './types.js';
 
 export interface FlowOptions {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { TokenBucket } from '../../src/send/token-bucket.js';
+import { TokenBucket } from '../../src/util/token-bucket.js';
 
 describe('TokenBucket', () => {
   it('paces requests at the rate, in order, with no burst beyond one', () => {
