@@ -2,6 +2,7 @@
 // accepted vs not accepted rows and sparklines of duration and failures, so a job's owner sees the
 // trend at a glance. Reads the report.json files the nightly session wrote (render-json.ts's shape).
 import { z } from 'zod';
+import { plural } from './plural.js';
 
 const counts = z.object({ read: z.number(), accepted: z.number(), rejected: z.number(), invalid: z.number(), skipped: z.number() });
 const archived = z.object({
@@ -90,7 +91,7 @@ export function historyLines(runs: readonly HistoryRun[], where: string, unreada
   const widths = HEAD.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   const most = Math.max(...runs.map((r) => r.accepted + r.notAccepted));
-  const out = [`batch-sync history: ${runs.length} ${runs.length === 1 ? 'run' : 'runs'} in ${where}, oldest first`, ''];
+  const out = [`batch-sync history: ${plural(runs.length, 'run')} in ${where}, oldest first`, ''];
   out.push(`${line(HEAD)}  █ accepted ░ not accepted`);
   for (const [i, r] of runs.entries()) out.push(`${line(rows[i]!)}  ${bar(r, most)}${r.aborted ? ` ABORTED ${r.aborted}` : ''}`);
   const durations = runs.map((r) => r.durationSeconds);
@@ -100,7 +101,7 @@ export function historyLines(runs: readonly HistoryRun[], where: string, unreada
     `duration      ${sparkline(durations)}  ${Math.min(...durations).toFixed(1)}s … ${Math.max(...durations).toFixed(1)}s`,
     `not accepted  ${sparkline(failures)}  ${Math.min(...failures)} … ${Math.max(...failures)} rows`,
   );
-  if (unreadable > 0) out.push('', `${unreadable} report ${unreadable === 1 ? 'file is' : 'files are'} not readable as a run report and left out.`);
+  if (unreadable > 0) out.push('', `${plural(unreadable, 'report file is', 'report files are')} not readable as a run report and left out.`);
   return out;
 }
 

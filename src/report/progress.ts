@@ -5,6 +5,7 @@
 import type { Options as OraOptions, Ora } from 'ora';
 import type { Output } from './output.js';
 import { visible } from './terminal-text.js';
+import { plural } from './plural.js';
 
 export type ProgressMode = 'tty' | 'plain' | 'quiet';
 
@@ -67,23 +68,21 @@ export function pickProgressMode(output: Output, forced?: ProgressMode): Progres
   return output.stderrIsTTY && terminalColumns(output.stderrStream) !== undefined ? 'tty' : 'plain';
 }
 
-const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
-
 /** `deal: 8800 rows read, 88 batches acknowledged, 11800 items/s, 2 retries, concurrency 12 (run: 8920 rows read)` */
 export function progressText(c: ProgressCounts, elapsedMs: number): string {
   const since = c.resource ? c.since : undefined;
   const rows = c.rowsRead - (since?.rowsRead ?? 0);
   const batches = c.batchesAcked - (since?.batchesAcked ?? 0);
-  const parts = [count(rows, 'row read', 'rows read')];
+  const parts = [plural(rows, 'row read', 'rows read')];
   if (c.batchesAcked > 0 || c.itemsAcked > 0) {
     const rate = elapsedMs > 0 ? Math.round((c.itemsAcked * 1000) / elapsedMs) : 0;
-    parts.push(count(batches, 'batch acknowledged', 'batches acknowledged'), `${rate} items/s`);
+    parts.push(plural(batches, 'batch acknowledged', 'batches acknowledged'), `${rate} items/s`);
   }
-  if (c.retries > 0) parts.push(count(c.retries, 'retry', 'retries'));
+  if (c.retries > 0) parts.push(plural(c.retries, 'retry', 'retries'));
   if (c.concurrency !== undefined) parts.push(`concurrency ${c.concurrency}`);
   if (c.pacedRate !== undefined) parts.push(`paced at ${c.pacedRate.toFixed(1)} requests/s`);
   // rate and retries are the run's; after the first resource, its total rows are said apart
-  const run = since && since.rowsRead > 0 ? ` (run: ${count(c.rowsRead, 'row read', 'rows read')})` : '';
+  const run = since && since.rowsRead > 0 ? ` (run: ${plural(c.rowsRead, 'row read', 'rows read')})` : '';
   return `${c.resource ? `${c.resource}: ` : ''}${parts.join(', ')}${run}`;
 }
 

@@ -19,11 +19,11 @@ import {
   type PlannedBatchInfo,
   type RunReport,
 } from './run-report.js';
+import { plural } from './plural.js';
 
 /** A server detail can be a whole stack trace; examples are for recognising the problem. */
 const MAX_DETAIL = 300;
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 const clip = (s: string) => shorten(s, MAX_DETAIL);
 
 export function renderHuman(report: RunReport, output: Output): void {

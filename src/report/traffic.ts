@@ -2,10 +2,10 @@
 // run (429s, waits, a limit that stayed low, slow answers) or did batch-sync? One place, so the human
 // line, the JSON and the summary line say the same.
 import type { RunReport } from './run-report.js';
+import { plural } from './plural.js';
 
 export type TrafficReport = NonNullable<RunReport['traffic']>;
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 const secs = (ms: number) => `${(ms / 1000).toFixed(1)}s`;
 
 /** `requests: 502 (3 answered 429, 5 retries), 2.1s waited for rate limits and retries, up to 14 in flight, p95 latency 104 ms` */
