@@ -15,7 +15,6 @@ import { generateXlsx } from '../bench/generate-xlsx.mjs';
 
 const ROOT = resolve(__dirname, '../..');
 const F = (p: string) => join(ROOT, 'fixtures', p);
-const DATASET = resolve(ROOT, '../shared/datasets/crm-sales-opportunities');
 const ENGINES = ['simple', 'fast'] as const;
 // each case runs both engines itself: once is enough, so npm test's fast pass leaves it to the simple one
 const suite = process.env.BATCH_SYNC_ENGINE === 'fast' ? describe.skip : describe;
@@ -118,7 +117,7 @@ suite('every fixture: reports, errors CSVs and emitted batches are the same on b
     expect(out['json junit']).toContain('preview.new');
   });
 
-  test.skipIf(!existsSync(DATASET))('the shared CRM export through its plan (validate, then push --sandbox)', async () => {
+  test('the shipped CRM export through its plan (validate, then push --sandbox)', async () => {
     const plan = F('crm-sales-opportunities/batch-sync.config.json');
     const validated = await expectSameOnBothEngines(['validate', '--config', plan]);
     expect(validated['json exit']).toBe('0');

@@ -1,10 +1,11 @@
 // The real public export: every row of the three files maps to a valid item with the shipped profiles.
+import { resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { createMapper, loadProfile } from '../../src/map/index.js';
 import type { Resource } from '../../src/contract/resources.js';
 import { contractProblems, rowsFromFile } from './helpers.js';
 
-const DATA = '/work/shared/datasets/crm-sales-opportunities';
+const DATA = resolve(__dirname, '../../fixtures/outside/crm-sales-opportunities');
 const PROFILES = 'fixtures/crm-sales-opportunities';
 
 async function mapAll(csv: string, profileFile: string, resource: Resource) {

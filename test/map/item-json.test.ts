@@ -4,7 +4,6 @@
 // exactly when `map` and the contract's check give a valid item without warnings, and then the same
 // text as JSON.stringify of that item and the same ids as refsOf — for every resource and method,
 // for rows read from a plain line (one escape check for the whole line) or not.
-import { existsSync } from 'node:fs';
 import fc from 'fast-check';
 import { expect, test } from 'vitest';
 import { seenValues } from '../../src/contract/issues.js';
@@ -186,22 +185,16 @@ test('rows read by name write the same JSON; headers with array columns go the u
   expect(staged.json).toBeUndefined();
 });
 
-const SHARED = '/work/shared/datasets/crm-sales-opportunities';
-
 // every profile we ship, over its own export's rows and over random rows made of its cells (mixed
 // across rows, emptied, padded) and of values its transforms must turn away
 const PROFILES = [
   ['fixtures/es-excel/oportunidades.profile.json', 'fixtures/es-excel/oportunidades.csv'],
   ['fixtures/hubspot/deals.profile.json', 'fixtures/hubspot/deals.csv'],
   ['fixtures/salesforce/opportunities.profile.json', 'fixtures/salesforce/opportunities.csv'],
-  // the public export the README pushes, where it is beside this checkout
-  ...(existsSync(SHARED)
-    ? ([
-        ['fixtures/crm-sales-opportunities/sales-pipeline.profile.json', `${SHARED}/sales_pipeline.csv`],
-        ['fixtures/crm-sales-opportunities/accounts.profile.json', `${SHARED}/accounts.csv`],
-        ['fixtures/crm-sales-opportunities/sales-teams.profile.json', `${SHARED}/sales_teams.csv`],
-      ] as const)
-    : []),
+  // the public export the README pushes
+  ['fixtures/crm-sales-opportunities/sales-pipeline.profile.json', 'fixtures/outside/crm-sales-opportunities/sales_pipeline.csv'],
+  ['fixtures/crm-sales-opportunities/accounts.profile.json', 'fixtures/outside/crm-sales-opportunities/accounts.csv'],
+  ['fixtures/crm-sales-opportunities/sales-teams.profile.json', 'fixtures/outside/crm-sales-opportunities/sales_teams.csv'],
 ] as const;
 
 test.each(PROFILES)('the fast JSON through profile %s is the validated item’s JSON, exactly when it is valid and clean', async (profilePath, file) => {

@@ -1,12 +1,14 @@
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { main } from '../../src/main.js';
 import { createMapper, parseProfile, proposeProfile } from '../../src/map/index.js';
 import { memoryOutput } from '../../src/report/output.js';
 import { idLikeHeader } from '../../src/map/propose/synonyms.js';
 import { contractProblems, rowsFromCsv, rowsFromFile } from './helpers.js';
+
+const CRM = resolve(__dirname, '../../fixtures/outside/crm-sales-opportunities');
 
 const sample = (path: string, opts?: { delimiter?: string; encoding?: string }) => {
   const { header, records } = rowsFromFile(path, opts);
@@ -65,7 +67,7 @@ describe('init proposals', () => {
   });
 
   test('crm-sales-opportunities pipeline: agent serves as owner; one placeholder; then every sample row maps', () => {
-    const s = sample('/work/shared/datasets/crm-sales-opportunities/sales_pipeline.csv');
+    const s = sample(`${CRM}/sales_pipeline.csv`);
     const p = proposeProfile({ resource: 'deal', ...s });
     const f = fieldsOf(p);
     expect(f.externalId!.column).toBe('opportunity_id');
@@ -89,7 +91,7 @@ describe('init proposals', () => {
     };
     const profile = parseProfile({ ...p.profile, fields }, 'p.json');
     const mapper = createMapper({ resource: 'deal', header: s.header, profile, file: 'sales_pipeline.csv' });
-    const { records } = rowsFromFile('/work/shared/datasets/crm-sales-opportunities/sales_pipeline.csv');
+    const { records } = rowsFromFile(`${CRM}/sales_pipeline.csv`);
     for (const r of records.slice(0, 500)) {
       const m = mapper.map(r);
       expect(m.kind === 'item' ? contractProblems('deal', 'post', m.item) : m).toEqual([]);
@@ -97,7 +99,7 @@ describe('init proposals', () => {
   });
 
   test('sales teams: the name column is split and slugged; e-mail left to fill in', () => {
-    const p = proposeProfile({ resource: 'sales-profile', ...sample('/work/shared/datasets/crm-sales-opportunities/sales_teams.csv') });
+    const p = proposeProfile({ resource: 'sales-profile', ...sample(`${CRM}/sales_teams.csv`) });
     const f = fieldsOf(p);
     expect(f['profile.firstName']).toEqual({ column: 'sales_agent', transform: 'firstName' });
     expect(f['profile.lastName']).toEqual({ column: 'sales_agent', transform: 'lastName' });
@@ -107,7 +109,7 @@ describe('init proposals', () => {
   });
 
   test('accounts: typed custom fields, type COMPANY by default', () => {
-    const p = proposeProfile({ resource: 'account', ...sample('/work/shared/datasets/crm-sales-opportunities/accounts.csv') });
+    const p = proposeProfile({ resource: 'account', ...sample(`${CRM}/accounts.csv`) });
     expect(fieldsOf(p).name).toEqual({ column: 'account' });
     expect(fieldsOf(p).type).toEqual({ const: 'COMPANY' });
     expect(p.customFields.map((c) => `${c.key}:${c.type}`)).toEqual([

@@ -1,0 +1,71 @@
+// A user's clone has nothing beside it. This copies the repository's files (what `git clone` would
+// give: tracked and not-ignored files, no node_modules, no dist) into an empty folder and runs the
+// README's set-up commands there exactly as written, so the main job cannot come to depend on
+// ../shared or on anything else that is only on the team's machines.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { afterAll, expect, test } from 'vitest';
+
+const ROOT = resolve(__dirname, '../..');
+const DATASET = join(ROOT, 'fixtures/outside/crm-sales-opportunities');
+
+/** The commands of the README's set-up block that start with `npm ci &&`. */
+function setUpCommands(): string[] {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const block = readme.split('\n## Set-up\n')[1]?.split('\n```sh\n')[1]?.split('\n```')[0];
+  if (!block) throw new Error('README has no "## Set-up" section with a sh block');
+  return block.split('\n').filter((l) => l.startsWith('npm ci && '));
+}
+
+test('the README set-up block has the two commands: the main job on the sandbox, then the tests', () => {
+  const commands = setUpCommands();
+  expect(commands).toHaveLength(2);
+  expect(commands[0]).toMatch(/^npm ci && npx batch-sync push --sandbox /);
+  expect(commands[1]).toBe('npm ci && npm test');
+});
+
+test('the shipped dataset is byte-identical to the published one (checksums in SHA256SUMS)', () => {
+  const sums = readFileSync(join(DATASET, 'SHA256SUMS'), 'utf8').trim().split('\n');
+  expect(sums.length).toBeGreaterThanOrEqual(5);
+  for (const line of sums) {
+    const [sum, name] = line.split(/\s+\*?/) as [string, string];
+    const bytes = readFileSync(join(DATASET, name));
+    expect(createHash('sha256').update(bytes).digest('hex'), name).toBe(sum);
+  }
+  // where the team's copy is beside the checkout, the shipped one is the same bytes
+  const team = resolve(ROOT, '../shared/datasets/crm-sales-opportunities');
+  if (existsSync(team))
+    for (const line of sums) {
+      const name = line.split(/\s+\*?/)[1]!;
+      expect(readFileSync(join(DATASET, name)).equals(readFileSync(join(team, name))), name).toBe(true);
+    }
+});
+
+const alone = mkdtempSync(join(tmpdir(), 'batch-sync-alone-'));
+afterAll(() => rmSync(alone, { recursive: true, force: true }));
+
+test("the README's main job runs as written in a copy of the repository with nothing beside it", () => {
+  const repo = join(alone, 'repo');
+  const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT })
+    .toString()
+    .split('\0')
+    .filter((f) => f && existsSync(join(ROOT, f)));
+  for (const f of files) {
+    mkdirSync(dirname(join(repo, f)), { recursive: true });
+    copyFileSync(join(ROOT, f), join(repo, f));
+  }
+  expect(existsSync(join(alone, 'shared'))).toBe(false);
+  const [mainJob] = setUpCommands();
+  // npm ci takes its packages from the cache the checkout's own install filled
+  const r = spawnSync('sh', ['-c', mainJob!], {
+    cwd: repo,
+    encoding: 'utf8',
+    env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1', npm_config_prefer_offline: 'true', npm_config_audit: 'false', npm_config_fund: 'false' },
+    timeout: 240_000,
+  });
+  expect(r.status, `${r.stdout}\n${r.stderr}`).toBe(0);
+  expect(r.stdout).toMatch(/OK: all 8920 rows accepted/);
+}, 300_000);
