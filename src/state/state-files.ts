@@ -5,7 +5,8 @@ import { closeSync, constants, fstatSync, fsyncSync, ftruncateSync, openSync, re
 import { join } from 'node:path';
 import { BatchSyncError, EXIT } from '../errors.js';
 
-function kind(st: Stats): string {
+/** `a FIFO`, `a directory`… for a file that is not a regular one. */
+export function fileKind(st: Stats): string {
   if (st.isDirectory()) return 'a directory';
   if (st.isFIFO()) return 'a FIFO';
   if (st.isSocket()) return 'a socket';
@@ -20,7 +21,7 @@ export function stateError(path: string, why: string): BatchSyncError {
 }
 
 function notRegular(path: string, what: string, st: Stats): BatchSyncError {
-  return new BatchSyncError('STATE', `cannot use the ${what} ${path}: it is ${kind(st)}, not a regular file`, EXIT.usage, {
+  return new BatchSyncError('STATE', `cannot use the ${what} ${path}: it is ${fileKind(st)}, not a regular file`, EXIT.usage, {
     suggestion: 'No batch-sync run creates it: move it away or remove it, or choose another --state-dir.',
   });
 }
