@@ -4,9 +4,8 @@
 // id are ever deleted, whatever else the user keeps in the report directory.
 import { closeSync, constants, fstatSync, mkdirSync, openSync, readdirSync, readSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { openAtomic } from '../util/atomic-file.js';
 import { TopLevelFields } from '../util/json-fields.js';
-import { fileKind } from './state-files.js';
+import { fileKind, openOutput } from '../util/output-file.js';
 
 const REPORT_FILE = 'report.json';
 const SUMMARY_FILE = 'summary.txt';
@@ -19,8 +18,9 @@ export function runFolder(reportDir: string, runId: string): string {
   return dir;
 }
 
+/** Whole or not at all; never through a FIFO or device found where a report file belongs (nobody asked for that one). */
 function writeAtomic(path: string, text: string): void {
-  const file = openAtomic(path);
+  const file = openOutput(path, { through: false });
   try {
     file.write(text);
     file.commit();

@@ -4,15 +4,7 @@
 import { closeSync, constants, fstatSync, fsyncSync, ftruncateSync, openSync, readdirSync, readFileSync, statSync, unlinkSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { BatchSyncError, EXIT } from '../errors.js';
-
-/** `a FIFO`, `a directory`… for a file that is not a regular one. */
-export function fileKind(st: Stats): string {
-  if (st.isDirectory()) return 'a directory';
-  if (st.isFIFO()) return 'a FIFO';
-  if (st.isSocket()) return 'a socket';
-  if (st.isCharacterDevice() || st.isBlockDevice()) return 'a device';
-  return 'a special file';
-}
+import { fileKind } from '../util/output-file.js';
 
 export function stateError(path: string, why: string): BatchSyncError {
   return new BatchSyncError('STATE', `cannot use the state ${path}: ${why}`, EXIT.usage, {
