@@ -11,8 +11,8 @@
 // those whose batch got no answer), so the disk cost is bounded and nothing stays in memory.
 //
 // File: a first line `batch-sync-in-flight 2`, a second line of JSON (the record, with the body's
-// SHA-256), then the body bytes. A record whose body or batchId no longer matches its digests was
-// edited (or damaged) since: it is never resent, but set aside as `<name>.edited`. Version 1 records
+// SHA-256), then the body bytes. A record whose body no longer matches its digest was edited (or
+// damaged) since: it is never resent, but set aside as `<name>.edited`. Version 1 records
 // (no body digest; written by the release before) are still read, so an upgrade resends them.
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, renameSync, unlinkSync } from 'node:fs';
@@ -191,7 +191,7 @@ export function loadInFlightFor(stateDir: string, scope: string, notes: string[]
   return mine;
 }
 
-/** The record; undefined when it was cut short; `edited` when whole but not what was written. */
+/** The record; undefined when it was cut short (or does not hold together); `edited` when whole but not what was written. */
 function parse(path: string, bytes: Buffer): LoadedInFlight | undefined | 'edited' {
   const first = bytes.indexOf(10);
   const version = first < 0 ? undefined : bytes.toString('utf8', 0, first);
@@ -206,7 +206,7 @@ function parse(path: string, bytes: Buffer): LoadedInFlight | undefined | 'edite
   }
   const body = bytes.subarray(second + 1);
   if (typeof raw !== 'object' || raw === null || body.length !== raw.bodyBytes || !Array.isArray(raw.items)) return undefined;
-  if (typeof raw.batchId !== 'string' || !path.endsWith(`/${fileName(raw.batchId)}`)) return 'edited';
+  // the body (whose envelope names the batchId) as it was written: an edited one is never resent
   if (version === HEADER && raw.bodySha256 !== bodyDigest(body)) return 'edited';
   // the items' JSON, sliced where the envelope put them: after its head, one comma between each
   const headText = Buffer.from(envelopeHead(raw.batchId, raw.source), 'utf8');

@@ -29,8 +29,13 @@ function notRegular(st: Stats): Error {
 
 /** A character device or FIFO at `path` (through symlinks): what an output writes through. */
 export function isStreamTarget(path: string): boolean {
-  const st = statSync(path, { throwIfNoEntry: false });
-  return st !== undefined && (st.isCharacterDevice() || st.isFIFO());
+  try {
+    const st = statSync(path, { throwIfNoEntry: false });
+    return st !== undefined && (st.isCharacterDevice() || st.isFIFO());
+  } catch {
+    // under a regular file (ENOTDIR), no permission: not one; opening it says why
+    return false;
+  }
 }
 
 /**
