@@ -4,7 +4,8 @@
 // - JSON-escaped, any character of it: `\u002B` (.NET escapes +, <, >, & and non-ASCII), `\/` (PHP),
 //   `\"`, `\\`, `\n`…, also escaped twice (`\\u002B`, JSON inside a JSON string);
 // - URL-encoded: `%2B` / `%2b` (either hex case), `%252B` (encoded twice), `+` for a space;
-// - HTML character references: `&#43;`, `&#x2B;`;
+// - HTML character references: `&#43;`, `&#x2B;`, and by name (`&amp;`, `&lt;`, `&gt;`, `&quot;`,
+//   `&apos;`), also escaped again (`&amp;#43;`, `&amp;amp;`);
 // - base64, standard and URL-safe, of the key at each of the 3 byte alignments it can have inside a
 //   longer base64 text (`Basic` credentials, a dumped header block), and hex in either case.
 // Rather than listing every mix of escaped and raw characters, one pattern per secret lets each
@@ -66,17 +67,19 @@ function secretPatterns(value: string): SecretPatterns {
   const chars = forms.map((form) => [...form].map(charPattern));
   const whole = new RegExp(chars.map((c) => c.join('')).join('|'), 'g');
   // 4 characters, then each further one only if the one before it is there; the cut may also have
-  // left an escape half written (`\u00`, `%2`, `&#4`)
+  // left an escape half written (`\u00`, `%2`, `&#4`, `&amp;#12`, `&quo`)
   // (4 characters of the key itself, 8 of its base64 or hex: 4 are only 2 or 3 of its bytes)
   const prefixes = chars.map((c, i) => {
     const least = forms[i] === value ? 4 : 8;
     return c.slice(0, least).join('') + c.slice(least).reduceRight((rest, one) => `(?:${one}${rest})?`, '');
   });
-  const cut = new RegExp(`(?:${prefixes.join('|')})[\\\\%&#xXu0-9a-fA-F]{0,8}$`);
+  const cut = new RegExp(`(?:${prefixes.join('|')})[\\\\%&#;0-9a-zA-Z]{0,12}$`);
   return { whole, cut, reach: 16 * Math.max(...forms.map((f) => f.length)) };
 }
 
 const REGEX_SPECIAL = /[\\^$.*+?()[\]{}|/-]/;
+/** What follows the `&` of the named HTML entities, as a regex. */
+const HTML_NAMED: Record<string, string> = { '&': '(?:amp|AMP);?', '<': '(?:lt|LT);?', '>': '(?:gt|GT);?', '"': '(?:quot|QUOT);?', "'": 'apos;' };
 /** What follows the backslash in JSON's short escapes, as a regex. */
 const JSON_SHORT: Record<string, string> = { '"': '"', '\\': '\\\\', '/': '\\/', '\b': 'b', '\f': 'f', '\n': 'n', '\r': 'r', '\t': 't' };
 
@@ -90,9 +93,13 @@ function charPattern(ch: string): string {
   // URL: %XX per UTF-8 byte, %25 for each further round of encoding; + for a space in a form or query
   alts.push([...Buffer.from(ch, 'utf8')].map((b) => `%(?:25)*${hexPattern(b, 2)}`).join(''));
   if (ch === ' ') alts.push('\\+');
-  // HTML: &#43; and &#x2B;
+  // HTML: &#43; and &#x2B;, and by name for the five that have one (&amp; &lt; &gt; &quot; &apos;,
+  // the first four also upper case and without `;`, as HTML reads them); `&amp;` for each further
+  // round of escaping (`&amp;#43;`, `&amp;lt;`)
   const cp = ch.codePointAt(0)!;
-  alts.push(`&#(?:[xX]0*${hexPattern(cp, 1)}|0*${cp});`);
+  alts.push(`&(?:amp;)*#(?:[xX]0*${hexPattern(cp, 1)}|0*${cp});`);
+  const named = HTML_NAMED[ch];
+  if (named !== undefined) alts.push(`&(?:amp;)*${named}`);
   // raw last: the escapes start with a character (\\, %, &) that may itself be part of the key
   alts.push(REGEX_SPECIAL.test(ch) ? `\\${ch}` : ch);
   return `(?:${alts.join('|')})`;

@@ -7,12 +7,13 @@ import { addSecret, clearSecrets, redact } from '../src/redact.js';
 
 afterEach(() => clearSecrets());
 
-const KEY = 'k3y+/with spaces&"quote\\-ÄöZ9😀';
+const KEY = 'k3y+/with spaces&"quote\\-<Äö>\'Z9😀';
 const bytes = Buffer.from(KEY);
 const jsonAll = (s: string, upper = false) =>
   Array.from({ length: s.length }, (_, i) => `\\u${s.charCodeAt(i).toString(16).padStart(4, '0')}`)
     .join('')
     .replace(/\\u([0-9a-f]{4})/g, (_, h: string) => `\\u${upper ? h.toUpperCase() : h}`);
+const htmlNamed = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
 const b64At = (prefix: string, suffix: string, url = false) =>
   Buffer.concat([Buffer.from(prefix), bytes, Buffer.from(suffix)]).toString(url ? 'base64url' : 'base64');
 
@@ -30,6 +31,17 @@ const FORMS: [string, string][] = [
   ['form-encoded (+ for space)', new URLSearchParams({ k: KEY }).toString()],
   ['HTML references', [...KEY].map((c) => `&#${c.codePointAt(0)};`).join('')],
   ['HTML hex references', [...KEY].map((c) => `&#x${c.codePointAt(0)!.toString(16)};`).join('')],
+  // issue 28 item 3: a server that renders its error as HTML escapes & < > " ' by name
+  ['HTML named entities', htmlNamed(KEY)],
+  ['HTML named entities, upper case (&AMP; &LT; &GT; &QUOT;)', htmlNamed(KEY).replace(/&(amp|lt|gt|quot);/g, (_, n: string) => `&${n.toUpperCase()};`)],
+  ['HTML named entities escaped twice (&amp;amp; &amp;lt;)', htmlNamed(htmlNamed(KEY))],
+  [
+    'HTML named and numeric references mixed',
+    htmlNamed(KEY)
+      .replace(/&quot;/g, '&#34;')
+      .replace(/ /g, '&#x20;'),
+  ],
+  ['HTML numeric references escaped again (&amp;#43;)', [...KEY].map((c) => `&amp;#${c.codePointAt(0)};`).join('')],
   ['base64', bytes.toString('base64')],
   ['base64 after 1 byte', b64At('A', 'tail')],
   ['base64 after 2 bytes', b64At('AB', 'z')],
@@ -57,7 +69,7 @@ describe('every form of the key is masked', () => {
 });
 
 describe('properties', () => {
-  const keys = fc.string({ unit: fc.constantFrom(...'abcXYZ019+/=-_.~ !"\\&%#é😀'), minLength: 8, maxLength: 40 });
+  const keys = fc.string({ unit: fc.constantFrom(...'abcXYZ019+/=-_.~ !"\\&%#é😀<>\';'), minLength: 8, maxLength: 40 });
   test('base64 of the key at any offset inside other bytes leaves no 6 characters of the inner base64', () => {
     fc.assert(
       fc.property(keys, fc.uint8Array({ maxLength: 8 }), fc.uint8Array({ maxLength: 8 }), fc.boolean(), (key, before, after, url) => {
@@ -72,9 +84,9 @@ describe('properties', () => {
     );
   });
 
-  test('each character raw, \\uXXXX-, %XX- or &#…;-escaped at random: masked', () => {
+  test('each character raw, \\uXXXX-, %XX-, &#…;- or &name;-escaped at random: masked', () => {
     fc.assert(
-      fc.property(keys, fc.infiniteStream(fc.integer({ min: 0, max: 3 })), (key, picks) => {
+      fc.property(keys, fc.infiniteStream(fc.integer({ min: 0, max: 5 })), (key, picks) => {
         clearSecrets();
         addSecret(key);
         const it = picks[Symbol.iterator]();
@@ -84,6 +96,9 @@ describe('properties', () => {
             if (pick === 1) return Array.from({ length: c.length }, (_, i) => `\\u${c.charCodeAt(i).toString(16).padStart(4, '0')}`).join('');
             if (pick === 2) return encodeURIComponent(c) === c ? `%${c.charCodeAt(0).toString(16)}` : encodeURIComponent(c);
             if (pick === 3) return `&#${c.codePointAt(0)};`;
+            // a named entity where HTML has one (& < > " '), escaped once or twice
+            if (pick === 4) return htmlNamed(c);
+            if (pick === 5) return htmlNamed(htmlNamed(c));
             return c;
           })
           .join('');

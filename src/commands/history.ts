@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { HISTORY_OPTIONS, resolveHistory } from '../config/options-history.js';
 import { UsageError } from '../errors.js';
-import { historyJson, historyLines, historyRun, type HistoryRun } from '../report/history.js';
+import { HISTORY_FIELDS, historyJson, historyLines, historyRun, type HistoryRun } from '../report/history.js';
 import type { Output } from '../report/output.js';
 import { visible } from '../report/terminal-text.js';
 import { loadPlanFor } from '../run/sync.js';
@@ -28,14 +28,16 @@ export function registerHistory(program: Command, output: Output, _setExit: SetE
       throw new UsageError(`no report directory at ${reportDir}`, {
         suggestion: 'name the state directory of the pushes (--state-dir) or their --report-dir; pushes archive their reports when they keep a state',
       });
-    const runs: HistoryRun[] = [];
+    // newest first, only until the last n runs are found: each report is streamed, its rows unread
+    const shown: HistoryRun[] = [];
     let unreadable = 0;
-    for (const { text } of readRunReports(reportDir)) {
-      const run = historyRun(text);
-      if (run) runs.push(run);
+    for (const report of readRunReports(reportDir, HISTORY_FIELDS)) {
+      const run = 'fields' in report ? historyRun(report.fields) : undefined;
+      if ('problem' in report) output.err(`warning: ${visible(report.path)}: ${report.problem}; left out`);
+      if (run) shown.unshift(run);
       else unreadable++;
+      if (shown.length === last) break;
     }
-    const shown = runs.slice(-last);
     if (format === 'json') output.out(`${JSON.stringify(historyJson(shown, reportDir, unreadable), null, 2)}\n`);
     else for (const line of historyLines(shown, visible(reportDir), unreadable)) output.out(line);
   });

@@ -1,11 +1,12 @@
 // What validate and push share once their options are parsed: progress on stderr, the errors
 // CSV, the emitted batches, the report on stdout, and the exit code. Kept here so the two commands
 // stay a list of options.
-import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { BatchSyncError, EXIT, UsageError } from '../errors.js';
 import { createErrorsCsv, writeError, writeReason, type ErrorsCsvWriter } from '../report/errors-csv.js';
-import { inputFiles, sameFileNote } from '../report/same-file.js';
+import { inputFiles, sameFileNote, type InputFiles } from '../report/same-file.js';
+import { isStreamTarget, openOutput } from '../util/output-file.js';
 import type { Output } from '../report/output.js';
 import { startProgress } from '../report/progress.js';
 import { REPORTERS, type ReportFormat } from '../report/reporters.js';
@@ -47,6 +48,8 @@ export function syncRequest(mode: SyncRequest['mode'], files: string[], given: G
  */
 function errorsWriter(target: string, inputs: string[]): ErrorsCsvWriter {
   const path = resolve(target);
+  // a character device or FIFO (/dev/null, a pipe): every input's errors CSV through it in turn
+  if (isStreamTarget(path)) return createErrorsCsv({ through: path, inputs });
   if (extname(path).toLowerCase() === '.csv') {
     const stem = basename(path, extname(path));
     const further = (source: string) => `${stem}.${basename(source, extname(source))}.csv`;
@@ -60,6 +63,9 @@ function errorsWriter(target: string, inputs: string[]): ErrorsCsvWriter {
     });
   }
   try {
+    const st = statSync(path, { throwIfNoEntry: false });
+    // a socket or block device: said as such, not as mkdir's EEXIST
+    if (st && !st.isDirectory()) openOutput(path, { through: false });
     mkdirSync(path, { recursive: true });
   } catch (error) {
     // a file where the directory should be (`--errors /dev/full`), no permission: one line, exit 2
@@ -77,40 +83,41 @@ function emitError(path: string, error: unknown): BatchSyncError {
 
 /**
  * `--emit`'s file, opened once the inputs are proven distinct and before anything is read or sent:
- * a directory or a missing folder fails here (exit 2). Written synchronously, so a write that fails
- * (a full disk) is known at once and kept for the end of the run instead of surfacing later as an
- * unhandled stream error with a stack, after a summary that said OK.
+ * a directory or a missing folder fails here (exit 2). A regular file is written whole (temp and
+ * rename at the end), a character device or FIFO through. Written synchronously, so a write that
+ * fails (a full disk) is known at once and kept for the end of the run instead of surfacing later as
+ * an unhandled stream error with a stack, after a summary that said OK.
  */
 function openEmit(path: string): { write(text: string): void; close(): void; failure(): BatchSyncError | undefined } {
-  let fd: number | undefined;
+  let file: ReturnType<typeof openOutput> | undefined;
   try {
-    fd = openSync(path, 'w');
+    file = openOutput(resolve(path));
   } catch (error) {
     throw emitError(path, error);
   }
   let failed: BatchSyncError | undefined;
-  const close = () => {
-    if (fd === undefined) return;
-    const f = fd;
-    fd = undefined;
-    try {
-      closeSync(f);
-    } catch (error) {
-      failed ??= emitError(path, error);
-    }
-  };
   return {
     write(text) {
-      if (fd === undefined || failed) return;
+      if (file === undefined || failed) return;
       try {
-        const buf = Buffer.from(text, 'utf8');
-        for (let off = 0; off < buf.length; ) off += writeSync(fd, buf, off);
+        file.write(text);
       } catch (error) {
         failed = emitError(path, error);
-        close();
+        file.discard();
+        file = undefined;
       }
     },
-    close,
+    close() {
+      if (file === undefined) return;
+      const f = file;
+      file = undefined;
+      try {
+        f.commit();
+      } catch (error) {
+        f.discard();
+        failed ??= emitError(path, error);
+      }
+    },
     failure: () => failed,
   };
 }
@@ -124,7 +131,7 @@ function finishErrorsCsv(errors: ErrorsCsvWriter, outcome: SyncOutcome, failures
     return;
   }
   try {
-    outcome.report.errorFiles = errors.finish().files.map((f) => f.path);
+    outcome.report.errorFiles = [...new Set(errors.finish().files.map((f) => f.path))];
   } catch (error) {
     errors.abort();
     failures.push(error instanceof BatchSyncError ? error : writeError(error, target));
@@ -132,7 +139,7 @@ function finishErrorsCsv(errors: ErrorsCsvWriter, outcome: SyncOutcome, failures
 }
 
 /** Every file the run reads, however named (a symlink, ../x, a hard link): data, profiles and the plan; no output goes over one. */
-function refuseOverInputs(request: SyncRequest, jobs: readonly PreparedJob[], outputs: Record<string, string | undefined>): void {
+function refuseOverInputs(request: SyncRequest, jobs: readonly PreparedJob[], outputs: Record<string, string | undefined>): InputFiles {
   const plan = request.config ?? join(request.cwd ?? process.cwd(), DEFAULT_PLAN_FILE);
   const read = inputFiles([...jobs.map((j) => j.job.file), ...jobs.flatMap((j) => (j.job.profile ? [j.job.profile] : [])), plan]);
   for (const [flag, file] of Object.entries(outputs)) {
@@ -140,6 +147,7 @@ function refuseOverInputs(request: SyncRequest, jobs: readonly PreparedJob[], ou
     if (input !== undefined)
       throw new UsageError(`refusing to write ${flag} over an input of this run (data, profile or plan file): ${file}${sameFileNote(file!, input)}`);
   }
+  return read;
 }
 
 interface PrintContext {
@@ -151,14 +159,16 @@ interface PrintContext {
   /** The command's own lines after the report. */
   more: string[];
   failures: BatchSyncError[];
+  /** The run's inputs, once known: the step summary is never appended to one. */
+  inputs?: InputFiles;
 }
 
 /** The report in its format, the GitHub step summary, the command's lines, then one line per output that failed. */
-function printReport(outcome: SyncOutcome, exitCode: number, { output, flags, toStdout, cwd, more, failures }: PrintContext): void {
+function printReport(outcome: SyncOutcome, exitCode: number, { output, flags, toStdout, cwd, more, failures, inputs }: PrintContext): void {
   const context = reportContext(outcome, flags, cwd);
   REPORTERS[flags.format](outcome.report, toStdout ? { ...output, out: output.err } : output, context);
   if (flags.format === 'github' && flags.githubStepSummary) {
-    const problem = appendStepSummary(outcome, context, flags.githubStepSummary, exitCode);
+    const problem = appendStepSummary(outcome, context, flags.githubStepSummary, exitCode, inputs);
     if (problem) output.err(problem);
   }
   // a JSON report or annotations must stay alone on stdout: anything more goes to stderr then
@@ -187,6 +197,7 @@ export async function runSyncCommand(
   // and before anything is sent, so neither can ever be written over an input
   let errors: ErrorsCsvWriter | undefined;
   let emitted: ReturnType<typeof openEmit> | undefined;
+  let read: InputFiles | undefined;
   // `--emit -`: stdout is the envelopes, one per line and nothing else; the report goes to stderr
   const toStdout = flags.emit === '-';
   const emitFile = toStdout ? undefined : flags.emit;
@@ -199,9 +210,12 @@ export async function runSyncCommand(
       ...environment,
       onEvent: (text, level) => progress.event(text, level),
       onPrepared: (jobs) => {
-        const inputs = jobs.map((j) => j.job.file);
-        refuseOverInputs(request, jobs, { '--emit': emitFile, '--junit': flags.junit });
-        if (flags.errors) errors = errorsWriter(flags.errors, inputs);
+        read = refuseOverInputs(request, jobs, { '--emit': emitFile, '--junit': flags.junit });
+        if (flags.errors)
+          errors = errorsWriter(
+            flags.errors,
+            jobs.map((j) => j.job.file),
+          );
         for (const { job, source } of jobs) errors?.declareSource(job.file, { header: source.header, delimiter: source.detected.delimiter });
         if (emitFile) emitted = openEmit(emitFile);
       },
@@ -238,7 +252,7 @@ export async function runSyncCommand(
   if (request.mode === 'push' && outcome.report.totals.accepted > 0) sent = true;
   const exitCode = failures.length === 0 ? outcome.exitCode : Math.max(outcome.exitCode, sent ? EXIT.aborted : EXIT.usage);
   if (batches) outcome.report.batches = batches;
-  printReport(outcome, exitCode, { output, flags, toStdout, cwd: request.cwd ?? process.cwd(), more: epilogue?.(outcome) ?? [], failures });
+  printReport(outcome, exitCode, { output, flags, toStdout, cwd: request.cwd ?? process.cwd(), more: epilogue?.(outcome) ?? [], failures, inputs: read });
   await finish?.(outcome, exitCode);
   // always, whatever the format: cron mail and log scrapers read this line on stderr (stdout stays
   // the report, so `--format json` output is still one JSON document)

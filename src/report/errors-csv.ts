@@ -2,11 +2,14 @@
 // spreadsheet and feed the file back to `push` with the same profile. One errors file per input file
 // (`deals.csv` → `<dir>/deals.errors.csv`): the header, delimiter and resource of each input stay as
 // they were, which is what lets the profile read it back. Our own columns are appended, `_`-prefixed.
-import { accessSync, constants, statSync } from 'node:fs';
+import { accessSync, closeSync, constants, mkdtempSync, openSync, readSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { StringDecoder } from 'node:string_decoder';
 import { basename, join } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
 import { BatchSyncError, EXIT, UsageError, errorMessage } from '../errors.js';
-import { openAtomic, type AtomicFile } from '../util/atomic-file.js';
+import type { AtomicFile } from '../util/atomic-file.js';
+import { openOutput } from '../util/output-file.js';
 import { neutraliseCell } from './formula-guard.js';
 import type { RowOutcome } from '../plan/outcome.js';
 import { inputFiles, sameFileNote } from './same-file.js';
@@ -19,7 +22,12 @@ const FLUSH_BYTES = 64 * 1024;
 
 export interface ErrorsCsvOptions {
   /** Directory the errors files go to (must exist and be writable). */
-  dir: string;
+  dir?: string;
+  /**
+   * A character device or FIFO (`--errors /dev/null`, a pipe) instead of a directory: each input's
+   * errors CSV is written whole in a private temp folder, then through it in turn at the end.
+   */
+  through?: string;
   /** Every input path of the run: an errors file never replaces one of them. */
   inputs: string[];
   /** Default `,`; pass the input's delimiter so the same profile reads the file back. */
@@ -70,8 +78,10 @@ interface OpenFile {
 export function createErrorsCsv(options: ErrorsCsvOptions): ErrorsCsvWriter {
   const name = options.fileName ?? defaultErrorsFileName;
   const inputs = inputFiles(options.inputs);
-  checkDirectory(options.dir);
-  const targetFor = (source: string, probe?: boolean) => join(options.dir, name(source, probe));
+  const stream = options.through === undefined ? undefined : openThrough(options.through, inputs);
+  const dir = stream ? mkdtempSync(join(tmpdir(), 'batch-sync-errors-')) : options.dir!;
+  checkDirectory(dir);
+  const targetFor = (source: string, probe?: boolean) => join(dir, name(source, probe));
   const refuseInput = (source: string, target = targetFor(source, true)) => {
     const input = inputs.find(target);
     if (input !== undefined) {
@@ -82,7 +92,7 @@ export function createErrorsCsv(options: ErrorsCsvOptions): ErrorsCsvWriter {
   };
   // checked up front, so the run stops before sending anything (exit 2 promises that)
   for (const input of options.inputs) {
-    for (const candidate of options.candidates?.(input) ?? [name(input, true)]) refuseInput(input, join(options.dir, candidate));
+    for (const candidate of options.candidates?.(input) ?? [name(input, true)]) refuseInput(input, join(dir, candidate));
   }
 
   const declared = new Map<string, { header?: string[]; delimiter?: string }>();
@@ -108,7 +118,14 @@ export function createErrorsCsv(options: ErrorsCsvOptions): ErrorsCsvWriter {
     const d = declared.get(o.file) ?? {};
     // an errors file fed back carries stale `_` columns: they are replaced, not duplicated
     const header = (d.header ?? Object.keys(o.row ?? {})).filter((h) => !ADDED.has(h));
-    const f: OpenFile = { source: o.file, file: openAtomic(target), header, delimiter: d.delimiter ?? options.delimiter ?? ',', rows: 0, buffer: '' };
+    const f: OpenFile = {
+      source: o.file,
+      file: openOutput(target, { through: false }),
+      header,
+      delimiter: d.delimiter ?? options.delimiter ?? ',',
+      rows: 0,
+      buffer: '',
+    };
     open.set(o.file, f);
     // BOM: spreadsheets otherwise read UTF-8 accents as mojibake
     f.buffer = `\uFEFF${line(f, [...header, ...ERRORS_CSV_COLUMNS])}`;
@@ -164,12 +181,64 @@ export function createErrorsCsv(options: ErrorsCsvOptions): ErrorsCsvWriter {
           throw failed;
         }
       }
-      return { files, droppedCells };
+      return { files: stream ? streamOut(stream, dir, files) : files, droppedCells };
     },
     abort() {
       for (const f of open.values()) f.file.discard();
+      if (stream) closeTemp(stream, dir);
     },
   };
+}
+
+/** The device or FIFO, opened up front: nobody reading a FIFO fails before anything is sent. */
+function openThrough(path: string, inputs: ReturnType<typeof inputFiles>): AtomicFile {
+  if (inputs.find(path) !== undefined) throw new UsageError(`refusing to write the errors CSV over an input file: ${path}`);
+  let stream: AtomicFile | undefined;
+  try {
+    stream = openOutput(path);
+    // the BOM now: a device that cannot be written (/dev/full) fails before anything is sent
+    stream.write('\uFEFF');
+    return stream;
+  } catch (error) {
+    stream?.discard();
+    throw writeError(error, path);
+  }
+}
+
+/** The finished files through the stream, then the temp folder removed; a failure is the errors CSV's. */
+function streamOut(stream: AtomicFile, dir: string, files: readonly ErrorsCsvFile[]): ErrorsCsvFile[] {
+  try {
+    copyThrough(stream, files);
+  } catch (error) {
+    throw writeError(error, stream.target);
+  } finally {
+    closeTemp(stream, dir);
+  }
+  return files.map((f) => ({ ...f, path: stream.target }));
+}
+
+function closeTemp(stream: AtomicFile, dir: string): void {
+  stream.discard();
+  rmSync(dir, { recursive: true, force: true });
+}
+
+/** Each finished errors CSV through the stream in turn, in chunks, without its BOM (the stream has one). */
+function copyThrough(stream: AtomicFile, files: readonly ErrorsCsvFile[]): void {
+  const chunk = Buffer.allocUnsafe(FLUSH_BYTES);
+  for (const f of files) {
+    const fd = openSync(f.path, 'r');
+    // a character cut between two chunks is held back, not written as two broken halves
+    const text = new StringDecoder('utf8');
+    try {
+      for (let n: number, first = true; (n = readSync(fd, chunk, 0, chunk.length, null)) > 0; first = false) {
+        stream.write(text.write(chunk.subarray(first ? 3 : 0, n)));
+      }
+      stream.write(text.end());
+    } finally {
+      closeSync(fd);
+    }
+  }
+  stream.commit();
 }
 
 function checkDirectory(dir: string): void {

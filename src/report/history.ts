@@ -32,14 +32,14 @@ export interface HistoryRun {
   aborted: string | null;
 }
 
-/** One archived report as a history row; undefined for a file that is not one (it is said, not fatal). */
-export function historyRun(text: string): HistoryRun | undefined {
-  let parsed: z.infer<typeof archived>;
-  try {
-    parsed = archived.parse(JSON.parse(text));
-  } catch {
-    return undefined;
-  }
+/** The top-level fields of a report.json that history reads (its rows are skipped unread). */
+export const HISTORY_FIELDS: readonly string[] = Object.keys(archived.shape);
+
+/** One archived report (its HISTORY_FIELDS) as a history row; undefined for a file that is not one (it is said, not fatal). */
+export function historyRun(fields: unknown): HistoryRun | undefined {
+  const result = archived.safeParse(fields);
+  if (!result.success) return undefined;
+  const parsed = result.data;
   const t = parsed.totals;
   // unchanged and skipIf rows were meant to be left out (plan/outcome.ts isDeliberateSkip)
   const deliberate = parsed.groups.filter((g) => g.outcome === 'skipped' && /^(UNCHANGED|SKIPPED)\b/.test(g.reason)).reduce((n, g) => n + g.count, 0);

@@ -10,9 +10,12 @@
 // night). A body is at most --max-body-bytes, and at most --concurrency files exist at a time (plus
 // those whose batch got no answer), so the disk cost is bounded and nothing stays in memory.
 //
-// File: a first line `batch-sync-in-flight 1`, a second line of JSON (the record), then the body bytes.
+// File: a first line `batch-sync-in-flight 2`, a second line of JSON (the record, with the body's
+// SHA-256), then the body bytes. A record whose body no longer matches its digest was edited (or
+// damaged) since: it is never resent, but set aside as `<name>.edited`. Version 1 records
+// (no body digest; written by the release before) are still read, so an upgrade resends them.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
+import { mkdirSync, readdirSync, renameSync, unlinkSync } from 'node:fs';
 import { open, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Resource } from '../contract/resources.js';
@@ -20,9 +23,11 @@ import { envelopeHead } from '../plan/batcher.js';
 import { inSendOrder } from '../plan/order.js';
 import { syncDirectory } from '../util/atomic-file.js';
 import { hashHex, parseHashHex, type ItemHash } from '../util/item-hash.js';
+import { readRegularFile } from './state-files.js';
 
 const IN_FLIGHT_DIR = 'in-flight';
-const HEADER = 'batch-sync-in-flight 1';
+const HEADER = 'batch-sync-in-flight 2';
+const HEADER_V1 = 'batch-sync-in-flight 1';
 
 interface InFlightItem {
   externalId?: string;
@@ -59,6 +64,8 @@ function fileName(batchId: string): string {
   return `${batchId.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 120)}.${digest}.batch`;
 }
 
+const bodyDigest = (body: Buffer) => createHash('sha256').update(body).digest('hex');
+
 /** Creates the folder (and makes its entry durable) when it is not there yet. */
 export function ensureInFlightDir(stateDir: string): string {
   const dir = inFlightDir(stateDir);
@@ -74,7 +81,7 @@ export function ensureInFlightDir(stateDir: string): string {
 export async function writeInFlight(dir: string, record: InFlightRecord, body: Buffer): Promise<string> {
   const path = join(dir, fileName(record.batchId));
   const head = Buffer.from(
-    `${HEADER}\n${JSON.stringify({ ...record, bodyBytes: body.length, items: record.items.map((i) => ({ ...i, fp: i.fp && hashHex(i.fp) })) })}\n`,
+    `${HEADER}\n${JSON.stringify({ ...record, bodyBytes: body.length, bodySha256: bodyDigest(body), items: record.items.map((i) => ({ ...i, fp: i.fp && hashHex(i.fp) })) })}\n`,
     'utf8',
   );
   // 'w': a record left by a run that was killed before it sent this very batch id is replaced
@@ -128,8 +135,10 @@ export function loadInFlight(stateDir: string, notes: string[]): LoadedInFlight[
   const records: LoadedInFlight[] = [];
   for (const name of names) {
     const path = join(dir, name);
-    const loaded = parse(path, readFileSync(path));
-    if (loaded) records.push(loaded);
+    // a FIFO or a directory named like a record: refused, naming it (an open would block for ever)
+    const loaded = parse(path, readRegularFile(path, 'in-flight record'));
+    if (loaded === 'edited') setAside(path, notes);
+    else if (loaded) records.push(loaded);
     else {
       notes.push(`${path}: an in-flight record cut short (the run was stopped while writing it, before its batch was sent); removed`);
       try {
@@ -140,6 +149,22 @@ export function loadInFlight(stateDir: string, notes: string[]): LoadedInFlight[
     }
   }
   return records;
+}
+
+/**
+ * A record that does not match its digests: its bytes are not the batch that was sent, so they are
+ * never sent. Its rows go out from the input as any other row; the file is kept for a look.
+ */
+function setAside(path: string, notes: string[]): void {
+  const aside = `${path}.edited`;
+  try {
+    renameSync(path, aside);
+  } catch {
+    unlinkSync(path);
+  }
+  notes.push(
+    `${path}: an in-flight record that does not match its digest (edited or damaged since it was written): not resent, set aside as ${aside}; its rows are sent from the input`,
+  );
 }
 
 /**
@@ -166,12 +191,14 @@ export function loadInFlightFor(stateDir: string, scope: string, notes: string[]
   return mine;
 }
 
-function parse(path: string, bytes: Buffer): LoadedInFlight | undefined {
+/** The record; undefined when it was cut short (or does not hold together); `edited` when whole but not what was written. */
+function parse(path: string, bytes: Buffer): LoadedInFlight | undefined | 'edited' {
   const first = bytes.indexOf(10);
-  if (first < 0 || bytes.toString('utf8', 0, first) !== HEADER) return undefined;
+  const version = first < 0 ? undefined : bytes.toString('utf8', 0, first);
+  if (version !== HEADER && version !== HEADER_V1) return undefined;
   const second = bytes.indexOf(10, first + 1);
   if (second < 0) return undefined;
-  let raw: Omit<InFlightRecord, 'items'> & { bodyBytes: number; items: (Omit<InFlightItem, 'fp'> & { fp?: string })[] };
+  let raw: Omit<InFlightRecord, 'items'> & { bodyBytes: number; bodySha256?: string; items: (Omit<InFlightItem, 'fp'> & { fp?: string })[] };
   try {
     raw = JSON.parse(bytes.toString('utf8', first + 1, second));
   } catch {
@@ -179,6 +206,8 @@ function parse(path: string, bytes: Buffer): LoadedInFlight | undefined {
   }
   const body = bytes.subarray(second + 1);
   if (typeof raw !== 'object' || raw === null || body.length !== raw.bodyBytes || !Array.isArray(raw.items)) return undefined;
+  // the body (whose envelope names the batchId) as it was written: an edited one is never resent
+  if (version === HEADER && raw.bodySha256 !== bodyDigest(body)) return 'edited';
   // the items' JSON, sliced where the envelope put them: after its head, one comma between each
   const headText = Buffer.from(envelopeHead(raw.batchId, raw.source), 'utf8');
   if (!body.subarray(0, headText.length).equals(headText)) return undefined;

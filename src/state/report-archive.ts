@@ -2,9 +2,10 @@
 // summary line, and the errors CSV of the rows not accepted. Only the last N run folders are kept.
 // Run ids start with a UTC timestamp, so name order is time order; only folders named like a run
 // id are ever deleted, whatever else the user keeps in the report directory.
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, mkdirSync, openSync, readdirSync, readSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { openAtomic } from '../util/atomic-file.js';
+import { TopLevelFields } from '../util/json-fields.js';
+import { fileKind, openOutput } from '../util/output-file.js';
 
 const REPORT_FILE = 'report.json';
 const SUMMARY_FILE = 'summary.txt';
@@ -17,8 +18,9 @@ export function runFolder(reportDir: string, runId: string): string {
   return dir;
 }
 
+/** Whole or not at all; never through a FIFO or device found where a report file belongs (nobody asked for that one). */
 function writeAtomic(path: string, text: string): void {
-  const file = openAtomic(path);
+  const file = openOutput(path, { through: false });
   try {
     file.write(text);
     file.commit();
@@ -56,15 +58,49 @@ export function pruneReports(reportDir: string, keep: number, current: string): 
   return old;
 }
 
-/** The archived runs' report.json texts, oldest first (the order pruneReports keeps); a folder without one is left out. */
-export function readRunReports(reportDir: string): Array<{ runId: string; text: string }> {
-  const out: Array<{ runId: string; text: string }> = [];
-  for (const name of runsOldestFirst(reportDir)) {
+/** A report.json over this is not one a run wrote (its rows are capped at 100,000): left out unread. */
+const MAX_REPORT_BYTES = 1024 ** 3;
+/** The fields history reads are counts and reason groups (at most 1,000): a few MB at most. */
+const MAX_FIELD_BYTES = 64 * 1024 * 1024;
+const CHUNK_BYTES = 1024 * 1024;
+
+type ArchivedReport = { runId: string; path: string } & ({ fields: Record<string, unknown> } | { problem: string });
+
+/**
+ * The archived runs' reports, newest first, as the given top-level fields of each report.json,
+ * until `enough` says so. A folder without one is left out (a run killed before its report was
+ * written has a folder, its errors CSV, and no report). Each file is opened non-blocking and read
+ * only when it is a regular file under 1 GiB, streamed: a FIFO, a link to /dev/zero or a huge file
+ * comes back as a `problem`, never a hang or the whole file in memory.
+ */
+export function* readRunReports(reportDir: string, fields: readonly string[]): Generator<ArchivedReport> {
+  for (const name of runsOldestFirst(reportDir).reverse()) {
+    const path = join(reportDir, name, REPORT_FILE);
+    let fd: number;
     try {
-      out.push({ runId: name, text: readFileSync(join(reportDir, name, REPORT_FILE), 'utf8') });
+      fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
     } catch {
-      // a run killed before its report was written has a folder (its errors CSV) and no report
+      continue;
+    }
+    try {
+      yield { runId: name, path, ...readFields(fd, fields) };
+    } finally {
+      closeSync(fd);
     }
   }
-  return out;
+}
+
+function readFields(fd: number, fields: readonly string[]): { fields: Record<string, unknown> } | { problem: string } {
+  const st = fstatSync(fd);
+  if (!st.isFile()) return { problem: `it is ${fileKind(st)}, not a regular file` };
+  if (st.size > MAX_REPORT_BYTES) return { problem: `${(st.size / 1024 ** 3).toFixed(1)} GiB, over the 1 GiB a run report can have` };
+  const scan = new TopLevelFields(new Set(fields), MAX_FIELD_BYTES);
+  const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+  try {
+    // at most the cap, even if the file grows while it is read
+    for (let total = 0, n: number; total < MAX_REPORT_BYTES && (n = readSync(fd, chunk, 0, CHUNK_BYTES, null)) > 0; total += n) scan.feed(chunk.subarray(0, n));
+    return { fields: scan.result() };
+  } catch (error) {
+    return { problem: `not readable as a run report (${(error as Error).message})` };
+  }
 }

@@ -2,11 +2,11 @@
 // fails at once naming the holder (exit 4). A lock left by a process that is gone — same host, and
 // signal 0 says ESRCH — is taken over with a warning; a lock from another host is never judged
 // from here (its pid means nothing on this machine).
-import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { LockedError } from '../errors.js';
-import { expectRegularFile } from './state-files.js';
+import { expectRegularFile, readRegularFile } from './state-files.js';
 
 export const LOCK_FILE = 'lock';
 
@@ -31,7 +31,7 @@ export function describeHolder(h: LockHolder): string {
 
 function readHolder(path: string): LockHolder | undefined {
   try {
-    const h = JSON.parse(readFileSync(path, 'utf8')) as Partial<LockHolder>;
+    const h = JSON.parse(readRegularFile(path, 'lock file').toString('utf8')) as Partial<LockHolder>;
     return typeof h.pid === 'number' && typeof h.hostname === 'string'
       ? { pid: h.pid, hostname: h.hostname, startedAt: String(h.startedAt), runId: String(h.runId) }
       : undefined;

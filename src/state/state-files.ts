@@ -1,17 +1,10 @@
 // Checks on the files of a state directory before they are opened: a FIFO where the journal belongs
 // would block the open for ever, a directory where the lock belongs would be renamed aside and left
 // behind. And the leftovers of a run killed while writing a snapshot, removed by the next run.
-import { closeSync, fsyncSync, ftruncateSync, openSync, readdirSync, statSync, unlinkSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, fsyncSync, ftruncateSync, openSync, readdirSync, readFileSync, statSync, unlinkSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { BatchSyncError, EXIT } from '../errors.js';
-
-function kind(st: Stats): string {
-  if (st.isDirectory()) return 'a directory';
-  if (st.isFIFO()) return 'a FIFO';
-  if (st.isSocket()) return 'a socket';
-  if (st.isCharacterDevice() || st.isBlockDevice()) return 'a device';
-  return 'a special file';
-}
+import { fileKind } from '../util/output-file.js';
 
 export function stateError(path: string, why: string): BatchSyncError {
   return new BatchSyncError('STATE', `cannot use the state ${path}: ${why}`, EXIT.usage, {
@@ -19,13 +12,33 @@ export function stateError(path: string, why: string): BatchSyncError {
   });
 }
 
+function notRegular(path: string, what: string, st: Stats): BatchSyncError {
+  return new BatchSyncError('STATE', `cannot use the ${what} ${path}: it is ${fileKind(st)}, not a regular file`, EXIT.usage, {
+    suggestion: 'No batch-sync run creates it: move it away or remove it, or choose another --state-dir.',
+  });
+}
+
 /** Throws when `path` exists and is not a regular file (a symlink to one is fine). */
 export function expectRegularFile(path: string, what: string): void {
   const st = statSync(path, { throwIfNoEntry: false });
   if (!st || st.isFile()) return;
-  throw new BatchSyncError('STATE', `cannot use the ${what} ${path}: it is ${kind(st)}, not a regular file`, EXIT.usage, {
-    suggestion: 'No batch-sync run creates it: move it away or remove it, or choose another --state-dir.',
-  });
+  throw notRegular(path, what, st);
+}
+
+/**
+ * The whole of a state file, which must be a regular file (a symlink to one is fine). Opened
+ * non-blocking and checked on the open descriptor: a FIFO put there between a check and the open
+ * would otherwise block the open, and the main thread with it, for ever (SIGTERM included).
+ */
+export function readRegularFile(path: string, what: string): Buffer {
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw notRegular(path, what, st);
+    return readFileSync(fd);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** `.state.snapshot.<pid>.<random>.tmp`, as openAtomic names the snapshot being written. */

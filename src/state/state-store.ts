@@ -3,14 +3,14 @@
 // acknowledged batch is appended to the journal before the run moves on (see `accepted`) and
 // fsync'ed on libuv's thread pool, and no batch is sent before that fsync has finished (`durable`);
 // closing folds the journal into a new snapshot, written atomically.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { openAtomic } from '../util/atomic-file.js';
 import { HashMemo } from './hash-memo.js';
 import { FORGOTTEN, hashItem, type ItemHash, type ItemJson } from '../util/item-hash.js';
 import { JournalFile } from './journal-file.js';
 import { FingerprintSet } from './row-fingerprint.js';
-import { expectRegularFile, removeOrphanSnapshots, truncateFile } from './state-files.js';
+import { expectRegularFile, readRegularFile, removeOrphanSnapshots, truncateFile } from './state-files.js';
 import { journalLine } from './state-format.js';
 import { StateTables } from './state-tables.js';
 
@@ -106,7 +106,7 @@ function load(dir: string, options: StateStoreOptions, notes: string[]): Loaded 
   const tables = new StateTables();
   const snapshot = existsSync(snapshotPath) ? tables.loadSnapshot(snapshotPath) : undefined;
   if (!existsSync(journalPath)) return { tables, snapshot, journalBytes: 0 };
-  const bytes = readFileSync(journalPath);
+  const bytes = readRegularFile(journalPath, 'state journal');
   const { bad, torn } = tables.replayJournal(bytes);
   let journalBytes = bytes.length;
   if (torn) {

@@ -1,10 +1,9 @@
 // The state's hashes in memory: one HashTable per method and resource, filled from the snapshot and
 // the journal replayed over it, and written back as a snapshot.
-import { readFileSync } from 'node:fs';
 import type { AtomicFile } from '../util/atomic-file.js';
 import { HashTable } from './hash-table.js';
 import { FORGOTTEN } from '../util/item-hash.js';
-import { stateError } from './state-files.js';
+import { readRegularFile, stateError } from './state-files.js';
 import { entryAt, entryLine, forEachLineIn, journalEntryAt, sectionLine, SNAPSHOT_HEADER, SNAPSHOT_HEADERS, type EntryAt } from './state-format.js';
 
 const tableKey = (method: string, resource: string) => `${method}\t${resource}`;
@@ -50,7 +49,7 @@ export class StateTables {
 
   /** Loads a snapshot; returns its length and whether it is of this version. */
   loadSnapshot(path: string): { size: number; current: boolean } {
-    const bytes = readFileSync(path);
+    const bytes = readRegularFile(path, 'state snapshot');
     const firstEnd = bytes.indexOf(10);
     const header = bytes.toString('utf8', 0, firstEnd < 0 ? bytes.length : firstEnd);
     if (!SNAPSHOT_HEADERS.includes(header)) {

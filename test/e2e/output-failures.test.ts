@@ -63,7 +63,7 @@ test.each([
   }
 });
 
-test.runIf(existsSync('/dev/full'))('--errors /dev/full (a file where a directory is expected): exit 2 before sending, one line', async () => {
+test.runIf(existsSync('/dev/full'))('--errors /dev/full (a device, written through): exit 2 before sending, one line', async () => {
   const dir = tempFiles({ 'deals.csv': dealsCsv(5) });
   const before = sandbox.batches().length;
   const r = await spawnCli(['push', '--resource', 'deal', '--errors', '/dev/full', join(dir, 'deals.csv')], { env });

@@ -117,3 +117,78 @@ async function expectMasked(code: number, format: 'human' | 'json'): Promise<voi
   expect(readFileSync(join(dir, 'failed.csv'), 'utf8')).toContain('***');
   expectNoForm(r, dir);
 }
+
+// issue 28 item 3: a server that writes its error as HTML escapes & < > " ' by name. With such a key
+// the whole key leaked into every output; the JUnit XML's own escaping of the raw key is the same text.
+describe('the key echoed back with named HTML entities (&amp; &lt; &gt; &quot; &apos;)', () => {
+  const HTML_KEY = `html&Key<7>"q'Z-9x&w`;
+  const named = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+  const forms = [
+    HTML_KEY,
+    named(HTML_KEY),
+    named(HTML_KEY).replace(/&apos;/g, "'"),
+    named(HTML_KEY).replace(/&apos;/g, '&#39;'),
+    named(HTML_KEY).replace(/&(amp|lt|gt|quot);/g, (_, n: string) => `&${n.toUpperCase()};`),
+    named(named(HTML_KEY)),
+    // the key's letters between its escaped characters: never 4 in a row of it
+    'Key&',
+    'Key<',
+    '9x&w',
+  ];
+
+  test.each(['human', 'json', 'github'] as const)('in a data.error detail and a 400 HTML body: masked in every output (%s report)', async (format) => {
+    server = await startServer(
+      [
+        {
+          respond: (req) => ({
+            status: 200,
+            body: okBody(req, [
+              {
+                message: 'VALIDATION_ERROR',
+                detail: `items[0] externalId=A-1: <p>key ${named(HTML_KEY)} (or ${named(named(HTML_KEY))}, ${named(HTML_KEY)
+                  .replace(/&quot;/g, '&#34;')
+                  .replace(/&(lt|gt);/g, (_, n: string) => `&${n.toUpperCase()};`)}) is not allowed</p>`,
+              },
+            ]),
+          }),
+        },
+      ],
+      { status: 400, headers: { 'content-type': 'text/html' }, body: `<html><body>bad key: ${named(HTML_KEY)}</body></html>` },
+    );
+    const { dir, file, stateDir } = accountsFile(2);
+    const summary = join(dir, 'step-summary.md');
+    const r = await spawnCli(
+      [
+        'push',
+        '--retries',
+        '0',
+        '--batch-size',
+        '1',
+        '--verbose',
+        '--format',
+        format,
+        '--incremental',
+        '--state-dir',
+        stateDir,
+        '--errors',
+        join(dir, 'failed.csv'),
+        '--junit',
+        join(dir, 'junit.xml'),
+        file,
+      ],
+      { env: { BATCH_SYNC_API_KEY: HTML_KEY, BATCH_SYNC_BASE_URL: server.url, GITHUB_STEP_SUMMARY: summary } },
+    );
+    expect(r.code, r.stderr).toBeGreaterThan(0);
+    // the server's texts reached the outputs, masked
+    expect(readFileSync(join(dir, 'failed.csv'), 'utf8')).toContain('***');
+    expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toContain('***');
+    if (format === 'github') expect(readFileSync(summary, 'utf8')).toMatch(/batch-sync push/);
+    const places: [string, string][] = [
+      ['stdout', r.stdout],
+      ['stderr', r.stderr],
+      ...filesUnder(dir).map((f): [string, string] => [f, readFileSync(f, 'utf8')]),
+    ];
+    expect(places.some(([p]) => p.endsWith('report.json'))).toBe(true);
+    for (const [where, text] of places) for (const form of forms) expect(text, `${form} in ${where}`).not.toContain(form);
+  });
+});

@@ -2,7 +2,7 @@
 // snapshot temps, listeners per request, JSON numbers beyond a double, `__proto__` keys in a
 // profile and in the sandbox's inspect path, odd locks, and FIFOs where state files belong.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
@@ -152,4 +152,58 @@ describe('a FIFO where a state file belongs', () => {
     expect(sandbox.records('account')).toHaveLength(0);
     expect(existsSync(join(stateDir, name))).toBe(true);
   });
+});
+
+// issue 28 item 5: a FIFO in <state-dir>/in-flight/ blocked the main thread for ever (SIGTERM did
+// nothing, the lock stayed); a directory there said EISDIR without its path. The spawned CLI has a
+// watchdog: a hang ends as a SIGKILL after 20 s and fails the `signal` assertion.
+describe('something that is not a regular file among the in-flight records', () => {
+  test.each([
+    ['a FIFO', (p: string) => execFileSync('mkfifo', [p])],
+    ['a directory', (p: string) => mkdirSync(p)],
+  ])('%s: refused at once naming its path, the lock released, nothing sent', async (what, make) => {
+    const { file, stateDir } = accountsFile(2);
+    mkdirSync(join(stateDir, 'in-flight'), { recursive: true });
+    const bad = join(stateDir, 'in-flight', 'left.0123456789.batch');
+    make(bad);
+    const r = await spawnCli(['push', '--incremental', '--state-dir', stateDir, file], { env: env(), timeoutMs: 20_000 });
+    expect(r.signal ?? null, 'ended on its own').toBeNull();
+    expect(r.code, r.stderr).toBe(2);
+    expectCleanStderr(r.stderr);
+    expect(r.stderr).toContain(`error: cannot use the in-flight record ${bad}: it is ${what}, not a regular file`);
+    expect(existsSync(join(stateDir, 'lock'))).toBe(false);
+    expect(sandbox.records('account')).toHaveLength(0);
+  });
+});
+
+// issue 28 item 8: an in-flight record whose body was edited after it was written was resent as it
+// stood. Its body is now checked against the digest written with it.
+test('an in-flight record whose body was edited is not resent: set aside with a warning, its rows sent from the input', async () => {
+  const { file, stateDir } = accountsFile(2);
+  // the first answer cannot be read: the batch stays in flight for the next run
+  server = await startServer([{ status: 200, body: '<html>gateway</html>', headers: { 'content-type': 'text/html' } }]);
+  const run = (extra: string[] = []) =>
+    spawnCli(['push', '--retries', '0', '--incremental', '--state-dir', stateDir, ...extra, file], {
+      env: { BATCH_SYNC_API_KEY: KEY, BATCH_SYNC_BASE_URL: server!.url },
+      timeoutMs: 30_000,
+    });
+  const first = await run();
+  expect(first.code, first.stderr).toBeGreaterThan(0);
+  const dir = join(stateDir, 'in-flight');
+  const [name] = readdirSync(dir).filter((n) => n.endsWith('.batch'));
+  expect(name).toBeDefined();
+  const record = join(dir, name!);
+  const text = readFileSync(record, 'latin1');
+  // the same length: only the digest can tell
+  writeFileSync(record, text.replace('"Account 1"', '"Account X"'), 'latin1');
+  expect(readFileSync(record, 'latin1')).not.toBe(text);
+  const before = server.requests.length;
+  const second = await run();
+  expect(second.code, second.stderr).toBe(0);
+  const sent = server.requests.slice(before).map((q) => q.body.toString());
+  expect(sent.join('\n')).not.toContain('Account X');
+  expect(sent.join('\n')).toContain('"Account 1"');
+  expect(second.stderr).toContain(`warning: ${record}: an in-flight record that does not match its digest`);
+  expect(readdirSync(dir).filter((n) => n.endsWith('.batch'))).toEqual([]);
+  expect(existsSync(`${record}.edited`)).toBe(true);
 });

@@ -62,3 +62,26 @@ test('a record cut at any byte is removed with a note, never resent', async () =
     expect(readdirSync(dir)).toEqual([]);
   }
 });
+
+test('a record of the release before (version 1, no body digest) is still resent; one whose body was edited is set aside', async () => {
+  const state = mkdtempSync(join(tmpdir(), 'in-flight-'));
+  const dir = ensureInFlightDir(state);
+  const items = [{ json: '{"externalId":"A"}', bytes: 18, meta: { externalId: 'A', file: 'a.csv', line: 2 } }];
+  const body = envelopeBody('b-1', 'src', items);
+  const path = await writeInFlight(
+    dir,
+    { scope: 's', resource: 'deal', source: 'src', batchId: 'b-1', items: items.map((i) => ({ ...i.meta, bytes: i.bytes })) },
+    body,
+  );
+  const whole = readFileSync(path, 'utf8');
+  writeFileSync(path, whole.replace('batch-sync-in-flight 2', 'batch-sync-in-flight 1').replace(/,"bodySha256":"[0-9a-f]+"/, ''));
+  expect(loadInFlight(state, []).map((r) => r.batchId)).toEqual(['b-1']);
+  writeFileSync(path, whole.replace('{"externalId":"A"}', '{"externalId":"B"}'));
+  const notes: string[] = [];
+  expect(loadInFlight(state, notes)).toEqual([]);
+  expect(notes).toEqual([expect.stringMatching(/does not match its digest .* set aside as .*\.batch\.edited/)]);
+  expect(readdirSync(dir)).toEqual([`${path.split('/').pop()}.edited`]);
+  // its batchId edited in the record alone: the body's envelope no longer says it, never resent either
+  writeFileSync(path, whole.replace(/"batchId":"b-1"/, '"batchId":"b-2"'));
+  expect(loadInFlight(state, [])).toEqual([]);
+});
