@@ -113,7 +113,7 @@ export async function sync(request: SyncRequest, environment: SyncEnvironment = 
   const plan = await loadPlanFor(request);
   const settings = resolveSettings(request.flags, plan, request.env, request.cwd);
   const runId = newRunId(startedAt);
-  await environment.onStart?.(settings);
+  environment.onSettings?.(settings);
   const { stop, signal, stopped: stoppedBy } = stopper(environment);
   const notice = (text: string) => environment.onNotice?.(text);
   // each embedded sandbox starts empty: its state must never make a rerun skip rows
@@ -132,6 +132,8 @@ export async function sync(request: SyncRequest, environment: SyncEnvironment = 
   let finished: { report: RunReport; exitCode: number } | undefined;
   let out: SyncOutcome | undefined;
   try {
+    // after the lock: a run the lock refuses never announces a start to the monitor
+    await environment.onStart?.();
     const prepared = await prepareJobs(jobs, settings.method, settings.engine);
     // a profile nobody named is said once, so a file is never mapped by a surprise
     for (const { job } of prepared)
