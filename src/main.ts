@@ -4,14 +4,14 @@ import { Command, CommanderError } from 'commander';
 import { BatchSyncError, EXIT } from './errors.js';
 import { fdLimitMessage } from './fd-limit.js';
 import { consoleOutput, type Output } from './report/output.js';
-import { plainTerminal } from './config/environment.js';
+import { githubActions, plainTerminal } from './config/environment.js';
 import { registerCommands } from './commands/index.js';
 import { redact } from './redact.js';
 import { visible } from './report/terminal-text.js';
 
 import { VERSION } from './version.js';
 
-export async function main(argv: string[], output: Output = consoleOutput(plainTerminal())): Promise<number> {
+export async function main(argv: string[], output: Output = consoleOutput({ plain: plainTerminal(), githubActions: githubActions() })): Promise<number> {
   let exitCode: number = EXIT.ok;
   const program = new Command('batch-sync')
     .description('Sync CSV and JSON exports from a CRM, ERP or spreadsheet into the batch integration API.')

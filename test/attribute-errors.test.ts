@@ -93,3 +93,15 @@ describe('the reason of an answer whose errors name no item', () => {
     expect(text).toMatch(/: VALIDATION_ERROR ownerExternalId: (word )+word…$/);
   });
 });
+
+describe('counts agree with their noun (issue 27 item 13)', () => {
+  test('a one-item batch\'s success that is not a count: "the batch\'s 1 item"', () => {
+    const r = readAnswer(answer([], 'yes'), ['D-1'], named);
+    expect(r).toMatchObject({ kind: 'unverifiable' });
+    expect((r as { reason: string }).reason).toContain("not a count of the batch's 1 item (");
+  });
+  test('"1 of 2 items carries no error"', () => {
+    const r = readAnswer(answer([err('items[0] externalId=D-1: title: is required')], 0), ['D-1', 'D-2'], named);
+    expect((r as { reason: string }).reason).toBe('data.success is 0 but 1 of 2 items carries no error');
+  });
+});

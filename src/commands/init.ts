@@ -22,6 +22,7 @@ import { resolveOptions, type OptionValues } from '../config/option.js';
 import type { ReaderOptions } from '../read/types.js';
 import { addOptions, givenFlags } from './add-options.js';
 import type { Output } from '../report/output.js';
+import { plural } from '../report/plural.js';
 import type { SetExit } from './set-exit.js';
 
 type InitOptions = OptionValues<typeof INIT_OPTIONS>;
@@ -67,7 +68,7 @@ async function initOne(file: string, { output, opts, reader, resource }: InitCon
   const one = await proposeFor(file, resource, undefined, opts.out ?? profileBeside(file), opts, reader);
   await writeProfile(one, opts.force);
   printProposal(one, output, false);
-  if (!one.proposal.fillIn.length) output.out(`\nnext: batch-sync validate ${file} --profile ${one.out}`);
+  output.out(`\nnext${one.proposal.fillIn.length ? ' (after filling in)' : ''}: batch-sync validate ${file} --profile ${one.out}`);
 }
 
 /** Several files, each with its kind and profile path, refused before anything is read when two collide. */
@@ -213,7 +214,7 @@ function printProposal(p: Proposed, output: Output, many: boolean): void {
   const c = output.color;
   const { proposal, rows, file, resource } = p;
   if (many) output.out(c.bold(`${file}: ${resource}${p.guessed ? ` (${p.guessed})` : ''}`));
-  output.out(`wrote ${p.out} (${resource}, from ${rows.length} sample row${rows.length === 1 ? '' : 's'} of ${file})`);
+  output.out(`wrote ${p.out} (${resource}, from ${plural(rows.length, 'sample row')} of ${file})`);
   output.out('\nmapped:');
   for (const m of proposal.mapped) output.out(`  ${m.field.padEnd(28)} ← ${m.source}`);
   if (proposal.customFields.length) {
@@ -239,14 +240,18 @@ function ownersLine(check: CrossFileCheck): string {
   return check.checks
     .map((k) => {
       const against = k.against.join(', ');
-      if (!k.missing.length) return `owners: all ${k.distinct} distinct owner/agent ids in the sample of ${k.file} are among the ids proposed for ${against}`;
+      if (!k.missing.length)
+        return k.distinct === 1
+          ? `owners: the 1 distinct owner/agent id in the sample of ${k.file} is among the ids proposed for ${against}`
+          : `owners: all ${k.distinct} distinct owner/agent ids in the sample of ${k.file} are among the ids proposed for ${against}`;
       const examples =
         k.missing
           .slice(0, MAX_EXAMPLES)
           .map((m) => `"${m}"`)
           .join(', ') + (k.missing.length > MAX_EXAMPLES ? ', …' : '');
       const partial = k.wholeProfiles ? '' : ` (only a sample of ${against} was read: validate --config checks every row)`;
-      return `owners: ${k.missing.length} of ${k.distinct} distinct owner/agent ids in the sample of ${k.file} are not among the ids proposed for ${against}: ${examples}${partial}; check how each profile derives them, or they must already exist on the server`;
+      const are = k.missing.length === 1 ? 'is' : 'are';
+      return `owners: ${k.missing.length} of ${plural(k.distinct, 'distinct owner/agent id')} in the sample of ${k.file} ${are} not among the ids proposed for ${against}: ${examples}${partial}; check how each profile derives them, or they must already exist on the server`;
     })
     .join('\n');
 }

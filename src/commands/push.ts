@@ -45,12 +45,13 @@ export function registerPush(program: Command, output: Output, setExit: SetExit)
     const signals = interruptSignals((text) => output.err(text));
     // known once the settings are: the plan and the environment may name the URLs too
     let notifier: CronNotifier | undefined;
-    const onStart = async (settings: ResolvedSettings) => {
-      notifier = createCronNotifier(settings, { env: request.env ?? processEnv() }, (text) => output.err(visible(text)));
-      await notifier.start();
+    const onSettings = (settings: ResolvedSettings) => {
+      const options = { env: request.env ?? processEnv(), dryRun: request.mode === 'dry-run' };
+      notifier = createCronNotifier(settings, options, (text) => output.err(visible(text)));
     };
+    const onStart = () => notifier?.start() ?? Promise.resolve();
     try {
-      const environment = { signal: signals.stop, cancel: signals.cancel, openSession: openNightlySession, onStart };
+      const environment = { signal: signals.stop, cancel: signals.cancel, openSession: openNightlySession, onSettings, onStart };
       const { exitCode } = await runSyncCommand(
         request,
         output,

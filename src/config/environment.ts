@@ -6,6 +6,11 @@ export function plainTerminal(env: Record<string, string | undefined> = process.
   return env.TERM === 'dumb' && !env.FORCE_COLOR;
 }
 
+/** Running in a GitHub Actions step: the runner reads every line printed for workflow commands (report/workflow-guard.ts). */
+export function githubActions(env: Record<string, string | undefined> = process.env): boolean {
+  return env.GITHUB_ACTIONS === 'true';
+}
+
 /** The sandbox's key when --api-key is not given (config/sandbox-options.ts); an empty value counts as unset. */
 export const SANDBOX_KEY_ENV = 'BATCH_SYNC_SANDBOX_API_KEY';
 

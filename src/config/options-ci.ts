@@ -16,6 +16,7 @@ const webUrl = (help: string) =>
     .describe(help);
 
 const NOTIFY_ON = ['failure', 'always'] as const;
+const NOTIFY_FORMATS = ['auto', 'slack', 'teams', 'json'] as const;
 
 /** Where a run announces itself when it ends (and, for the ping, when it starts). Push only; settable in the plan. */
 export const NOTIFY_OPTIONS = {
@@ -23,7 +24,7 @@ export const NOTIFY_OPTIONS = {
     flag: '--notify-url <url>',
     env: NOTIFY_URL_ENV,
     plan: 'notify.url',
-    schema: webUrl(`POST a JSON summary here when the run ends (Slack/Teams "text" plus the counts; no row values, no key); or $${NOTIFY_URL_ENV}`),
+    schema: webUrl(`POST a summary here when the run ends, in the shape --notify-format says (counts only: no row values, no key); or $${NOTIFY_URL_ENV}`),
   },
   notifyOn: {
     flag: '--notify-on <when>',
@@ -33,11 +34,23 @@ export const NOTIFY_OPTIONS = {
       .enum(NOTIFY_ON, { error: 'takes failure or always' })
       .describe('when --notify-url is posted to: failure (exit code not 0) or always (default: failure)'),
   },
+  notifyFormat: {
+    flag: '--notify-format <format>',
+    plan: 'notify.format',
+    default: 'auto',
+    schema: z
+      .enum(NOTIFY_FORMATS, { error: 'takes auto, slack, teams or json' })
+      .describe(
+        'the body --notify-url gets: slack ({text}), teams (an Adaptive Card, for Teams Workflows), json (the whole summary); default auto: teams for *.logic.azure.com, *.powerplatform.com, *.webhook.office.com, slack for hooks.slack.com, else json',
+      ),
+  },
   pingUrl: {
     flag: '--ping-url <url>',
     env: PING_URL_ENV,
     plan: 'notify.pingUrl',
-    schema: webUrl(`ping URL/start when the run starts, URL on success, URL/fail on failure (healthchecks.io); or $${PING_URL_ENV}`),
+    schema: webUrl(
+      `ping URL/start once the run holds its lock, URL on success, URL/fail on failure, each with ?rid=<run's UUID> (healthchecks.io); a dry run or a run refused by the lock only pings URL/log; or $${PING_URL_ENV}`,
+    ),
   },
 } satisfies OptionTable;
 

@@ -99,7 +99,7 @@ export function historyLines(runs: readonly HistoryRun[], where: string, unreada
   out.push(
     '',
     `duration      ${sparkline(durations)}  ${Math.min(...durations).toFixed(1)}s … ${Math.max(...durations).toFixed(1)}s`,
-    `not accepted  ${sparkline(failures)}  ${Math.min(...failures)} … ${Math.max(...failures)} rows`,
+    `not accepted  ${sparkline(failures)}  ${Math.min(...failures)} … ${plural(Math.max(...failures), 'row')}`,
   );
   if (unreadable > 0) out.push('', `${plural(unreadable, 'report file is', 'report files are')} not readable as a run report and left out.`);
   return out;

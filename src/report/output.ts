@@ -1,13 +1,18 @@
 // Where the CLI writes: stdout for results, stderr for progress and errors. Every line passes
 // through the redactor so the API key cannot leak, whatever produced the text, and through the
-// terminal guard so no control character in it acts on the terminal or the log.
+// terminal guard so no control character in it acts on the terminal or the log; under GitHub
+// Actions also through the workflow-command guard, so no data in it acts on the runner.
 import { Chalk, type ChalkInstance } from 'chalk';
 import { redact } from '../redact.js';
 import { terminalSafe } from './terminal-text.js';
+import { inertWorkflowText } from './workflow-guard.js';
+
+/** `workflow-command`: a GitHub workflow command of the tool's own (render-github.ts), written as it is. */
+type Written = 'workflow-command';
 
 export interface Output {
-  out(text: string): void;
-  err(text: string): void;
+  out(text: string, as?: Written): void;
+  err(text: string, as?: Written): void;
   /** Colours for stderr; plain when NO_COLOR, TERM=dumb, CI or a non-TTY say so (chalk's own detection). */
   color: ChalkInstance;
   stderrIsTTY: boolean;
@@ -15,15 +20,30 @@ export interface Output {
   stderrStream?: NodeJS.WritableStream;
 }
 
-/** `plain`: no colour whatever chalk detects (`TERM=dumb` without `FORCE_COLOR`, decided in config/environment.ts). */
-export function consoleOutput(plain = false): Output {
+export interface OutputOptions {
+  /** No colour whatever chalk detects (`TERM=dumb` without `FORCE_COLOR`, decided in config/environment.ts). */
+  plain?: boolean;
+  /** GITHUB_ACTIONS=true: every line but the tool's own workflow commands made inert for the runner. */
+  githubActions?: boolean;
+}
+
+/** The last steps of every line written: the key masked, controls escaped, and under GitHub Actions no workflow command. */
+function finisher(colors: boolean, githubActions: boolean | undefined) {
+  return (text: string, as?: Written) => {
+    const safe = terminalSafe(redact(text), colors);
+    return githubActions && as !== 'workflow-command' ? inertWorkflowText(safe) : safe;
+  };
+}
+
+export function consoleOutput({ plain = false, githubActions }: OutputOptions = {}): Output {
   const color = new Chalk(plain ? { level: 0 } : {});
-  const safe = (text: string) => terminalSafe(redact(text.endsWith('\n') ? text : `${text}\n`), color.level > 0);
+  const finish = finisher(color.level > 0, githubActions);
+  const safe = (text: string, as?: Written) => finish(text.endsWith('\n') ? text : `${text}\n`, as);
   const stdoutOpen = keepRunningWhenClosed(process.stdout);
   const stderrOpen = keepRunningWhenClosed(process.stderr);
   return {
-    out: (text) => void (stdoutOpen() && process.stdout.write(safe(text))),
-    err: (text) => void (stderrOpen() && process.stderr.write(safe(text))),
+    out: (text, as) => void (stdoutOpen() && process.stdout.write(safe(text, as))),
+    err: (text, as) => void (stderrOpen() && process.stderr.write(safe(text, as))),
     color,
     stderrIsTTY: Boolean(process.stderr.isTTY),
     stderrStream: process.stderr,
@@ -51,14 +71,15 @@ function keepRunningWhenClosed(stream: NodeJS.WritableStream): () => boolean {
 }
 
 /** Collects output in memory: used by tests of renderers and by `--format json` wrappers. */
-export function memoryOutput(): Output & { stdout: string[]; stderr: string[] } {
+export function memoryOutput({ githubActions }: Pick<OutputOptions, 'githubActions'> = {}): Output & { stdout: string[]; stderr: string[] } {
   const stdout: string[] = [];
   const stderr: string[] = [];
+  const finish = finisher(false, githubActions);
   return {
     stdout,
     stderr,
-    out: (t) => void stdout.push(terminalSafe(redact(t), false)),
-    err: (t) => void stderr.push(terminalSafe(redact(t), false)),
+    out: (t, as) => void stdout.push(finish(t, as)),
+    err: (t, as) => void stderr.push(finish(t, as)),
     color: new Chalk({ level: 0 }),
     stderrIsTTY: false,
   };

@@ -7,6 +7,7 @@ import { shorten } from '../shorten.js';
 import { isDeliberateSkip, type RowOutcome } from '../plan/outcome.js';
 import type { Diagnostic } from '../util/diagnostic.js';
 import type { Output } from './output.js';
+import { plural } from './plural.js';
 import { commandName, failedRows, isSendingMode, previewLines, type RunReport } from './run-report.js';
 
 /** Where the report's paths are relative to, and the files that hold more than the annotations can. */
@@ -30,12 +31,16 @@ const escapeProperty = (s: string) => escapeData(s).replace(/:/g, '%3A').replace
 
 type Level = 'error' | 'warning' | 'notice';
 
+/**
+ * One command line. The runner trims whitespace off the ends of the properties (a file or title
+ * ending in a space would lose it), so a trailing `,` closes them then: it splits into nothing.
+ * It also drops a value's leading `=`s, which no escape can keep: see fileProperty.
+ */
 export function workflowCommand(level: Level, properties: Record<string, string | number | undefined>, message: string): string {
-  const props = Object.entries(properties)
-    .filter(([, v]) => v !== undefined && v !== '')
-    .map(([k, v]) => `${k}=${escapeProperty(String(v))}`)
-    .join(',');
-  return `::${level}${props ? ` ${props}` : ''}::${escapeData(message)}`;
+  const values = Object.entries(properties).filter(([, v]) => v !== undefined && v !== '');
+  const props = values.map(([k, v]) => `${k}=${escapeProperty(String(v))}`).join(',');
+  const close = /[\s\u0085]$/u.test(String(values.at(-1)?.[1] ?? '')) ? ',' : '';
+  return `::${level}${props ? ` ${props}${close}` : ''}::${escapeData(message)}`;
 }
 
 /** A row's file as GitHub names it: relative to the workspace, with forward slashes. */
@@ -43,6 +48,20 @@ export function annotationPath(file: string, context: ReportContext): string {
   const absolute = resolve(context.cwd, file);
   const rel = relative(context.workspace ?? context.cwd, absolute);
   return (rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : absolute).split(sep).join('/');
+}
+
+/**
+ * The `file=` of an annotation. The runner splits each `key=value` with empty entries removed, which
+ * drops a value's leading `=`s (`=x.csv` would name `x.csv`, another file): such a path is given
+ * absolute, which cannot start with `=`, and the runner makes it relative to the workspace again.
+ */
+function fileProperty(file: string, context: ReportContext): string {
+  const path = annotationPath(file, context);
+  return path.startsWith('=')
+    ? resolve(context.workspace ?? context.cwd, path)
+        .split(sep)
+        .join('/')
+    : path;
 }
 
 /** Round robin over the groups: the first row of every group before the second row of any. */
@@ -58,12 +77,12 @@ function rowAnnotation(o: RowOutcome, context: ReportContext): string {
   const title = `batch-sync: ${o.resource} ${o.outcome}${o.field ? ` (${o.field})` : ''}`;
   const id = o.externalId ? `externalId ${o.externalId}: ` : '';
   const message = `${id}${o.message} ${shorten(o.detail, MAX_MESSAGE)}`;
-  return workflowCommand('error', { file: annotationPath(o.file, context), line: o.line, title }, message);
+  return workflowCommand('error', { file: fileProperty(o.file, context), line: o.line, title }, message);
 }
 
 function warningAnnotation(d: Diagnostic, context: ReportContext): string {
   const title = `batch-sync: warning${d.field ? ` (${d.field})` : ''}`;
-  return workflowCommand('warning', { file: annotationPath(d.file, context), line: d.line, title }, shorten(d.reason, MAX_MESSAGE));
+  return workflowCommand('warning', { file: fileProperty(d.file, context), line: d.line, title }, shorten(d.reason, MAX_MESSAGE));
 }
 
 function summaryAnnotation(report: RunReport, shown: number, context: ReportContext): string {
@@ -74,7 +93,7 @@ function summaryAnnotation(report: RunReport, shown: number, context: ReportCont
   const where = context.fullReport?.length
     ? `; full report: ${context.fullReport.map((f) => annotationPath(f, context)).join(', ')}`
     : '; the step summary and the other formats (--format human|json, --junit, --errors) have every row';
-  const title = `batch-sync ${commandName(report.mode)}: ${report.aborted ? `ABORTED (${report.aborted.code})` : failed > 0 ? `${failed} rows not ${verb}` : 'OK'}`;
+  const title = `batch-sync ${commandName(report.mode)}: ${report.aborted ? `ABORTED (${report.aborted.code})` : failed > 0 ? `${plural(failed, 'row')} not ${verb}` : 'OK'}`;
   const level: Level = report.aborted || failed > 0 ? 'error' : 'notice';
   const preview = report.preview ? `; against the state: ${previewLines(report.preview).join('; ')}` : '';
   const listed = `${failed > 0 ? `${counts}; ${shown} of ${failed} shown as annotations${where}` : counts}${preview}`;
@@ -96,5 +115,5 @@ function githubAnnotations(report: RunReport, context: ReportContext): string[] 
 }
 
 export function renderGithub(report: RunReport, output: Output, context?: ReportContext): void {
-  for (const line of githubAnnotations(report, context ?? { cwd: process.cwd() })) output.out(line);
+  for (const line of githubAnnotations(report, context ?? { cwd: process.cwd() })) output.out(line, 'workflow-command');
 }

@@ -4,11 +4,14 @@
 // externalId, field, detail). Names are stable from run to run (the reason, never a count), so CI
 // tracks a reason's history. Sizes are bounded for million-row inputs: rows listed per testcase and
 // testcases per file are capped, and the errors CSV has every row.
+import { hostname } from 'node:os';
 import { shorten } from '../shorten.js';
 import { isDeliberateSkip, type RowOutcome } from '../plan/outcome.js';
 import type { FileCounts } from './collector.js';
 import { groupKey, groupLabel } from './group-key.js';
-import { commandName, isSendingMode, type RunReport } from './run-report.js';
+import { plural } from './plural.js';
+import { isSendingMode, type RunReport } from './run-report.js';
+import { visible } from './terminal-text.js';
 
 /** Rows listed in one testcase's failure text, and its size; the rest are counted. */
 const JUNIT_ROWS_PER_CASE = 200;
@@ -39,12 +42,22 @@ interface Case {
   count: number;
 }
 
+/**
+ * One row, one line: every value from outside made visible (a CR or LF in an id, a field or a
+ * detail would start a line of its own, and could forge another row's), an empty one left out.
+ */
 function rowLine(o: RowOutcome): string {
-  const parts = [`${o.file}:${o.line}`];
-  if (o.externalId !== undefined) parts.push(`externalId=${o.externalId}`);
-  if (o.field !== undefined) parts.push(`field=${o.field}`);
-  return `${parts.join('  ')}  ${o.message}: ${shorten(o.detail, 500)}`;
+  const parts = [`${visible(o.file)}:${o.line}`];
+  if (o.externalId) parts.push(`externalId=${visible(o.externalId)}`);
+  if (o.field) parts.push(`field=${visible(o.field)}`);
+  return `${parts.join('  ')}  ${visible(o.message)}: ${visible(shorten(o.detail, 500))}`;
 }
+
+/** A file as a suite's or a case's name: visible, and never blank (the Ant schema's name is a non-empty token). */
+const fileName = (file: string) => (visible(file).trim() ? visible(file) : JSON.stringify(file));
+
+/** Test cases are reasons, not timed steps: each takes no time of its own (the Ant schema requires the attribute). */
+const NO_TIME = '0';
 
 /** The listed rows of one file, by reason, in the order reasons first appear. */
 function casesOf(rows: readonly RowOutcome[]): Case[] {
@@ -62,8 +75,9 @@ function casesOf(rows: readonly RowOutcome[]): Case[] {
 
 function caseXml(file: string, c: Case): string {
   const name = `${c.outcome}: ${c.label}`;
-  const message = `${c.count} ${c.count === 1 ? 'row' : 'rows'}: ${c.label}`;
-  if (c.deliberate) return `    <testcase${attrs({ name, classname: file })}><skipped${attrs({ message })}/></testcase>`;
+  const message = `${plural(c.count, 'row')}: ${c.label}`;
+  const head = `    <testcase${attrs({ name, classname: file, time: NO_TIME })}>`;
+  if (c.deliberate) return `${head}<skipped${attrs({ message })}/></testcase>`;
   let text = '';
   let listed = 0;
   for (const o of c.rows) {
@@ -73,25 +87,38 @@ function caseXml(file: string, c: Case): string {
     listed++;
   }
   if (c.count > listed) text += `… and ${c.count - listed} more (the errors CSV, --errors, has every row)\n`;
-  return `    <testcase${attrs({ name, classname: file })}>\n      <failure${attrs({ type: c.outcome, message })}>${xmlText(text)}</failure>\n    </testcase>`;
+  return `${head}\n      <failure${attrs({ type: c.outcome, message })}>${xmlText(text)}</failure>\n    </testcase>`;
 }
 
-function suiteXml(report: RunReport, f: FileCounts, rows: readonly RowOutcome[]): { xml: string; tests: number; failures: number } {
+/** What every suite carries (the Ant schema requires each): when, where, how long, and its place. */
+function suiteHead(
+  report: RunReport,
+  host: string,
+  a: { name: string; tests: number; failures: number; errors: number; skipped?: number; time: string; package: string; id: number },
+): string {
+  const { name, tests, failures, errors, skipped, time, id } = a;
+  const timestamp = report.startedAt.toISOString().slice(0, 19);
+  return `  <testsuite${attrs({ name, tests, failures, errors, skipped, time, timestamp, hostname: host, package: a.package, id })}>`;
+}
+
+function suiteXml(report: RunReport, f: FileCounts, rows: readonly RowOutcome[], host: string, id: number): string {
   const cases = casesOf(rows);
   const failing = cases.filter((c) => !c.deliberate).length;
   const skipped = cases.length - failing;
   const verb = isSendingMode(report.mode) ? 'accepted' : 'valid';
   const c = f.counts;
-  const summary = `${c.read} rows read: ${c.accepted} ${verb}, ${c.rejected} rejected, ${c.invalid} invalid, ${c.skipped} skipped`;
-  const head = `  <testsuite${attrs({ name: f.file, tests: cases.length + 1, failures: failing, errors: 0, skipped, timestamp: report.startedAt.toISOString().slice(0, 19), file: f.file })}>`;
+  const file = fileName(f.file);
+  const summary = `${plural(c.read, 'row')} read: ${c.accepted} ${verb}, ${c.rejected} rejected, ${c.invalid} invalid, ${c.skipped} skipped`;
   const lines = [
-    head,
+    suiteHead(report, host, { name: file, tests: cases.length + 1, failures: failing, errors: 0, skipped, time: NO_TIME, package: f.resource, id }),
     `    <properties>${properties(report, f)}</properties>`,
-    `    <testcase${attrs({ name: `rows ${verb}`, classname: f.file })}><system-out>${xmlText(summary)}</system-out></testcase>`,
-    ...cases.map((k) => caseXml(f.file, k)),
+    `    <testcase${attrs({ name: `rows ${verb}`, classname: file, time: NO_TIME })}/>`,
+    ...cases.map((k) => caseXml(file, k)),
+    `    <system-out>${xmlText(summary)}</system-out>`,
+    '    <system-err/>',
     '  </testsuite>',
   ];
-  return { xml: lines.join('\n'), tests: cases.length + 1, failures: failing };
+  return lines.join('\n');
 }
 
 /** The suite's resource and run; in a dry-run preview, the resource's (not the file's) new, changed and unchanged rows. */
@@ -111,28 +138,32 @@ function properties(report: RunReport, f: FileCounts): string {
   return list.map(([name, value]) => `<property${attrs({ name, value })}/>`).join('');
 }
 
-/** A suite of its own for what belongs to no file: the run aborted, rows beyond the report's cap. */
-function runSuite(report: RunReport): { xml: string; tests: number; failures: number; errors: number } | undefined {
+/** A suite of its own for what belongs to no file: the run aborted, rows beyond the report's cap. It carries the run's duration. */
+function runSuite(report: RunReport, host: string, id: number): string | undefined {
   const cases: string[] = [];
   let failures = 0;
   let errors = 0;
+  const head = (name: string) => `    <testcase${attrs({ name, classname: 'batch-sync', time: NO_TIME })}>`;
   if (report.aborted) {
     errors++;
-    cases.push(
-      `    <testcase${attrs({ name: 'run', classname: 'batch-sync' })}><error${attrs({ type: report.aborted.code, message: report.aborted.message })}/></testcase>`,
-    );
+    cases.push(`${head('run')}<error${attrs({ type: report.aborted.code, message: report.aborted.message })}/></testcase>`);
   }
   if (report.notListed > 0) {
     failures++;
-    const message = `${report.notListed} rows not accepted are counted but not listed in this report (over its limit); the errors CSV (--errors) has every row`;
-    cases.push(`    <testcase${attrs({ name: 'rows not listed', classname: 'batch-sync' })}><failure${attrs({ type: 'not-listed', message })}/></testcase>`);
+    const message = `${plural(report.notListed, 'row not accepted is', 'rows not accepted are')} counted but not listed in this report (over its limit); the errors CSV (--errors) has every row`;
+    cases.push(`${head('rows not listed')}<failure${attrs({ type: 'not-listed', message })}/></testcase>`);
   }
   if (cases.length === 0) return undefined;
-  const head = `  <testsuite${attrs({ name: 'batch-sync run', tests: cases.length, failures, errors })}>`;
-  return { xml: [head, ...cases, '  </testsuite>'].join('\n'), tests: cases.length, failures, errors };
+  const time = (Math.max(0, report.endedAt.getTime() - report.startedAt.getTime()) / 1000).toFixed(3);
+  const suite = suiteHead(report, host, { name: 'batch-sync run', tests: cases.length, failures, errors, time, package: 'batch-sync', id });
+  return [suite, '    <properties/>', ...cases, '    <system-out/>', '    <system-err/>', '  </testsuite>'].join('\n');
 }
 
-export function junitXml(report: RunReport): string {
+/**
+ * The whole report. The root `<testsuites>` has no attributes: Apache Ant's schema, the strictest
+ * reader, allows none (Jenkins, GitLab and junitparser add the suites' counts up themselves).
+ */
+export function junitXml(report: RunReport, host = hostname()): string {
   const byFile = new Map<string, RowOutcome[]>();
   for (const o of report.notAccepted) {
     const key = `${o.resource}\u0000${o.file}`;
@@ -140,11 +171,8 @@ export function junitXml(report: RunReport): string {
     if (list) list.push(o);
     else byFile.set(key, [o]);
   }
-  const suites = report.files.map((f) => suiteXml(report, f, byFile.get(`${f.resource}\u0000${f.file}`) ?? []));
-  const run = runSuite(report);
+  const suites = report.files.map((f, i) => suiteXml(report, f, byFile.get(`${f.resource}\u0000${f.file}`) ?? [], host || 'localhost', i));
+  const run = runSuite(report, host || 'localhost', suites.length);
   const all = run ? [...suites, run] : suites;
-  const time = (Math.max(0, report.endedAt.getTime() - report.startedAt.getTime()) / 1000).toFixed(3);
-  const total = (k: 'tests' | 'failures') => all.reduce((n, s) => n + s[k], 0);
-  const head = `<testsuites${attrs({ name: `batch-sync ${commandName(report.mode)}`, tests: total('tests'), failures: total('failures'), errors: run?.errors ?? 0, time })}>`;
-  return ['<?xml version="1.0" encoding="UTF-8"?>', head, ...all.map((s) => s.xml), '</testsuites>', ''].join('\n');
+  return ['<?xml version="1.0" encoding="UTF-8"?>', '<testsuites>', ...all, '</testsuites>', ''].join('\n');
 }

@@ -4,6 +4,7 @@ import { RESOURCES, type Resource } from '../contract/resources.js';
 import type { Diagnostic } from '../util/diagnostic.js';
 import type { Collector, FileCounts, OutcomeGroup, ResourceCounts, WarningGroup } from './collector.js';
 import type { RowOutcome } from '../plan/outcome.js';
+import { plural } from './plural.js';
 
 export type RunMode = 'validate' | 'push' | 'dry-run';
 
@@ -130,7 +131,7 @@ export function isSendingMode(mode: RunMode): boolean {
 /** The one line about owners the run does not carry (issue 15.7); undefined when there are none. */
 export function ownersNotInRunLine(report: Pick<RunReport, 'ownersNotInRun'>): string | undefined {
   const n = report.ownersNotInRun;
-  return n > 0 ? `owners not in this run: ${n} distinct ${n === 1 ? 'id' : 'ids'}, they must already exist on the server` : undefined;
+  return n > 0 ? `owners not in this run: ${plural(n, 'distinct id, it', 'distinct ids, they')} must already exist on the server` : undefined;
 }
 
 export function commandName(mode: RunMode): string {

@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { RESOURCES, type Resource } from '../contract/resources.js';
 import type { RunReport } from './run-report.js';
+import { plural } from './plural.js';
 
 export interface SandboxHeld {
   records: Record<Resource, number>;
@@ -11,19 +12,18 @@ export interface SandboxHeld {
 }
 
 export function sandboxLines(held: SandboxHeld, report: RunReport, files: readonly string[]): string[] {
-  const plural = (r: string, n: number) => (n === 1 ? r : r === 'activity' ? 'activities' : `${r}s`);
-  const holds = RESOURCES.map((r) => `${held.records[r]} ${plural(r, held.records[r])}`).join(', ');
+  const holds = RESOURCES.map((r) => plural(held.records[r], r, r === 'activity' ? 'activities' : `${r}s`)).join(', ');
   const lines: string[] = [];
   if (ownersMissing(report)) {
     const example =
       files.length > 0 ? `batch-sync push --sandbox ${salesProfilesBeside(files)} ${files.join(' ')}` : 'add the sales-profiles file as a job of the plan';
-    const ids = report.ownersNotInRun === 1 ? '1 owner/agent id' : `${report.ownersNotInRun} owner/agent ids`;
+    const ids = plural(report.ownersNotInRun, "owner/agent id of this run's deals is", "owner/agent ids of this run's deals are");
     lines.push(
-      `The embedded sandbox starts empty: ${ids} of this run's deals are in none of its sales profiles, and it refuses a deal whose owner or agent it does not hold.`,
+      `The embedded sandbox starts empty: ${ids} in none of its sales profiles, and it refuses a deal whose owner or agent it does not hold.`,
       `Push the sales profiles in the same run, e.g.: ${example} (they are sent first, whatever the order).`,
     );
   }
-  lines.push(`The embedded sandbox now holds: ${holds} (${held.batches} ${held.batches === 1 ? 'batch' : 'batches'} received).`);
+  lines.push(`The embedded sandbox now holds: ${holds} (${plural(held.batches, 'batch', 'batches')} received).`);
   return lines;
 }
 

@@ -15,14 +15,17 @@ export function runStatus(report: Pick<RunReport, 'aborted' | 'totals' | 'delibe
   return failedRows(report) > 0 ? 'FAILED' : 'OK';
 }
 
-/** `batch-sync push: run 20261121-0544-ab12 FAILED exit=1 read=8950 accepted=8940 rejected=7 invalid=3 skipped=0 warnings=2 duration=12.3s` */
-export function summaryLine(report: RunReport, exitCode?: number): string {
+/**
+ * `batch-sync push: run 20261121-0544-ab12 FAILED exit=1 read=8950 accepted=8940 rejected=7 invalid=3 skipped=0 warnings=2 duration=12.3s`.
+ * `accepted` is its key on stderr in every mode (scrapers read it); a dry run's ping and notification say `valid`.
+ */
+export function summaryLine(report: RunReport, exitCode?: number, accepted: 'accepted' | 'valid' = 'accepted'): string {
   const t = report.totals;
   const parts = [
     `batch-sync ${commandName(report.mode)}: run ${report.runId} ${runStatus(report, exitCode)}`,
     ...(exitCode === undefined ? [] : [`exit=${exitCode}`]),
     `read=${t.read}`,
-    `accepted=${t.accepted}`,
+    `${accepted}=${t.accepted}`,
     `rejected=${t.rejected}`,
     `invalid=${t.invalid}`,
     `skipped=${t.skipped}`,

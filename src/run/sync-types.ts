@@ -60,8 +60,10 @@ export interface SyncEnvironment {
   openSession?(context: SessionContext): RunSession | undefined;
   /** Something the user should hear about now (a lock taken over, the guard tripping). */
   onNotice?(text: string): void;
-  /** The settings are resolved and nothing is locked, read or sent yet (the cron start ping). */
-  onStart?(settings: ResolvedSettings): Promise<void>;
+  /** The settings are resolved and nothing is locked, read or sent yet (the cron notifier is made). */
+  onSettings?(settings: ResolvedSettings): void;
+  /** The run holds its lock (when it takes one) and nothing is read or sent yet (the cron start ping). */
+  onStart?(): Promise<void>;
 }
 
 export interface SessionContext {

@@ -7,6 +7,7 @@ import { isAbsolute, relative, resolve } from 'node:path';
 import { BatchSyncError, EXIT } from '../errors.js';
 import { newRunId } from '../plan/batch-id.js';
 import { createCollector, type Collector } from '../report/collector.js';
+import { plural } from '../report/plural.js';
 import { buildRunReport, failedRows, type RunReport } from '../report/run-report.js';
 import { createRejectionGuard } from './rejection-guard.js';
 import type { SandboxHeld } from '../report/sandbox-lines.js';
@@ -79,7 +80,7 @@ type PipelineResult = Awaited<ReturnType<typeof runPipeline>>;
 function assertAccounted(collector: ReturnType<typeof createCollector>, read: PipelineResult['read']) {
   const unaccounted = collector.unaccounted(read);
   if (unaccounted.length === 0) return;
-  const what = unaccounted.map((u) => `${u.resource}: ${u.read} rows read, ${u.recorded} outcomes`).join('; ');
+  const what = unaccounted.map((u) => `${u.resource}: ${plural(u.read, 'row')} read, ${plural(u.recorded, 'outcome')}`).join('; ');
   throw new BatchSyncError(
     'UNACCOUNTED',
     `batch-sync bug: rows without exactly one outcome (${what}); the accepted rows so far are recorded. Please report this`,
@@ -113,7 +114,7 @@ export async function sync(request: SyncRequest, environment: SyncEnvironment = 
   const plan = await loadPlanFor(request);
   const settings = resolveSettings(request.flags, plan, request.env, request.cwd);
   const runId = newRunId(startedAt);
-  await environment.onStart?.(settings);
+  environment.onSettings?.(settings);
   const { stop, signal, stopped: stoppedBy } = stopper(environment);
   const notice = (text: string) => environment.onNotice?.(text);
   // each embedded sandbox starts empty: its state must never make a rerun skip rows
@@ -132,6 +133,8 @@ export async function sync(request: SyncRequest, environment: SyncEnvironment = 
   let finished: { report: RunReport; exitCode: number } | undefined;
   let out: SyncOutcome | undefined;
   try {
+    // after the lock: a run the lock refuses never announces a start to the monitor
+    await environment.onStart?.();
     const prepared = await prepareJobs(jobs, settings.method, settings.engine);
     // a profile nobody named is said once, so a file is never mapped by a surprise
     for (const { job } of prepared)

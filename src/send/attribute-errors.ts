@@ -138,7 +138,7 @@ export function readAnswer(answer: BatchAnswerData, externalIds: readonly (strin
     if (typeof success !== 'number' || !Number.isInteger(success) || success < 0 || success > n) {
       return {
         kind: 'unverifiable',
-        reason: `data.success is ${show(JSON.stringify(success) ?? 'missing')}, not a count of the batch's ${n} items (if this API does not count with it, set answers.successIsCount false or pass --no-check-success-count)`,
+        reason: `data.success is ${show(JSON.stringify(success) ?? 'missing')}, not a count of the batch's ${n} ${n === 1 ? 'item' : 'items'} (if this API does not count with it, set answers.successIsCount false or pass --no-check-success-count)`,
       };
     }
     const clean = n - perItem.size;
@@ -151,7 +151,7 @@ export function readAnswer(answer: BatchAnswerData, externalIds: readonly (strin
     const why =
       unnamed.length > 0
         ? `${unnamed.length === 1 ? 'an error names' : `${unnamed.length} errors name`} no item and data.success is ${success} of ${n}`
-        : `data.success is ${success} but ${clean} of ${n} items carry no error`;
+        : `data.success is ${success} but ${clean} of ${n} ${n === 1 ? 'item' : 'items'} ${clean === 1 ? 'carries' : 'carry'} no error`;
     return { kind: 'unresolved', reason: why };
   }
   if (unnamed.length === 0) return { kind: 'read', perItem, warnings: [] };

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { spawnCli, tempFiles } from '../helpers/cli.js';
 import { junitSchemaErrors } from '../helpers/junit-schema.js';
-import { parseWorkflowCommands } from '../helpers/workflow-commands.js';
+import { parseWorkflowCommands, stepCommands } from '../helpers/workflow-commands.js';
 
 const HEADER = 'externalId,title,ownerExternalId,agentExternalId,isWon,amount.value,amount.currency,closeDate';
 
@@ -50,7 +50,8 @@ test('--format github: one annotation per failing row at its file and line, esca
   const md = readFileSync(summary, 'utf8');
   expect(md.startsWith('# earlier step\n### batch-sync validate: 2 rows not valid')).toBe(true);
   expect(md).toContain('| deal | 3 | 1 | 0 | 2 | 0 | 0 |');
-  expect(md).toMatch(/\| 1 \| deal \| INVALID amount\.currency: "…" is not an ISO-4217 currency code \| exports\/odd, 100% name\.csv:2 D1 \|/);
+  // `:` as a character reference: it renders as itself, but never starts a link
+  expect(md).toMatch(/\| 1 \| deal \| INVALID amount\.currency&#58; "…" is not an ISO-4217 currency code \| exports\/odd, 100% name\.csv&#58;2 D1 \|/);
 });
 
 test("--format github stays within GitHub's 10 annotations per step: the first row of each reason, then one summary", async () => {
@@ -120,9 +121,13 @@ test('--junit: valid against the JUnit schema, a suite per file, a case per reas
   expect(xml).toContain('<testsuite name="deals.csv" tests="3" failures="2" errors="0" skipped="0"');
   expect(xml).toContain('<testsuite name="accounts.csv" tests="1" failures="0"');
   expect(xml).toContain('<failure type="invalid" message="2 rows: INVALID amount.currency: &quot;…&quot; is not an ISO-4217 currency code">');
-  expect(xml).toContain('deals.csv:2  externalId=DX  field=amount.currency  INVALID: amount.currency: &quot;USX&quot; is not an ISO-4217 currency code\n');
+  // a control character in a row line is shown escaped, as on a terminal (a CR or LF could forge a line)
+  expect(xml).toContain(
+    'deals.csv:2  externalId=D\\u0001X  field=amount.currency  INVALID: amount.currency: &quot;USX&quot; is not an ISO-4217 currency code\n',
+  );
   expect(xml).toContain('deals.csv:3  externalId=D2  field=amount.currency');
-  expect(xml).toContain('<testcase name="rows valid" classname="deals.csv"><system-out>4 rows read: 1 valid, 0 rejected, 3 invalid, 0 skipped</system-out>');
+  expect(xml).toContain('<testcase name="rows valid" classname="deals.csv" time="0"/>');
+  expect(xml).toContain('<system-out>4 rows read: 1 valid, 0 rejected, 3 invalid, 0 skipped</system-out>');
 });
 
 test('--junit bounds a reason with many rows: 200 listed, the rest counted, still valid', async () => {
@@ -144,4 +149,35 @@ test('--junit is refused over an input of the run', async () => {
   expect(r.code).toBe(2);
   expect(r.stderr).toContain('refusing to write --junit over an input of this run');
   expect(readFileSync(join(dir, 'accounts.csv'), 'utf8')).toBe('externalId,name,type\nacme,Acme,COMPANY\n');
+});
+
+// issue 27 items 5 and 11: what the runner reads in the built CLI's output under GitHub Actions
+test('under GITHUB_ACTIONS=true no cell or file name acts on the runner, on stdout or stderr, in any format; --format github still annotates the file', async () => {
+  const repo = tempFiles({});
+  // a name the runner would cut ('=' dropped) and a cell in the old and new command forms
+  const name = '=evil ##[add-mask]Acme.csv';
+  const cell = '##[stop-commands]tok ##[error file=evil.yml;line=1]forged';
+  writeFileSync(join(repo, name), [HEADER, `D1,One,ana,ana,true,1,"${cell}",`, '::error::also forged,Two,ana,ana,true,1,USD,'].join('\n'));
+  const env = { GITHUB_ACTIONS: 'true', GITHUB_WORKSPACE: repo, GITHUB_STEP_SUMMARY: join(repo, 'summary.md') };
+  for (const format of ['human', 'json']) {
+    const r = await spawnCli(['validate', '--resource', 'deal', '--format', format, name], { cwd: repo, env });
+    expect(r.code).toBe(1);
+    for (const takeStdout of [[true], [false]]) expect(stepCommands(r.stdout, r.stderr, takeStdout, repo).commands).toEqual([]);
+    // the values are still all there, in JSON's notation
+    if (format === 'json') expect(JSON.parse(r.stdout).notAccepted[0].externalId).toBe('D1');
+    if (format === 'human') expect(r.stdout).toContain('#\\u0023[stop-commands]tok');
+  }
+  const missing = await spawnCli(['validate', '::error::x.csv'], { cwd: repo, env });
+  expect(missing.code).toBe(2);
+  expect(stepCommands(missing.stdout, missing.stderr, [false], repo).commands).toEqual([]);
+
+  const gh = await spawnCli(['validate', '--resource', 'deal', '--format', 'github', name], { cwd: repo, env });
+  expect(gh.code).toBe(1);
+  const runner = stepCommands(gh.stdout, gh.stderr, [false, false, false], repo);
+  expect(runner.masks).toEqual([]);
+  expect(runner.commands.map((c) => [c.command, c.properties.file ?? null])).toEqual([
+    ['error', name],
+    ['error', null],
+  ]);
+  expect(runner.commands[1]!.properties.title).toBe('batch-sync validate: 1 row not valid');
 });

@@ -65,7 +65,10 @@ test('push --help names the CI and cron options and their environment variables;
   expect(push).toMatch(/--format <format>\s+report format; github: workflow annotations and a\s+step summary \(choices: "human", "json", "github"/);
   expect(push).toMatch(/--junit <file>\s+also write the report as JUnit XML here/);
   expect(push).toMatch(/--notify-on <when>\s+when --notify-url is posted to: failure \(exit code\s+not 0\) or always/);
-  expect(push).toMatch(/--ping-url <url>\s+ping URL\/start when the run starts, URL on success,\s+URL\/fail on failure/);
+  expect(push).toMatch(
+    /--ping-url <url>\s+ping URL\/start once the run holds its lock, URL on\s+success, URL\/fail on failure, each with\s+\?rid=<run's\s+UUID>/,
+  );
+  expect(push).toMatch(/--notify-format <format>\s+the body --notify-url gets: slack \(\{text\}\), teams\s+\(an Adaptive Card, for Teams Workflows\)/);
   expect(push).toMatch(/BATCH_SYNC_NOTIFY_URL where to post the end-of-run summary/);
   expect(push).toMatch(/BATCH_SYNC_PING_URL\s+the healthchecks-style ping URL/);
   const validate = (await spawnCli(['validate', '--help'])).stdout;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { SALES_PROFILES_CSV, dealsCsv, spawnCli, tempFiles } from '../helpers/cli.js';
 
-const LINE = (n: number) => `owners not in this run: ${n} distinct ${n === 1 ? 'id' : 'ids'}, they must already exist on the server`;
+const LINE = (n: number) => `owners not in this run: ${n} distinct ${n === 1 ? 'id, it' : 'ids, they'} must already exist on the server`;
 // owners ana, bruno and carla (carla is in no sales-profile file)
 const deals = dealsCsv(9, { owner: (i) => ['ana', 'bruno', 'carla'][i % 3]! });
 

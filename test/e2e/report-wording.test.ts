@@ -53,3 +53,41 @@ test.each(['simple', 'auto', 'fast'])('a row whose cells fail to map still names
   expect(r.code).toBe(1);
   expect(JSON.parse(r.stdout).notAccepted[0]).toMatchObject({ line: 2, externalId: 'D-7', field: 'isWon', outcome: 'invalid' });
 });
+
+// issue 27 item 13: plurals and agreement, and the help and next steps a new user reads
+test('a row of one cell: "has 1 cell, the header has 3"', async () => {
+  const dir = tempFiles({ 'a.csv': 'externalId,name,type\nacme\n' });
+  const r = await runCli(['validate', '--resource', 'account', join(dir, 'a.csv')]);
+  expect(r.code).toBe(1);
+  expect(r.stdout).toContain('a.csv:2  has 1 cell, the header has 3');
+  expect(r.stdout).not.toContain('1 cells');
+});
+
+test('init of one file with a placeholder still says what to run next, after filling in', async () => {
+  // a deals export with a title alone: the required fields are placeholders
+  const dir = tempFiles({ 'deals.csv': 'title\nOne\n' });
+  const r = await runCli(['init', '--resource', 'deal', join(dir, 'deals.csv')]);
+  expect(r.code).toBe(0);
+  expect(r.stdout).toContain('fill in before use');
+  expect(r.stdout).toContain(`next (after filling in): batch-sync validate ${join(dir, 'deals.csv')} --profile ${join(dir, 'deals.profile.json')}`);
+});
+
+test('init\'s owners line agrees with one id: "the 1 distinct owner/agent id … is", "1 of 1 … is not"', async () => {
+  const profiles = 'externalId,email,profile.firstName,profile.lastName\nana,ana@example.com,Ana,Souza\n';
+  const deals = (owner: string) =>
+    `externalId,title,ownerExternalId,agentExternalId,isWon,amount.value,amount.currency\nD-1,One,${owner},${owner},true,1,USD\n`;
+  const among = tempFiles({ 'sales-profiles.csv': profiles, 'deals.csv': deals('ana') });
+  const r = await runCli(['init', join(among, 'sales-profiles.csv'), join(among, 'deals.csv')]);
+  expect(r.code, r.stderr).toBe(0);
+  expect(r.stdout).toContain('owners: the 1 distinct owner/agent id in the sample of deals.csv is among the ids proposed for');
+  const missing = tempFiles({ 'sales-profiles.csv': profiles, 'deals.csv': deals('bruno') });
+  const m = await runCli(['init', join(missing, 'sales-profiles.csv'), join(missing, 'deals.csv')]);
+  expect(m.stdout).toContain('owners: 1 of 1 distinct owner/agent id in the sample of deals.csv is not among the ids proposed for');
+});
+
+test('validate and push --help say every format they read, .xlsx included', async () => {
+  for (const command of ['validate', 'push']) {
+    const r = await runCli([command, '--help']);
+    expect(r.stdout.replace(/\s+/g, ' ')).toContain('CSV, JSON, NDJSON or .xlsx files');
+  }
+});

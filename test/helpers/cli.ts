@@ -5,6 +5,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { main } from '../../src/main.js';
+import { githubActions } from '../../src/config/environment.js';
 import { memoryOutput } from '../../src/report/output.js';
 
 export interface CliResult {
@@ -26,7 +27,8 @@ export async function runCli(args: string[], env: Record<string, string | undefi
     else process.env[k] = v;
   }
   try {
-    const output = memoryOutput();
+    // as main() decides for the console: the same guard under GitHub Actions
+    const output = memoryOutput({ githubActions: githubActions() });
     const code = await main(['node', 'batch-sync', ...args], output);
     return { code, stdout: output.stdout.join('\n'), stderr: output.stderr.join('\n') };
   } finally {

@@ -16,9 +16,11 @@ test('a workflow command reads back as written, whatever its file, title and mes
       const command = workflowCommand('error', { file, line: line + 1, title }, message);
       expect(command).not.toMatch(/[\r\n]/);
       const [parsed] = parseWorkflowCommands(command);
+      // the runner drops a value's leading '='s (no escape keeps them: render-github gives such a file absolute)
+      const read = (v: string) => v.replace(/^=+/, '');
       expect(parsed).toEqual({
         command: 'error',
-        properties: { ...(file ? { file } : {}), line: String(line + 1), ...(title ? { title } : {}) },
+        properties: { ...(read(file) ? { file: read(file) } : {}), line: String(line + 1), ...(read(title) ? { title: read(title) } : {}) },
         message,
       });
     }),

@@ -2,6 +2,10 @@
 // for two errors of the same kind, and counts in the singular when there is one.
 import { describe, expect, test } from 'vitest';
 import { createCollector } from '../../src/report/collector.js';
+import { historyLines } from '../../src/report/history.js';
+import { notifyBody } from '../../src/report/notify-body.js';
+import { buildRunReport, ownersNotInRunLine } from '../../src/report/run-report.js';
+import { sandboxLines } from '../../src/report/sandbox-lines.js';
 import { groupLabel } from '../../src/report/group-key.js';
 import { progressText } from '../../src/report/progress.js';
 import { exampleLine } from '../../src/report/render-human.js';
@@ -90,5 +94,54 @@ describe('progress', () => {
     expect(progressText({ rowsRead: 1, batchesAcked: 1, itemsAcked: 1, retries: 1, resource: 'deal' }, 1000)).toBe(
       'deal: 1 row read, 1 batch acknowledged, 1 items/s, 1 retry',
     );
+  });
+});
+
+describe('counts agree with their noun everywhere (issue 27 item 13)', () => {
+  const at = new Date('2026-11-24T02:15:00Z');
+  const oneRow = () => {
+    const c = createCollector();
+    c.record({ ...invalid(2, 'x'), resource: 'deal', outcome: 'rejected', message: 'VALIDATION_ERROR' });
+    return buildRunReport({ runId: 'r', mode: 'push', startedAt: at, endedAt: at, ownersNotInRun: 1 }, c);
+  };
+
+  test('owners not in this run: 1 distinct id, it must already exist', () => {
+    expect(ownersNotInRunLine({ ownersNotInRun: 1 })).toBe('owners not in this run: 1 distinct id, it must already exist on the server');
+    expect(ownersNotInRunLine({ ownersNotInRun: 2 })).toBe('owners not in this run: 2 distinct ids, they must already exist on the server');
+  });
+
+  test("the sandbox's hint: 1 owner/agent id … is in none of its sales profiles", () => {
+    const lines = sandboxLines({ records: { 'sales-profile': 0, account: 0, deal: 0, activity: 0 }, batches: 1 }, oneRow(), ['deals.csv']);
+    expect(lines[0]).toContain("1 owner/agent id of this run's deals is in none of its sales profiles");
+  });
+
+  test('history: not accepted 0 … 1 row', () => {
+    const run = {
+      runId: 'r',
+      mode: 'push',
+      startedAt: at.toISOString(),
+      durationSeconds: 1,
+      read: 1,
+      accepted: 0,
+      rejected: 1,
+      invalid: 0,
+      skipped: 0,
+      exitCode: 1,
+      aborted: null,
+    };
+    const lines = historyLines(
+      [
+        { ...run, notAccepted: 0 },
+        { ...run, notAccepted: 1 },
+      ],
+      'reports',
+      0,
+    );
+    expect(lines.find((l) => l.startsWith('not accepted'))).toMatch(/ 0 … 1 row$/);
+  });
+
+  test('a notification: 1 of 1 row accepted', () => {
+    const payload = JSON.parse(notifyBody('json', { report: oneRow(), exitCode: 1 }, 'db-1'));
+    expect(payload.text).toMatch(/^batch-sync push on db-1: FAILED \(exit 1\), 0 of 1 row accepted, 1 not; /);
   });
 });

@@ -78,7 +78,7 @@ export function rowBuilder(file: string, header: Header, quote: string, warnings
       for (let i = n; i < width; i++) cells.push('');
       return new CsvRow(file, line, cells, names, undefined);
     }
-    return { kind: 'unreadable', file, line, reason: `has ${n} cells, the header has ${width}`, row: rawRow(cells) };
+    return { kind: 'unreadable', file, line, reason: `has ${n} ${n === 1 ? 'cell' : 'cells'}, the header has ${width}`, row: rawRow(cells) };
   };
 }
 
