@@ -62,8 +62,9 @@ describe('init proposals', () => {
     expect(f.title!.column).toBe('Deal Name');
     expect(f.closeDate!.format).toBe('MM/DD/YYYY');
     expect(p.profile.decimal).toBe('.');
-    expect(f.externalId).toEqual({ const: '<FILL IN: value or column for externalId>' });
-    expect(p.fillIn.map((x) => x.path)).toEqual(expect.arrayContaining(['fields.externalId.const', 'fields.amount.currency.const', 'fields.isWon.const']));
+    // issue 25: no column is an id, so the id is made from the row's content
+    expect(f.externalId).toEqual({ rowHash: true });
+    expect(p.fillIn.map((x) => x.path)).toEqual(expect.arrayContaining(['fields.amount.currency.const', 'fields.isWon.const']));
   });
 
   test('crm-sales-opportunities pipeline: agent serves as owner; one placeholder; then every sample row maps', () => {
@@ -272,7 +273,7 @@ describe('batch-sync init', () => {
       ],
     });
     const text = o.stdout.join('\n');
-    expect(text).toContain(`${join(dir, 'vendedores.csv')}: sales-profile (guessed from its header`);
+    expect(text).toContain(`${join(dir, 'vendedores.csv')}: sales-profile (from its file name ("vendedores"))`);
     expect(text).toContain('owners: all 12 distinct owner/agent ids in the sample of ventas.csv are among the ids proposed for vendedores.csv');
     expect(text).toContain(`wrote ${join(dir, 'batch-sync.config.json')}: sales-profile ${join(dir, 'vendedores.csv')}, then deal ${join(dir, 'ventas.csv')}`);
     expect(text).toMatch(/fill in before use[\s\S]*ventas\.profile\.json: fields\.currentStage\.pipelineName\.const/);
