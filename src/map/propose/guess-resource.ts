@@ -10,7 +10,7 @@ import { matchColumns } from './match-columns.js';
 import { squash } from './synonyms.js';
 import { KIND_HEADERS, KIND_NAMES } from './vocabulary.js';
 
-export interface KindEvidence {
+interface KindEvidence {
   resource: Resource;
   /** Header columns only that kind's files carry. */
   headers: string[];

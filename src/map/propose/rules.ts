@@ -10,7 +10,7 @@ import { kindFromFileName } from './guess-resource.js';
 import { slug } from '../transforms/text.js';
 
 export type Spec = Record<string, unknown>;
-export type Placeholder = (path: string, what: string, reason: string) => string;
+type Placeholder = (path: string, what: string, reason: string) => string;
 
 export interface RuleContext {
   fields: Record<string, Spec>;
