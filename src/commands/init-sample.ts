@@ -6,9 +6,22 @@ import { RESOURCE_NAMES_HELP, RESOURCES, type Resource } from '../contract/resou
 import { itemSchema } from '../contract/items.js';
 import { UsageError } from '../errors.js';
 import { guessResource } from '../map/propose/guess-resource.js';
+import type { Proposal } from '../map/propose.js';
 import { flattenItem } from '../map/records.js';
 import { sampleSource } from '../read/index.js';
 import type { ReaderOptions } from '../read/types.js';
+
+export interface Proposed {
+  file: string;
+  out: string;
+  resource: Resource;
+  /** How the kind was decided, when init decided it. */
+  guessed?: string;
+  proposal: Proposal;
+  rows: Record<string, string>[];
+  header: readonly string[];
+  complete: boolean;
+}
 
 export interface Sampled {
   file: string;

@@ -9,7 +9,7 @@ import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import type { Command } from 'commander';
 import { RESOURCE_NAMES_HELP, parseResource, type Resource } from '../contract/resources.js';
 import { UsageError } from '../errors.js';
-import { proposeProfile, type Proposal } from '../map/propose.js';
+import { proposeProfile } from '../map/propose.js';
 import { checkOwnersAcrossFiles, type CrossFileCheck } from '../map/propose/cross-files.js';
 import { inSendOrder } from '../plan/order.js';
 import { profileBeside } from '../config/pair-profiles.js';
@@ -19,22 +19,12 @@ import { INIT_OPTIONS } from '../config/init-options.js';
 import { resolveOptions, type OptionValues } from '../config/option.js';
 import type { ReaderOptions } from '../read/types.js';
 import { addOptions, givenFlags } from './add-options.js';
-import { decideKinds, sampleFor, type Sampled } from './init-sample.js';
+import { decideKinds, sampleFor, type Proposed, type Sampled } from './init-sample.js';
+import { tieFiles } from './init-cross.js';
 import type { Output } from '../report/output.js';
 import type { SetExit } from './set-exit.js';
 
 type InitOptions = OptionValues<typeof INIT_OPTIONS>;
-
-interface Proposed {
-  file: string;
-  out: string;
-  resource: Resource;
-  /** How the kind was decided, when init decided it. */
-  guessed?: string;
-  proposal: Proposal;
-  rows: Record<string, string>[];
-  complete: boolean;
-}
 
 export function registerInit(program: Command, output: Output, _setExit: SetExit): void {
   const command = program
@@ -104,6 +94,8 @@ async function initMany(args: readonly string[], { output, opts, reader, resourc
   }
   decideKinds(sampled);
   const all = sampled.map((s) => proposeFor(s, profileBeside(s.file), opts));
+  const tied = tieFiles(all, sampled);
+  all.push(...tied.derived);
   if (!opts.force) {
     for (const path of [...all.map((p) => p.out), planPath]) {
       if (existsSync(path)) throw new UsageError(`${path} already exists`, { suggestion: 'use --force to overwrite it' });
@@ -117,6 +109,7 @@ async function initMany(args: readonly string[], { output, opts, reader, resourc
   }
   await writePlan(planPath, ordered, opts.force);
   output.out(`wrote ${planPath}: ${ordered.map((p) => `${p.resource} ${p.file}`).join(', then ')}`);
+  if (tied.notes.length) output.out(`\nacross files:\n${tied.notes.map((n) => `  - ${n}`).join('\n')}`);
   output.out(
     ownersLine(
       checkOwnersAcrossFiles(
@@ -137,7 +130,7 @@ async function initMany(args: readonly string[], { output, opts, reader, resourc
 function proposeFor(sampled: Sampled & { resource: Resource }, out: string, opts: InitOptions): Proposed {
   const { file, resource, guessed, header, rows, complete, reader } = sampled;
   const proposal = proposeProfile({ resource, method: opts.method, header, rows, reader, file: basename(file) });
-  return { file, out, resource, guessed, proposal, rows, complete };
+  return { file, out, resource, guessed, proposal, rows, complete, header };
 }
 
 function refuseOverInput(file: string, out: string): void {

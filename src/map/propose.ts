@@ -8,6 +8,7 @@ import { FILL_IN } from './load-profile.js';
 import { matchColumns } from './propose/match-columns.js';
 import { guessDateFormat, guessDecimal, guessType, type CellType } from './propose/guess.js';
 import { columnFacts, looksLikeCodes, type ColumnFacts } from './propose/ids.js';
+import { isPhoneHeader } from './propose/synonyms.js';
 import { accountRules, activityRules, dealRules, externalIdRule, salesProfileRules, type RuleContext, type Spec } from './propose/rules.js';
 import { parseDecimal } from './transforms/numbers.js';
 import { missingRequired, targetShape } from './target-fields.js';
@@ -113,8 +114,19 @@ export function proposeProfile(input: ProposeInput): Proposal {
   if (decimal) profile.decimal = decimal;
   profile.fields = fields;
   if (customSpecs.length) profile.customFields = customSpecs;
-  const mapped = Object.entries(fields).map(([field, s]) => ({ field, source: describe(s) }));
-  return { profile, mapped, customFields, fillIn, notes };
+  return { profile, mapped: describeFields(fields), customFields, fillIn, notes };
+}
+
+/** What each field is mapped from, as init prints it. */
+export const describeFields = (fields: Record<string, Spec>) => Object.entries(fields).map(([field, s]) => ({ field, source: describe(s) }));
+
+/** Every `<FILL IN: …>` left in a profile's fields, with its path and what it asks for. */
+export function placeholdersOf(profile: Record<string, unknown>): Proposal['fillIn'] {
+  return Object.entries(profile.fields as Record<string, Spec>).flatMap(([field, spec]) =>
+    Object.entries(spec).flatMap(([key, v]) =>
+      typeof v === 'string' && v.startsWith(FILL_IN) ? [{ path: `fields.${field}.${key}`, reason: v.slice(FILL_IN.length + 2, -1) }] : [],
+    ),
+  );
 }
 
 /** People's names where ids are expected become slugs; codes stay as they are. */
@@ -137,7 +149,9 @@ function idNotes(fields: Record<string, Spec>, values: (c: string) => string[], 
   }
 }
 
+/** A phone number as exports write it: digits with `+`, spaces, dashes or brackets (`425-555-0158`, `+55 11 9…`). */
 const PHONE = /^\+?[\d\s().-]{7,}$/;
+const isPhone = (v: string) => PHONE.test(v) && /^\+|\(|\d[\s-]\d/.test(v) && v.replace(/\D/g, '').length >= 7;
 
 function proposeCustomFields(
   input: ProposeInput,
@@ -169,7 +183,7 @@ function proposeCustomFields(
     if (kind === 'named') spec.name = column.trim();
     const date = guessDateFormat(v);
     // a number only when every value is one, and none is a phone number or a code with spaces (`2024 4`)
-    const textual = v.some((x) => /\s/.test(x.trim()) || (PHONE.test(x) && /\d{7,}/.test(x.replace(/\D/g, '')) && !x.includes('.') && !x.includes(',')));
+    const textual = isPhoneHeader(column) || /phone|fax/i.test(column) || v.some((x) => /\s/.test(x) || isPhone(x));
     const type: CellType = date || textual ? 'string' : guessType(v, decimal);
     spec.type = type;
     spec.column = column;

@@ -4,7 +4,7 @@
 // then one of unique codes. Without one, the caller falls back to the record's name or to `rowHash`:
 // an id made from the row's content.
 import { guessDateFormat } from './guess.js';
-import { idLikeHeader, squash } from './synonyms.js';
+import { idLikeHeader, isPhoneHeader, squash } from './synonyms.js';
 
 export interface ColumnFacts {
   /** The non-empty cells, trimmed. */
@@ -37,8 +37,10 @@ export function uniqueIdColumn(
   candidates: readonly string[],
   facts: (column: string) => ColumnFacts,
 ): { column: string; why: string; example: string } | undefined {
+  // a phone number is unique too, and never an id
   const keys = candidates.filter((c) => {
     const f = facts(c);
+    if (isPhoneHeader(c) || /phone|fax|tel[eé]fono|telefone/i.test(c)) return false;
     return isUniqueKey(f) && !guessDateFormat(f.values);
   });
   // the record's own id first (`Id`), then any column named like an id, then unique codes

@@ -48,6 +48,13 @@ export function dealRules(c: RuleContext): void {
     fields.agentExternalId = { ...fields.ownerExternalId };
     notes.push(`agentExternalId: no agent column; the owner "${fields.ownerExternalId.column}" is also the agent`);
   }
+  if (!fields.ownerExternalId && !fields.agentExternalId) {
+    // one person owns them all: the same id in both, and (with no users file) a sales profile derived for it
+    const what = 'id of the sales profile who owns these deals';
+    const why = 'the export has no owner column';
+    fields.ownerExternalId = { const: placeholder('fields.ownerExternalId.const', what, why) };
+    fields.agentExternalId = { const: placeholder('fields.agentExternalId.const', what, why) };
+  }
   wonRule(c);
   const stage = byField.get('currentStage.value');
   if (stage && fields['currentStage.value'] && !fields['currentStage.pipelineName']) {
