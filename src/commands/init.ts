@@ -35,7 +35,8 @@ export function registerInit(program: Command, output: Output, _setExit: SetExit
     const given = givenFlags(self, INIT_OPTIONS);
     const opts = resolveOptions(INIT_OPTIONS, given, {});
     const context = { output, opts, reader: readerFlags(given), resource: resourceFlag(opts.resource) };
-    if (args.length === 1) await initOne(args[0]!, context);
+    // one file with --resource: its profile alone, as before; else a run of files tied by a plan
+    if (args.length === 1 && context.resource) await initOne(args[0]!, { ...context, resource: context.resource });
     else await initMany(args, context);
   });
 }
@@ -47,11 +48,7 @@ interface InitContext {
   resource: Resource | undefined;
 }
 
-async function initOne(file: string, { output, opts, reader, resource }: InitContext): Promise<void> {
-  if (!resource)
-    throw new UsageError('--resource is required when init maps one file', {
-      suggestion: `batch-sync init ${file} --resource <kind> (${RESOURCE_NAMES_HELP})`,
-    });
+async function initOne(file: string, { output, opts, reader, resource }: InitContext & { resource: Resource }): Promise<void> {
   if (opts.plan !== undefined) throw new UsageError('--plan is for init of several files');
   const out = opts.out ?? profileBeside(file);
   refuseOverInput(file, out);
@@ -81,9 +78,12 @@ function targetsOf(args: readonly string[], resource: Resource | undefined) {
 
 async function initMany(args: readonly string[], { output, opts, reader, resource }: InitContext): Promise<void> {
   if (opts.out !== undefined)
-    throw new UsageError('--out names one profile; with several files each profile is written beside its file', {
-      suggestion: 'drop --out, or run init on each file alone',
-    });
+    throw new UsageError(
+      args.length === 1
+        ? '--out names the profile of one file of a known kind: give --resource too'
+        : '--out names one profile; with several files each profile is written beside its file',
+      { suggestion: args.length === 1 ? `batch-sync init ${args[0]} --resource <kind> --out …` : 'drop --out, or run init on each file alone' },
+    );
   const targets = targetsOf(args, resource);
   const planPath = opts.plan ?? join(dirname(targets[0]!.file), DEFAULT_PLAN_FILE);
   // everything is read and decided before anything is written: a file init cannot place leaves no half-done set

@@ -99,3 +99,13 @@ describe('an owner is a column of few distinct values', () => {
     expect(f.isWon).toEqual({ column: 'won_date', map: {}, otherwise: true, default: false });
   });
 });
+
+describe('init on the Maven CRM sample (crm-sales-opportunities)', () => {
+  test('sales_pipeline.csv: close_value empty on open deals gets default 0, with a check line saying how to refuse them instead', async () => {
+    const p = await propose('crm-sales-opportunities/sales_pipeline.csv', 'deal');
+    expect(p.fields['amount.value']).toEqual({ column: 'close_value', default: '0' });
+    expect(p.notes).toContain(
+      'amount.value: "close_value" is empty in 23 of 200 sampled rows (open deals, usually): those are sent as 0; remove "default" to have them refused instead',
+    );
+  });
+});

@@ -24,7 +24,7 @@ describe('init proposals', () => {
     expect(f.title).toEqual({ column: 'Oportunidad' });
     expect(f.ownerExternalId).toEqual({ column: 'Vendedor', transform: 'slug' });
     expect(f.agentExternalId).toEqual({ column: 'Vendedor', transform: 'slug' });
-    expect(f['amount.value']).toEqual({ column: 'Monto' });
+    expect(f['amount.value']).toEqual({ column: 'Monto', default: '0' }); // issue 25: one open deal has no amount
     // the export has a `clp` among its codes: ISO-4217 wants them upper case
     expect(f['amount.currency']).toEqual({ column: 'Moneda', transform: 'upper' });
     expect(p.notes).toContain('amount.currency: "Moneda" has lower-case codes in the sample; they are upper-cased (ISO-4217)');
@@ -308,10 +308,17 @@ describe('batch-sync init', () => {
     ]);
     expect(ok.stdout.join('\n')).toContain('owners: no deal or activity file among them');
   });
-  test('init of one file still needs --resource (exit 2, saying so); --out is refused with several files', async () => {
+  test('init of one file without --resource: its kind from its name, a plan like several files; unknown kind: exit 2 naming FILE:KIND; --out is refused with several files', async () => {
+    const dir = exportDir();
     const o = memoryOutput();
-    expect(await main(['node', 'batch-sync', 'init', 'fixtures/es-vendedores/ventas.csv'], o)).toBe(2);
-    expect(o.stderr.join('\n')).toContain('--resource is required when init maps one file');
+    expect(await main(['node', 'batch-sync', 'init', join(dir, 'ventas.csv')], o)).toBe(0);
+    expect(o.stdout.join('\n')).toContain(`${join(dir, 'ventas.csv')}: deal (from its file name ("ventas"))`);
+    expect(existsSync(join(dir, 'batch-sync.config.json'))).toBe(true);
+    writeFileSync(join(dir, 'misc.csv'), 'a;b\n1;2\n');
+    const unknown = memoryOutput();
+    expect(await main(['node', 'batch-sync', 'init', join(dir, 'misc.csv')], unknown)).toBe(2);
+    expect(unknown.stderr.join('\n')).toContain(`cannot tell which resource ${join(dir, 'misc.csv')} holds`);
+    expect(unknown.stderr.join('\n')).toContain(`${join(dir, 'misc.csv')}:<kind>`);
     const many = memoryOutput();
     expect(
       await main(
