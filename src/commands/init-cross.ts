@@ -6,8 +6,8 @@ import { describeFields, placeholdersOf } from '../map/propose.js';
 import { alignProfileIds, deriveSalesProfiles } from '../map/propose/cross-proposals.js';
 import type { Proposed, Sampled } from './init-sample.js';
 
-/** `deals.csv` → `deals.owners.profile.json` beside it: the derived sales profiles' own profile. */
-const ownersBeside = (file: string) => join(dirname(file), `${basename(file).replace(/\.[^.]+$/, '')}.owners.profile.json`);
+/** `deals.csv` → `deals.sales-profile.profile.json` beside it (the name push takes for `deals.csv:sales-profile`): the derived sales profiles' own profile. */
+const ownersBeside = (file: string) => join(dirname(file), `${basename(file).replace(/\.[^.]+$/, '')}.sales-profile.profile.json`);
 
 export function tieFiles(all: Proposed[], sampled: readonly Sampled[]): { derived: Proposed[]; notes: string[] } {
   const notes: string[] = [];

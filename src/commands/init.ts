@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import type { Command } from 'commander';
-import { RESOURCE_NAMES_HELP, parseResource, type Resource } from '../contract/resources.js';
+import { parseResource, type Resource } from '../contract/resources.js';
 import { UsageError } from '../errors.js';
 import { proposeProfile } from '../map/propose.js';
 import { checkOwnersAcrossFiles, type CrossFileCheck } from '../map/propose/cross-files.js';

@@ -107,7 +107,7 @@ async function acceptance(files: string[], expectedRows: number) {
   const plan = join(files[0]!, '..', 'batch-sync.config.json');
   const jobs = JSON.parse(readFileSync(plan, 'utf8')).jobs as { file: string; resource: string; profile: string }[];
   // the jobs init derived (sales profiles from a deals file's owner column) are not the export's rows
-  const derived = jobs.filter((j) => j.profile.endsWith('.owners.profile.json'));
+  const derived = jobs.filter((j) => j.profile.endsWith('.sales-profile.profile.json'));
   const push = await spawnCli(['push', '--sandbox', '--config', plan, '--format', 'json']);
   expect(push.stderr).not.toMatch(/^error:/m);
   const report = JSON.parse(push.stdout);

@@ -26,7 +26,7 @@ test("no users file (Salesforce Data Loader): a sales-profile job derived from t
   const r = await init(['Account.csv', 'Opportunity.csv', 'Task.csv'].map((f) => join(dir, f)));
   expect(r.err).toBe('');
   expect(r.code).toBe(0);
-  expect(json(join(dir, 'Opportunity.owners.profile.json'))).toEqual({
+  expect(json(join(dir, 'Opportunity.sales-profile.profile.json'))).toEqual({
     resource: 'sales-profile',
     reader: { delimiter: ',', encoding: 'utf-8', headerRow: 1 },
     timeZone: 'UTC',
@@ -38,7 +38,7 @@ test("no users file (Salesforce Data Loader): a sales-profile job derived from t
     },
   });
   expect(json(join(dir, 'batch-sync.config.json')).jobs).toEqual([
-    { file: 'Opportunity.csv', resource: 'sales-profile', profile: 'Opportunity.owners.profile.json' },
+    { file: 'Opportunity.csv', resource: 'sales-profile', profile: 'Opportunity.sales-profile.profile.json' },
     { file: 'Account.csv', resource: 'account', profile: 'Account.profile.json' },
     { file: 'Opportunity.csv', resource: 'deal', profile: 'Opportunity.profile.json' },
     { file: 'Task.csv', resource: 'activity', profile: 'Task.profile.json' },
@@ -51,7 +51,7 @@ test('no owner column at all (Salesforce tree JSON): one owner id to fill in, fo
   const dir = copy('salesforce-tree-json', ['Accounts.json', 'Opportunities.json']);
   const r = await init([join(dir, 'Accounts.json'), join(dir, 'Opportunities.json')]);
   expect(r.code).toBe(0);
-  const owners = json(join(dir, 'Opportunities.owners.profile.json'));
+  const owners = json(join(dir, 'Opportunities.sales-profile.profile.json'));
   expect(owners.fields.externalId).toEqual({ const: '<FILL IN: id of the sales profile who owns these deals>' });
   expect(json(join(dir, 'Opportunities.profile.json')).fields.ownerExternalId).toEqual(owners.fields.externalId);
   expect(r.out).toMatch(
