@@ -55,7 +55,7 @@ test('no owner column at all (Salesforce tree JSON): one owner id to fill in, fo
   expect(owners.fields.externalId).toEqual({ const: '<FILL IN: id of the sales profile who owns these deals>' });
   expect(json(join(dir, 'Opportunities.profile.json')).fields.ownerExternalId).toEqual(owners.fields.externalId);
   expect(r.out).toMatch(
-    /fill in before use[\s\S]*Opportunities\.owners\.profile\.json: fields\.externalId\.const: id of the sales profile who owns these deals/,
+    /fill in before use[\s\S]*Opportunities\.sales-profile\.profile\.json: fields\.externalId\.const: id of the sales profile who owns these deals/,
   );
 });
 
