@@ -7,13 +7,11 @@ import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import type { Command } from 'commander';
-import { RESOURCE_NAMES_HELP, parseResource, resourceFromFileName, type Resource } from '../contract/resources.js';
+import { parseResource, type Resource } from '../contract/resources.js';
 import { UsageError } from '../errors.js';
-import { proposeProfile, type Proposal } from '../map/propose.js';
+import { proposeProfile } from '../map/propose.js';
 import { checkOwnersAcrossFiles, type CrossFileCheck } from '../map/propose/cross-files.js';
-import { guessResource } from '../map/propose/guess-resource.js';
 import { inSendOrder } from '../plan/order.js';
-import { sampleSource } from '../read/index.js';
 import { profileBeside } from '../config/pair-profiles.js';
 import { DEFAULT_PLAN_FILE } from '../config/sync-plan.js';
 import { readerFlags, resourceFlag } from '../config/input-flags.js';
@@ -21,22 +19,13 @@ import { INIT_OPTIONS } from '../config/init-options.js';
 import { resolveOptions, type OptionValues } from '../config/option.js';
 import type { ReaderOptions } from '../read/types.js';
 import { addOptions, givenFlags } from './add-options.js';
+import { decideKinds, sampleFor, type Proposed, type Sampled } from './init-sample.js';
+import { tieFiles } from './init-cross.js';
 import type { Output } from '../report/output.js';
 import { plural } from '../report/plural.js';
 import type { SetExit } from './set-exit.js';
 
 type InitOptions = OptionValues<typeof INIT_OPTIONS>;
-
-interface Proposed {
-  file: string;
-  out: string;
-  resource: Resource;
-  /** How the kind was decided, when init decided it. */
-  guessed?: string;
-  proposal: Proposal;
-  rows: Record<string, string>[];
-  complete: boolean;
-}
 
 export function registerInit(program: Command, output: Output, _setExit: SetExit): void {
   const command = program
@@ -47,7 +36,8 @@ export function registerInit(program: Command, output: Output, _setExit: SetExit
     const given = givenFlags(self, INIT_OPTIONS);
     const opts = resolveOptions(INIT_OPTIONS, given, {});
     const context = { output, opts, reader: readerFlags(given), resource: resourceFlag(opts.resource) };
-    if (args.length === 1) await initOne(args[0]!, context);
+    // one file with --resource: its profile alone, as before; else a run of files tied by a plan
+    if (args.length === 1 && context.resource) await initOne(args[0]!, { ...context, resource: context.resource });
     else await initMany(args, context);
   });
 }
@@ -59,13 +49,11 @@ interface InitContext {
   resource: Resource | undefined;
 }
 
-async function initOne(file: string, { output, opts, reader, resource }: InitContext): Promise<void> {
-  if (!resource)
-    throw new UsageError('--resource is required when init maps one file', {
-      suggestion: `batch-sync init ${file} --resource <kind> (${RESOURCE_NAMES_HELP})`,
-    });
+async function initOne(file: string, { output, opts, reader, resource }: InitContext & { resource: Resource }): Promise<void> {
   if (opts.plan !== undefined) throw new UsageError('--plan is for init of several files');
-  const one = await proposeFor(file, resource, undefined, opts.out ?? profileBeside(file), opts, reader);
+  const out = opts.out ?? profileBeside(file);
+  refuseOverInput(file, out);
+  const one = proposeFor({ ...(await sampleFor({ file, resource }, opts.sample, reader)), resource }, out, opts);
   await writeProfile(one, opts.force);
   printProposal(one, output, false);
   output.out(`\nnext${one.proposal.fillIn.length ? ' (after filling in)' : ''}: batch-sync validate ${file} --profile ${one.out}`);
@@ -91,14 +79,24 @@ function targetsOf(args: readonly string[], resource: Resource | undefined) {
 
 async function initMany(args: readonly string[], { output, opts, reader, resource }: InitContext): Promise<void> {
   if (opts.out !== undefined)
-    throw new UsageError('--out names one profile; with several files each profile is written beside its file', {
-      suggestion: 'drop --out, or run init on each file alone',
-    });
+    throw new UsageError(
+      args.length === 1
+        ? '--out names the profile of one file of a known kind: give --resource too'
+        : '--out names one profile; with several files each profile is written beside its file',
+      { suggestion: args.length === 1 ? `batch-sync init ${args[0]} --resource <kind> --out …` : 'drop --out, or run init on each file alone' },
+    );
   const targets = targetsOf(args, resource);
   const planPath = opts.plan ?? join(dirname(targets[0]!.file), DEFAULT_PLAN_FILE);
   // everything is read and decided before anything is written: a file init cannot place leaves no half-done set
-  const all: Proposed[] = [];
-  for (const t of targets) all.push(await proposeFor(t.file, t.resource, t.guessed, profileBeside(t.file), opts, reader));
+  const sampled: Sampled[] = [];
+  for (const t of targets) {
+    refuseOverInput(t.file, profileBeside(t.file));
+    sampled.push(await sampleFor(t, opts.sample, reader));
+  }
+  decideKinds(sampled);
+  const all = sampled.map((s) => proposeFor(s, profileBeside(s.file), opts));
+  const tied = tieFiles(all, sampled);
+  all.push(...tied.derived);
   if (!opts.force) {
     for (const path of [...all.map((p) => p.out), planPath]) {
       if (existsSync(path)) throw new UsageError(`${path} already exists`, { suggestion: 'use --force to overwrite it' });
@@ -112,6 +110,7 @@ async function initMany(args: readonly string[], { output, opts, reader, resourc
   }
   await writePlan(planPath, ordered, opts.force);
   output.out(`wrote ${planPath}: ${ordered.map((p) => `${p.resource} ${p.file}`).join(', then ')}`);
+  if (tied.notes.length) output.out(`\nacross files:\n${tied.notes.map((n) => `  - ${n}`).join('\n')}`);
   output.out(
     ownersLine(
       checkOwnersAcrossFiles(
@@ -129,50 +128,15 @@ async function initMany(args: readonly string[], { output, opts, reader, resourc
   );
 }
 
-async function proposeFor(
-  file: string,
-  kind: Resource | undefined,
-  guessed: string | undefined,
-  out: string,
-  opts: InitOptions,
-  reader: ReaderOptions | undefined,
-): Promise<Proposed> {
+function proposeFor(sampled: Sampled & { resource: Resource }, out: string, opts: InitOptions): Proposed {
+  const { file, resource, guessed, header, rows, complete, reader } = sampled;
+  const proposal = proposeProfile({ resource, method: opts.method, header, rows, reader, file: basename(file) });
+  return { file, out, resource, guessed, proposal, rows, complete, header };
+}
+
+function refuseOverInput(file: string, out: string): void {
   if (resolve(out) === resolve(file))
     throw new UsageError(`refusing to write the profile over the export it reads: ${out}`, { suggestion: 'pass another --out' });
-  const sample = await sampleSource(file, opts.sample, reader); // InputError (exit 2) when it cannot be read
-  if (!sample.header) {
-    throw new UsageError(`${file} is ${sample.format.toUpperCase()}: items in the API's shape need no profile`, {
-      suggestion: `check them with: batch-sync validate ${file}`,
-    });
-  }
-  let resource = kind;
-  if (!resource) {
-    const g = guessResource(sample.header);
-    if (!g.resource) {
-      const best = g.scores
-        .slice(0, 2)
-        .map((s) => `${s.resource} ${Math.round(s.score * 100)}%`)
-        .join(', ');
-      throw new UsageError(`cannot tell which resource ${file} holds (its header matches the required fields of: ${best})`, {
-        suggestion: `name it: ${file}:<kind> (${RESOURCE_NAMES_HELP})`,
-      });
-    }
-    resource = g.resource;
-    guessed = `guessed from its header: ${Math.round(g.scores[0]!.score * 100)}% of a ${resource}'s required fields matched`;
-  }
-  const rows = sample.records.flatMap((r) => (r.kind === 'row' ? [r.row] : []));
-  const proposal = proposeProfile({
-    resource,
-    method: opts.method,
-    header: sample.header,
-    rows,
-    // a workbook has no delimiter or encoding to keep; the sheet it was read from instead
-    reader:
-      sample.format === 'xlsx'
-        ? { headerRow: sample.detected.headerRow, sheet: sample.detected.sheet }
-        : { delimiter: sample.detected.delimiter, encoding: sample.detected.encoding, headerRow: sample.detected.headerRow },
-  });
-  return { file, out, resource, guessed, proposal, rows, complete: sample.complete };
 }
 
 /** `file.csv:deal` → the file and its kind; the kind from --resource, the file name, or (later) its header. */
@@ -181,8 +145,7 @@ function splitKind(arg: string, flag: Resource | undefined): { file: string; res
   const named = at > 0 ? parseResource(arg.slice(at + 1)) : undefined;
   if (named && !existsSync(arg)) return { file: arg.slice(0, at), resource: named };
   if (flag) return { file: arg, resource: flag };
-  const byName = resourceFromFileName(arg);
-  return byName ? { file: arg, resource: byName, guessed: 'from its file name' } : { file: arg };
+  return { file: arg };
 }
 
 async function writeProfile(p: Proposed, force: boolean | undefined): Promise<void> {

@@ -38,5 +38,6 @@ export const INIT_OPTIONS = {
   headerRow: READER_OPTIONS.headerRow,
   sheet: READER_OPTIONS.sheet,
   escape: READER_OPTIONS.escape,
+  root: READER_OPTIONS.root,
   maxRecordBytes: READER_OPTIONS.maxRecordBytes,
 } satisfies OptionTable;

@@ -38,6 +38,14 @@ export const READER_OPTIONS = {
       .transform(String)
       .describe('workbooks (.xlsx): the sheet to read, by name or by its number from 1 (default: the first sheet that holds data)'),
   },
+  root: {
+    flag: '--root <pointer>',
+    plan: 'reader.root',
+    schema: z
+      .string()
+      .refine((p) => p === '' || p.startsWith('/'), { error: 'takes a JSON pointer: "/records", "/data/items" (or "" for a top-level array)' })
+      .describe('JSON: where the items are, as a JSON pointer (default: the top-level array, or the one top-level key holding an array of objects)'),
+  },
   maxRecordBytes: {
     flag: '--max-record-bytes <n>',
     plan: 'reader.maxRecordBytes',

@@ -3,7 +3,7 @@
 import type { Method, Resource } from '../contract/resources.js';
 import { ConfigError } from '../errors.js';
 import { columnResolver, type ColumnResolver, type RowLike } from './columns.js';
-import { compileValue } from './compile-value.js';
+import { compileValue, type ValueFn } from './compile-value.js';
 import { describedMapper, type FieldRule } from './described-mapper.js';
 import { checkProfileTargets } from './profile-targets.js';
 import type { Profile, SkipCondition } from './profile-schema.js';
@@ -22,6 +22,26 @@ function compileSkip(c: SkipCondition, where: string, columns: ColumnResolver): 
   return (row) => {
     const v = cell(row);
     return values.has(fold(v)) ? `"${col}" is "${v}"` : undefined;
+  };
+}
+
+const EXAMPLE_DEFAULT: Partial<Record<string, string>> = { boolean: 'false', decimal: '0', number: '0' };
+
+/**
+ * A required field whose cell is empty (and that has no default): the problem names the column and
+ * the fix (`isWon: is required — column IsWon is empty: add a default to fields.isWon …`), where the
+ * contract alone could only say `isWon: is required`.
+ */
+function namingTheFix(value: ValueFn, path: string, column: string, kind: string): ValueFn {
+  const example = EXAMPLE_DEFAULT[kind];
+  // no quotes: the report groups rows by a reason with its quoted values masked
+  const reason = `is required — column ${column} is empty: add a default to fields.${path}${example ? ` (e.g. default: ${example})` : ''}`;
+  return (row, ctx) => {
+    const before = ctx.problems.length;
+    const v = value(row, ctx);
+    if (v === undefined && ctx.problems.length === before)
+      ctx.problems.push({ severity: 'error', file: ctx.file, line: ctx.line, column, field: path, reason });
+    return v;
   };
 }
 
@@ -49,7 +69,13 @@ export function profileMapper({ resource, method, header, file, profile }: Profi
   const settings = { decimal: profile.decimal, dateFormat: profile.dateFormat, clock: new ZoneClock(profile.timeZone) };
   const fields: FieldRule[] = Object.entries(profile.fields).map(([path, spec]) => {
     const target = shape.fields.get(schemaPath(path))!;
-    return { kind: 'field', path, value: compileValue(spec, { field: path, kind: target.kind, isId: target.isId }, `fields.${path}`, columns, settings) };
+    const value = compileValue(spec, { field: path, kind: target.kind, isId: target.isId }, `fields.${path}`, columns, settings);
+    const required = target.required && target.group === '' && spec.default === undefined && spec.column !== undefined;
+    return {
+      kind: 'field',
+      path,
+      value: required ? namingTheFix(value, path, columns.resolve(spec.column![0]!, `fields.${path}.column`), target.kind) : value,
+    };
   });
   const named = shape.customFields === 'named';
   const customFields: FieldRule[] = (profile.customFields ?? []).map((cf, i) => ({

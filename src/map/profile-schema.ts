@@ -100,6 +100,8 @@ export const profileSchema = z.strictObject({
         .union([z.string().min(1), z.number().int().min(1)])
         .transform(String)
         .optional(),
+      /** JSON: a JSON pointer to the array of items (`/records`). */
+      root: z.string().optional(),
     })
     .optional(),
   timeZone: z

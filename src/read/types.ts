@@ -28,6 +28,11 @@ export interface ReaderOptions {
   maxRecordBytes?: number;
   /** Workbooks: the sheet to read, by name or by number from 1. Default: the first that holds data. */
   sheet?: string;
+  /**
+   * JSON: a JSON pointer (RFC 6901) to the array of items, `/records`. Default: the top-level array,
+   * or the one top-level key holding an array of objects.
+   */
+  root?: string;
 }
 
 /** A CSV row: header → cell. Objects have a null prototype, so a `__proto__` header is just a column. */
@@ -91,7 +96,7 @@ export interface OpenedSource {
   /** The last header columns that had no name (a trailing delimiter), as `header` calls them (`column_N`). */
   unnamedAtEnd?: string[];
   /** What was detected or used, for `init` and `--verbose`. */
-  detected: { encoding: string; delimiter?: string; headerRow?: number; sheet?: string };
+  detected: { encoding: string; delimiter?: string; headerRow?: number; sheet?: string; root?: string };
   /** Workbooks: each header column's letter in the sheet (`C`), for diagnostics that name a cell. */
   columnLetters?: string[];
   /** File-level warnings found while opening (e.g. encoding guessed). More may be pushed while reading. */

@@ -24,7 +24,7 @@ describe('init proposals', () => {
     expect(f.title).toEqual({ column: 'Oportunidad' });
     expect(f.ownerExternalId).toEqual({ column: 'Vendedor', transform: 'slug' });
     expect(f.agentExternalId).toEqual({ column: 'Vendedor', transform: 'slug' });
-    expect(f['amount.value']).toEqual({ column: 'Monto' });
+    expect(f['amount.value']).toEqual({ column: 'Monto', default: '0' }); // issue 25: one open deal has no amount
     // the export has a `clp` among its codes: ISO-4217 wants them upper case
     expect(f['amount.currency']).toEqual({ column: 'Moneda', transform: 'upper' });
     expect(p.notes).toContain('amount.currency: "Moneda" has lower-case codes in the sample; they are upper-cased (ISO-4217)');
@@ -62,8 +62,9 @@ describe('init proposals', () => {
     expect(f.title!.column).toBe('Deal Name');
     expect(f.closeDate!.format).toBe('MM/DD/YYYY');
     expect(p.profile.decimal).toBe('.');
-    expect(f.externalId).toEqual({ const: '<FILL IN: value or column for externalId>' });
-    expect(p.fillIn.map((x) => x.path)).toEqual(expect.arrayContaining(['fields.externalId.const', 'fields.amount.currency.const', 'fields.isWon.const']));
+    // issue 25: no column is an id, so the id is made from the row's content
+    expect(f.externalId).toEqual({ rowHash: true });
+    expect(p.fillIn.map((x) => x.path)).toEqual(expect.arrayContaining(['fields.amount.currency.const', 'fields.isWon.const']));
   });
 
   test('crm-sales-opportunities pipeline: agent serves as owner; one placeholder; then every sample row maps', () => {
@@ -272,7 +273,7 @@ describe('batch-sync init', () => {
       ],
     });
     const text = o.stdout.join('\n');
-    expect(text).toContain(`${join(dir, 'vendedores.csv')}: sales-profile (guessed from its header`);
+    expect(text).toContain(`${join(dir, 'vendedores.csv')}: sales-profile (from its file name ("vendedores"))`);
     expect(text).toContain('owners: all 12 distinct owner/agent ids in the sample of ventas.csv are among the ids proposed for vendedores.csv');
     expect(text).toContain(`wrote ${join(dir, 'batch-sync.config.json')}: sales-profile ${join(dir, 'vendedores.csv')}, then deal ${join(dir, 'ventas.csv')}`);
     expect(text).toMatch(/fill in before use[\s\S]*ventas\.profile\.json: fields\.currentStage\.pipelineName\.const/);
@@ -307,10 +308,17 @@ describe('batch-sync init', () => {
     ]);
     expect(ok.stdout.join('\n')).toContain('owners: no deal or activity file among them');
   });
-  test('init of one file still needs --resource (exit 2, saying so); --out is refused with several files', async () => {
+  test('init of one file without --resource: its kind from its name, a plan like several files; unknown kind: exit 2 naming FILE:KIND; --out is refused with several files', async () => {
+    const dir = exportDir();
     const o = memoryOutput();
-    expect(await main(['node', 'batch-sync', 'init', 'fixtures/es-vendedores/ventas.csv'], o)).toBe(2);
-    expect(o.stderr.join('\n')).toContain('--resource is required when init maps one file');
+    expect(await main(['node', 'batch-sync', 'init', join(dir, 'ventas.csv')], o)).toBe(0);
+    expect(o.stdout.join('\n')).toContain(`${join(dir, 'ventas.csv')}: deal (from its file name ("ventas"))`);
+    expect(existsSync(join(dir, 'batch-sync.config.json'))).toBe(true);
+    writeFileSync(join(dir, 'misc.csv'), 'a;b\n1;2\n');
+    const unknown = memoryOutput();
+    expect(await main(['node', 'batch-sync', 'init', join(dir, 'misc.csv')], unknown)).toBe(2);
+    expect(unknown.stderr.join('\n')).toContain(`cannot tell which resource ${join(dir, 'misc.csv')} holds`);
+    expect(unknown.stderr.join('\n')).toContain(`${join(dir, 'misc.csv')}:<kind>`);
     const many = memoryOutput();
     expect(
       await main(

@@ -35,9 +35,9 @@ export type CrossFileCheck = { kind: 'checked'; checks: OwnerCheck[] } | { kind:
  * The ids a field spec gives on the sample, read by the mapping's own compiled value (so what is
  * checked is what will be sent); undefined when the spec is not a column yet (a placeholder).
  */
-function derive(spec: unknown, rows: readonly Record<string, string>[]): string[] | undefined {
+export function derive(spec: unknown, rows: readonly Record<string, string>[]): string[] | undefined {
   const parsed = fieldSpec.safeParse(spec);
-  if (!parsed.success || parsed.data.column === undefined) return undefined;
+  if (!parsed.success || (parsed.data.column === undefined && parsed.data.template === undefined)) return undefined;
   const value = compileValue(parsed.data, { field: 'id', kind: 'string', isId: true }, 'id', BY_NAME, idSettings());
   const ctx: RowContext = { file: '', line: 0, problems: [] };
   return rows.flatMap((row) => {

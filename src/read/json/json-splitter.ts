@@ -1,15 +1,10 @@
 // Splits a JSON document into the elements of its items array without parsing the whole file:
 // a byte-level scanner tracks strings and depth across chunks, and each element is JSON.parsed alone.
-// Accepted shapes: `[...]`, `{"items": [...]}` and a batch envelope `{"batchId", "source", "items": [...]}`.
+// The items are the top-level array, or the array at `path` (object keys from the top, the
+// reader.root pointer's tokens). Without a path it surveys instead: which top-level keys hold arrays
+// (json-root.ts chooses among them), reading no element.
 
-export class JsonShapeError extends Error {
-  constructor(
-    message: string,
-    readonly line: number,
-  ) {
-    super(message);
-  }
-}
+import { describe, JsonShapeError, type TopArray } from './json-shape.js';
 
 export type OnItem = (text: string, line: number) => void;
 
@@ -23,6 +18,7 @@ type State =
   | 'first' // after `[`: an element or `]`
   | 'element' // after `,`: an element (a `]` here is a trailing comma)
   | 'after-element' // before `,` or `]`
+  | 'peek' // survey: after a top-level array's `[`, before its first element
   | 'in-element'
   | 'done';
 
@@ -33,6 +29,10 @@ export class JsonItemSplitter {
   private line = 1;
   private topIsObject = false;
   private sawItems = false;
+  private level = 0; // objects entered along `path`
+  /** Survey: the top-level arrays seen, and whether the file turned out to be a top-level array. */
+  readonly arrays: TopArray[] = [];
+  topIsArray = false;
   private key: number[] = [];
   private inKey = false;
   // the element or skipped value being scanned
@@ -43,7 +43,12 @@ export class JsonItemSplitter {
   private size = 0;
   private startLine = 0;
 
-  constructor(private readonly maxItemBytes: number) {}
+  /** `path` undefined: survey. `pointer`: the reader.root text, for messages. */
+  constructor(
+    private readonly maxItemBytes: number,
+    private readonly path?: readonly string[],
+    private readonly pointer?: string,
+  ) {}
 
   feed(buf: Buffer, onItem: OnItem): void {
     let start = this.state === 'in-element' ? 0 : -1;
@@ -103,17 +108,12 @@ export class JsonItemSplitter {
   private structural(b: number): 'again' | 'element' | undefined {
     switch (this.state) {
       case 'start':
-        if (b === 0x5b) this.state = 'first';
-        else if (b === 0x7b) {
-          this.topIsObject = true;
-          this.state = 'key';
-        } else throw this.shape(`expected an array of items or an object with an "items" array, found ${describe(b)}`);
-        break;
+        return this.top(b);
       case 'key':
         if (b === 0x22) {
           this.inKey = true;
           this.key = [];
-        } else if (b === 0x7d) this.state = 'done';
+        } else if (b === 0x7d) this.closeObject();
         else throw this.shape(`expected a key in double quotes, found ${describe(b)}`);
         break;
       case 'after-key':
@@ -121,19 +121,13 @@ export class JsonItemSplitter {
         this.state = 'value';
         break;
       case 'value':
-        if (Buffer.from(this.key).toString('utf8') === 'items') {
-          if (b !== 0x5b) throw this.shape(`"items" must be an array, found ${describe(b)}`);
-          this.sawItems = true;
-          this.state = 'first';
-        } else {
-          this.state = 'skip';
-          this.beginScan();
-          return 'again'; // scan the first byte as part of the skipped value
-        }
-        break;
+        return this.value(b);
+      case 'peek':
+        this.arrays.push({ key: this.keyText(), first: b === 0x7b ? 'object' : b === 0x5d ? 'empty' : 'other' });
+        return this.skip(1);
       case 'after-value':
         if (b === 0x2c) this.state = 'key';
-        else if (b === 0x7d) this.state = 'done';
+        else if (b === 0x7d) this.closeObject();
         else throw this.shape(`expected "," or "}" in the object, found ${describe(b)}`);
         break;
       case 'first':
@@ -164,13 +158,75 @@ export class JsonItemSplitter {
     if (this.state !== 'done') {
       throw this.shape(this.state === 'start' ? 'no JSON value in the file' : 'the file ends before the JSON is complete (missing "]" or "}")');
     }
-    if (this.topIsObject && !this.sawItems) {
-      throw new JsonShapeError('a JSON object without an "items" array: expected an array of items, {"items": [...]}, or a batch envelope', 1);
+    if (this.path && this.topIsObject && !this.sawItems) throw new JsonShapeError(`reader.root ${this.quoted()} names nothing in the file`, undefined);
+  }
+
+  /** The top-level value's first byte. */
+  private top(b: number): 'again' | undefined {
+    if (b === 0x5b) {
+      if (this.path === undefined) this.topIsArray = true;
+      else if (this.path.length > 0) throw this.shape(`reader.root ${this.quoted()}: the file is an array, not an object`);
+      this.state = 'first';
+    } else if (b === 0x7b) {
+      if (this.path?.length === 0) throw this.shape(`reader.root "": the file is an object, not an array`);
+      this.topIsObject = true;
+      this.state = 'key';
+    } else throw this.shape(`expected an array of items or an object holding one, found ${describe(b)}`);
+    return undefined;
+  }
+
+  /** A value in an object on the way: the items, an object to enter, or one to pass over. */
+  private value(b: number): 'again' | undefined {
+    const key = this.keyText();
+    if (this.path === undefined) {
+      if (b === 0x5b) {
+        this.state = 'peek';
+        return undefined;
+      }
+      if (key === 'items') throw this.shape(`"items" must be an array, found ${describe(b)}`);
+      return this.skip(0);
     }
+    if (key !== this.path[this.level]) return this.skip(0);
+    const last = this.level === this.path.length - 1;
+    if (last && b === 0x5b) {
+      this.sawItems = true;
+      this.state = 'first';
+    } else if (!last && b === 0x7b) {
+      this.level++;
+      this.state = 'key';
+    } else throw this.shape(`reader.root ${this.quoted()} is ${last ? describe(b) : `${describe(b)} at "${key}"`}, not an array of items`);
+    return undefined;
+  }
+
+  /** Passes over a value; its first byte is scanned again as part of it. */
+  private skip(depth: number): 'again' {
+    this.state = 'skip';
+    this.beginScan();
+    this.depth = depth;
+    return 'again';
+  }
+
+  private closeObject(): void {
+    if (this.level > 0) {
+      this.level--;
+      this.state = 'after-value';
+    } else this.state = 'done';
   }
 
   private closeArray(): void {
     this.state = this.topIsObject ? 'after-value' : 'done';
+  }
+  private keyText(): string {
+    const raw = Buffer.from(this.key).toString('utf8');
+    try {
+      return JSON.parse(`"${raw}"`) as string;
+    } catch {
+      return raw;
+    }
+  }
+
+  private quoted(): string {
+    return JSON.stringify(this.pointer ?? '');
   }
 
   private beginScan(): void {
@@ -222,14 +278,4 @@ export class JsonItemSplitter {
   private shape(message: string): JsonShapeError {
     return new JsonShapeError(message, this.line);
   }
-}
-
-function describe(b: number): string {
-  if (b === 0x22) return 'a string';
-  if (b === 0x2d || (b >= 0x30 && b <= 0x39)) return 'a number';
-  if (b === 0x74 || b === 0x66) return 'a boolean';
-  if (b === 0x6e) return 'null';
-  if (b === 0x5b) return 'an array';
-  if (b === 0x7b) return 'an object';
-  return JSON.stringify(String.fromCharCode(b));
 }

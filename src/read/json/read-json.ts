@@ -5,15 +5,19 @@ import { utf8Chunks } from '../encoding.js';
 import { at } from '../file-errors.js';
 import { sniff } from '../sniff.js';
 import { DEFAULT_MAX_RECORD_BYTES, type OpenedSource, type ReaderOptions, type SourceRecord, type SourceWarning } from '../types.js';
-import { JsonItemSplitter, JsonShapeError } from './json-splitter.js';
+import { findRoot, pointerTokens } from './json-root.js';
+import { JsonShapeError } from './json-shape.js';
+import { JsonItemSplitter } from './json-splitter.js';
 import { findUnsafeInteger, lineOfParseError, unsafeIntegerReason } from './unsafe-integer.js';
 
 export async function openJson(file: string, options: ReaderOptions, warnings: SourceWarning[]): Promise<OpenedSource> {
   const { encoding, bomLength } = await sniff(file, options.encoding, warnings);
   const maxItemBytes = options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES;
+  const path = await itemsPath(file, options.root, { file, encoding, start: bomLength }, maxItemBytes);
+  const root = options.root ?? (path.length ? `/${path[0]!.replace(/~/g, '~0').replace(/\//g, '~1')}` : undefined);
 
   async function* records(): AsyncGenerator<SourceRecord> {
-    const splitter = new JsonItemSplitter(maxItemBytes);
+    const splitter = new JsonItemSplitter(maxItemBytes, path, options.root);
     const ready: SourceRecord[] = [];
     let count = 0;
     const onItem = (text: string, line: number) => {
@@ -34,7 +38,16 @@ export async function openJson(file: string, options: ReaderOptions, warnings: S
     if (count === 0) warnings.push({ file, message: 'has no items' });
   }
 
-  return { file, format: 'json', detected: { encoding }, warnings, records: records() };
+  return { file, format: 'json', detected: { encoding, root }, warnings, records: records() };
+}
+
+async function itemsPath(file: string, root: string | undefined, source: Parameters<typeof findRoot>[0], maxItemBytes: number): Promise<string[]> {
+  try {
+    return root === undefined ? await findRoot(source, maxItemBytes) : pointerTokens(root);
+  } catch (err) {
+    if (err instanceof JsonShapeError) throw new InputError(`${at(file, err.line)}: ${err.message}`);
+    throw err;
+  }
 }
 
 /**

@@ -1,0 +1,88 @@
+// What `init` reads of each export before proposing anything: the header and a sample of rows (a
+// JSON or NDJSON file's items flattened to dotted paths, `Owner.Email`, `attributes.referenceId`),
+// and each file's kind, from FILE:KIND, --resource or CRM vocabulary. Files whose kind stays unclear
+// are named all together in one message, each with its best guess and the FILE:KIND that confirms it.
+import { RESOURCE_NAMES_HELP, RESOURCES, type Resource } from '../contract/resources.js';
+import { itemSchema } from '../contract/items.js';
+import { UsageError } from '../errors.js';
+import { guessResource } from '../map/propose/guess-resource.js';
+import type { Proposal } from '../map/propose.js';
+import { flattenItem } from '../map/records.js';
+import { sampleSource } from '../read/index.js';
+import type { ReaderOptions } from '../read/types.js';
+
+export interface Proposed {
+  file: string;
+  out: string;
+  resource: Resource;
+  /** How the kind was decided, when init decided it. */
+  guessed?: string;
+  proposal: Proposal;
+  rows: Record<string, string>[];
+  header: readonly string[];
+  complete: boolean;
+}
+
+export interface Sampled {
+  file: string;
+  resource?: Resource;
+  /** How the kind was decided, when init decided it. */
+  guessed?: string;
+  header: string[];
+  rows: Record<string, string>[];
+  /** False when the sample is not the whole file. */
+  complete: boolean;
+  /** What the profile's `reader` keeps of how the file was read. */
+  reader: { delimiter?: string; encoding?: string; headerRow?: number; sheet?: string; root?: string };
+}
+
+export async function sampleFor(
+  target: { file: string; resource?: Resource; guessed?: string },
+  size: number,
+  options: ReaderOptions | undefined,
+): Promise<Sampled> {
+  const sample = await sampleSource(target.file, size, options); // InputError (exit 2) when it cannot be read
+  const { detected, format } = sample;
+  if (sample.header) {
+    const rows = sample.records.flatMap((r) => (r.kind === 'row' ? [r.row] : []));
+    // a workbook has no delimiter or encoding to keep; the sheet it was read from instead
+    const reader =
+      format === 'xlsx'
+        ? { headerRow: detected.headerRow, sheet: detected.sheet }
+        : { delimiter: detected.delimiter, encoding: detected.encoding, headerRow: detected.headerRow };
+    return { ...target, header: [...sample.header], rows, complete: sample.complete, reader };
+  }
+  const items = sample.records.flatMap((r) => (r.kind === 'item' ? [r.item] : []));
+  if (items.length > 0 && RESOURCES.some((r) => items.every((item) => itemSchema(r, 'post').safeParse(item).success))) {
+    throw new UsageError(`${target.file} holds items in the API's shape: they need no profile`, {
+      suggestion: `check them with: batch-sync validate ${target.file} --resource <kind>`,
+    });
+  }
+  const rows = items.map((item) => flattenItem(item) as Record<string, string>);
+  const header = [...new Set(rows.flatMap((row) => Object.keys(row)))];
+  return { ...target, header, rows, complete: sample.complete, reader: { encoding: detected.encoding, root: detected.root } };
+}
+
+/** Each file's kind decided, or one UsageError naming every file whose kind stays unclear. */
+export function decideKinds(files: Sampled[]): asserts files is (Sampled & { resource: Resource })[] {
+  const unclear: { file: string; reason: string; best?: Resource }[] = [];
+  for (const f of files) {
+    if (f.resource) continue;
+    const g = guessResource(f.header, f.file, f.rows);
+    if (g.resource) {
+      f.resource = g.resource;
+      f.guessed = g.reason;
+    } else unclear.push({ file: f.file, reason: g.reason, best: g.scores[0]?.score ? g.scores[0].resource : undefined });
+  }
+  if (!unclear.length) return;
+  const what = unclear.map((u) => `${u.file} (${u.reason})`);
+  const message =
+    unclear.length === 1
+      ? `cannot tell which resource ${unclear[0]!.file} holds (${unclear[0]!.reason})`
+      : `cannot tell which resource each of ${unclear.length} files holds: ${what.join('; ')}`;
+  const confirm = files.map((f) => {
+    const u = unclear.find((x) => x.file === f.file);
+    return u ? `${f.file}:${u.best ?? '<kind>'}` : f.file;
+  });
+  throw new UsageError(message, { suggestion: `confirm each with FILE:KIND (${RESOURCE_NAMES_HELP}): batch-sync init ${confirm.join(' ')}` });
+}

@@ -1,0 +1,112 @@
+// init on several files: what one file's proposal can only learn from another's. The sales
+// profiles' id made the way the deals name their owners (`{First Name|slug}-{Last Name|slug}` when
+// the deals say `Alan Ross`), a `lookup` when the deals' owner column holds another column of the
+// users file (`OwnerId` → User.csv `Id`), and, when no file of the run holds sales profiles, a job
+// deriving them from the deals' owner column. Pure: proposals in, edits, notes and new jobs out.
+import { basename, dirname, relative, sep } from 'node:path';
+import type { Resource } from '../../contract/resources.js';
+import { FILL_IN } from '../load-profile.js';
+import { slug } from '../transforms/text.js';
+import { derive } from './cross-files.js';
+
+export interface CrossFile {
+  /** The file as given. */
+  file: string;
+  /** Where its profile is written. */
+  out: string;
+  resource: Resource;
+  profile: Record<string, unknown>;
+  rows: readonly Record<string, string>[];
+  header: readonly string[];
+}
+
+export interface DerivedJob {
+  file: string;
+  out: string;
+  profile: Record<string, unknown>;
+  reason: string;
+}
+
+type Fields = Record<string, Record<string, unknown>>;
+const fieldsOf = (f: CrossFile) => f.profile.fields as Fields;
+const share = (wanted: readonly string[], have: ReadonlySet<string>) => (wanted.length ? wanted.filter((w) => have.has(w)).length / wanted.length : 0);
+
+/** The owner ids a deal or activity file's profile derives from its sample. */
+function ownerIds(f: CrossFile): string[] {
+  return [...new Set(derive(fieldsOf(f).ownerExternalId, f.rows) ?? [])];
+}
+
+/** The users' id remade the way the owners are written, when that matches more of them. */
+export function alignProfileIds(files: readonly CrossFile[], notes: string[]): void {
+  const referencing = files.filter((f) => f.resource === 'deal' || f.resource === 'activity');
+  for (const users of files.filter((f) => f.resource === 'sales-profile')) {
+    const owners = [...new Set(referencing.flatMap(ownerIds))];
+    if (!owners.length) continue;
+    const fields = fieldsOf(users);
+    const now = share(owners, new Set(derive(fields.externalId, users.rows) ?? []));
+    if (now >= 0.5) continue;
+    const first = fields['profile.firstName']?.column as string | undefined;
+    const last = fields['profile.lastName']?.column as string | undefined;
+    if (typeof first === 'string' && typeof last === 'string' && first !== last) {
+      const ids = new Set(users.rows.map((r) => slug(`${r[first] ?? ''} ${r[last] ?? ''}`)));
+      if (share(owners, ids) > now) {
+        const was = fields.externalId?.column ? `"${fields.externalId.column}"` : 'nothing';
+        fields.externalId = { template: `{${first}|slug}-{${last}|slug}` };
+        notes.push(
+          `${basename(users.file)}: externalId is {${first}|slug}-{${last}|slug} (it was ${was}): the owners elsewhere are full names' slugs ("${owners[0]}"), ${Math.round(share(owners, ids) * 100)}% of them found so`,
+        );
+        continue;
+      }
+    }
+    lookupOwners(users, referencing, notes);
+  }
+}
+
+/** `OwnerId` holds the users' `Id` while their externalId is another column: the owner is looked up. */
+function lookupOwners(users: CrossFile, referencing: readonly CrossFile[], notes: string[]): void {
+  const value = fieldsOf(users).externalId?.column;
+  if (typeof value !== 'string' && !(Array.isArray(value) && value.length === 1)) return;
+  const valueColumn = typeof value === 'string' ? value : (value[0] as string);
+  for (const f of referencing) {
+    const spec = fieldsOf(f).ownerExternalId;
+    const column = spec?.column;
+    if (typeof column !== 'string' || spec?.transform) continue;
+    const raw = [...new Set(f.rows.map((r) => (r[column] ?? '').trim()).filter(Boolean))];
+    const key = users.header.find((h) => h !== valueColumn && share(raw, new Set(users.rows.map((r) => (r[h] ?? '').trim()))) >= 0.8);
+    if (!key) continue;
+    const file = relative(dirname(f.out), users.file).split(sep).join('/');
+    const lookup = { file, key, value: valueColumn };
+    for (const field of ['ownerExternalId', 'agentExternalId']) {
+      if (fieldsOf(f)[field]?.column === column) fieldsOf(f)[field] = { column, lookup };
+    }
+    notes.push(`${basename(f.file)}: "${column}" holds ${basename(users.file)}'s "${key}": the owner is looked up there and its "${valueColumn}" sent`);
+  }
+}
+
+/** No file of the run holds sales profiles: one job per deals file deriving them from its owner column. */
+export function deriveSalesProfiles(files: readonly CrossFile[], ownersOut: (deals: CrossFile) => string): DerivedJob[] {
+  if (files.some((f) => f.resource === 'sales-profile')) return [];
+  return files
+    .filter((f) => f.resource === 'deal' && fieldsOf(f).ownerExternalId)
+    .map((deals) => {
+      const owner = fieldsOf(deals).ownerExternalId!;
+      const column = typeof owner.column === 'string' ? owner.column : undefined;
+      const fields: Fields = column
+        ? {
+            externalId: { ...owner },
+            email: { template: `{${column}|slug}@example.com` },
+            // a name's last word is the last name; an id is all first name (its last name empty)
+            'profile.firstName': { column, transform: 'firstName' },
+            'profile.lastName': { column, transform: 'lastName' },
+          }
+        : {
+            externalId: { ...owner },
+            email: { const: `${FILL_IN}: e-mail of the deals' owner>` },
+            'profile.firstName': { const: `${FILL_IN}: full name of the deals' owner>`, transform: 'firstName' },
+            'profile.lastName': { const: `${FILL_IN}: full name of the deals' owner>`, transform: 'lastName' },
+          };
+      const profile = { resource: 'sales-profile', ...(deals.profile.reader ? { reader: deals.profile.reader } : {}), timeZone: 'UTC', fields };
+      const from = column ? `its owner column "${column}"` : 'the owner id you fill in';
+      return { file: deals.file, out: ownersOut(deals), profile, reason: `derived from ${from}: no file of the run holds sales profiles` };
+    });
+}

@@ -1,0 +1,54 @@
+// What init proposes as a record's externalId, from the sample. A column qualifies only when it is
+// filled and unique in every sampled row (a mostly-empty `Parent Activity Id` never does); among
+// those, one named like an id (`Id`, `mql_id`, `attributes.referenceId`, `External_id__c`) first,
+// then one of unique codes. Without one, the caller falls back to the record's name or to `rowHash`:
+// an id made from the row's content.
+import { guessDateFormat } from './guess.js';
+import { idLikeHeader, isPhoneHeader, squash } from './synonyms.js';
+
+export interface ColumnFacts {
+  /** The non-empty cells, trimmed. */
+  values: string[];
+  /** Sampled rows where the cell is empty. */
+  empty: number;
+  distinct: number;
+}
+
+export function columnFacts(rows: readonly Record<string, string>[], column: string): ColumnFacts {
+  const values = rows.map((r) => (r[column] ?? '').trim()).filter((v) => v !== '');
+  return { values, empty: rows.length - values.length, distinct: new Set(values).size };
+}
+
+/** Filled in every sampled row and never repeated: what an id must be. */
+export const isUniqueKey = (f: ColumnFacts) => f.values.length > 0 && f.empty === 0 && f.distinct === f.values.length;
+
+/** Ids as exports write them: one token of letters, digits and `-_./#`, with a digit (`V-001`, `SKU_42`, `00417`). */
+const CODE = /^(?=[^\s]*\d)[\p{L}\d][\p{L}\d\-_./#]*$/u;
+export const looksLikeCodes = (values: readonly string[]) => values.length > 0 && values.every((v) => CODE.test(v) && v.length <= 40);
+
+/** `Id`, `id`, `mql_id`, `ExternalId`, `attributes.referenceId`, `External_id__c`, `ID Vendedor`. */
+export function namedLikeId(header: string): boolean {
+  const s = squash(header);
+  return s === 'id' || idLikeHeader(header) || /(^|[._\s])(id|referenceid|externalid)(__c)?$/i.test(header) || /[a-z]Id$/.test(header);
+}
+
+/** The best id column among `candidates` (header order), with why; undefined when none is a unique key. */
+export function uniqueIdColumn(
+  candidates: readonly string[],
+  facts: (column: string) => ColumnFacts,
+): { column: string; why: string; example: string } | undefined {
+  // a phone number is unique too, and never an id
+  const keys = candidates.filter((c) => {
+    const f = facts(c);
+    if (isPhoneHeader(c) || /phone|fax|tel[eé]fono|telefone/i.test(c)) return false;
+    return isUniqueKey(f) && !guessDateFormat(f.values);
+  });
+  // the record's own id first (`Id`), then any column named like an id, then unique codes
+  const own = keys.find((c) => squash(c) === 'id' || /^(external)?id$/i.test(c.split('.').pop() ?? ''));
+  const named = own ?? keys.find(namedLikeId);
+  if (named) return { column: named, why: 'is named like an id and its values are filled and unique', example: facts(named).values[0]! };
+  // plain numbers (`2822`, `1100.04`) that happen to differ in a sample are amounts, not codes
+  const codes = keys.find((c) => looksLikeCodes(facts(c).values) && !facts(c).values.every((v) => /^[1-9]\d*([.,]\d+)?$/.test(v)));
+  if (codes) return { column: codes, why: 'holds unique codes', example: facts(codes).values[0]! };
+  return undefined;
+}

@@ -1,0 +1,254 @@
+// What init proposes per record kind once columns are matched by name: the deal's won flag, owner,
+// stage and currency, the sales profile's id and name, the account's type, the activity's type and
+// direction. Each choice it makes adds a note (shown under `check:`); what the export cannot say
+// becomes a placeholder. Pure: the sample in, specs and notes out.
+import { basename } from 'node:path';
+import { type ColumnFacts, isUniqueKey, namedLikeId, uniqueIdColumn } from './ids.js';
+import { FULL_NAME, SYNONYMS, WON_STAGE, squash } from './synonyms.js';
+import { activityTypeMap, activityTypeOf, booleanMap, currencyNameMap, directionMap } from './value-maps.js';
+import { kindFromFileName } from './guess-resource.js';
+import { slug } from '../transforms/text.js';
+
+export type Spec = Record<string, unknown>;
+type Placeholder = (path: string, what: string, reason: string) => string;
+
+export interface RuleContext {
+  fields: Record<string, Spec>;
+  byField: Map<string, string>;
+  header: readonly string[];
+  used: Set<string>;
+  facts: (column: string) => ColumnFacts;
+  notes: string[];
+  placeholder: Placeholder;
+  /** Sampled rows. */
+  rows: number;
+  file?: string;
+}
+
+const CURRENCY_SIGNS: [RegExp, string][] = [
+  [/R\$/, 'BRL'],
+  [/€/, 'EUR'],
+  [/S\/\.?/, 'PEN'],
+  [/£/, 'GBP'],
+  [/US\$|USD/, 'USD'],
+];
+const STATUS = new Set(['status', 'estado', 'situacion', 'situacao', 'statecode', 'state']);
+const WON_DATE = new Set(['wondate', 'wontime', 'fechaganada', 'fechadeganado', 'datadeganho', 'closedwondate']);
+const taken = (c: RuleContext) => new Set([...c.used, ...Object.values(c.fields).flatMap((s) => (typeof s.column === 'string' ? [s.column] : []))]);
+
+export function dealRules(c: RuleContext): void {
+  const { fields, byField, facts, notes, placeholder } = c;
+  ownerOfFewValues(c);
+  // one person column serves as both owner and agent
+  if (!fields.ownerExternalId && fields.agentExternalId) {
+    fields.ownerExternalId = { ...fields.agentExternalId };
+    notes.push(`ownerExternalId: no owner column; the agent "${fields.agentExternalId.column}" is also the owner`);
+  }
+  if (!fields.agentExternalId && fields.ownerExternalId?.column) {
+    fields.agentExternalId = { ...fields.ownerExternalId };
+    notes.push(`agentExternalId: no agent column; the owner "${fields.ownerExternalId.column}" is also the agent`);
+  }
+  if (!fields.ownerExternalId && !fields.agentExternalId) {
+    // one person owns them all: the same id in both, and (with no users file) a sales profile derived for it
+    const what = 'id of the sales profile who owns these deals';
+    const why = 'the export has no owner column';
+    fields.ownerExternalId = { const: placeholder('fields.ownerExternalId.const', what, why) };
+    fields.agentExternalId = { const: placeholder('fields.agentExternalId.const', what, why) };
+  }
+  wonRule(c);
+  const stage = byField.get('currentStage.value');
+  if (stage && fields['currentStage.value'] && !fields['currentStage.pipelineName']) {
+    fields['currentStage.pipelineName'] = {
+      const: placeholder('fields.currentStage.pipelineName.const', 'pipeline name', 'the export has no pipeline column; give the pipeline name the API knows'),
+    };
+  }
+  const amount = fields['amount.value']?.column as string | undefined;
+  if (amount && !fields['amount.currency']) {
+    const sign = CURRENCY_SIGNS.find(([re]) => re.test(facts(amount).values.join(' ')));
+    if (sign) {
+      fields['amount.currency'] = { const: sign[1] };
+      notes.push(`amount.currency: ${sign[1]}, from the currency sign in "${amount}"`);
+    }
+  }
+  currencyRule(c);
+  const empty = amount ? facts(amount).empty : 0;
+  if (amount && empty > 0 && facts(amount).values.length > 0 && fields['amount.value']?.default === undefined) {
+    fields['amount.value']!.default = '0';
+    notes.push(
+      `amount.value: "${amount}" is empty in ${empty} of ${c.rows} sampled rows (open deals, usually): those are sent as 0; remove "default" to have them refused instead`,
+    );
+  }
+}
+
+/** ISO-4217 codes are upper case; spreadsheets hold `clp` or `Brl`, and CRMs the currency's name (`US Dollar`). */
+function currencyRule({ fields, facts, notes }: RuleContext): void {
+  const currency = fields['amount.currency']?.column as string | undefined;
+  if (!currency) return;
+  const values = facts(currency).values;
+  const names = values.some((v) => !/^[A-Za-z]{3}$/.test(v)) ? currencyNameMap(values) : undefined;
+  if (names) {
+    fields['amount.currency'] = { column: currency, map: names };
+    const list = Object.entries(names).map(([k, v]) => `"${k}" → ${v}`);
+    notes.push(`amount.currency: "${currency}" holds currency names; they are mapped to ISO-4217 codes: ${list.join(', ')}`);
+  } else if (values.some((v) => v !== v.toUpperCase())) {
+    fields['amount.currency']!.transform = 'upper';
+    notes.push(`amount.currency: "${currency}" has lower-case codes in the sample; they are upper-cased (ISO-4217)`);
+  }
+}
+
+/** A won flag: a checkbox column (`1`/empty), else won-looking values of the stage or a status column, else a won date. */
+function wonRule(c: RuleContext): void {
+  const { fields, header, facts, notes, rows } = c;
+  const flag = fields.isWon?.column as string | undefined;
+  if (flag) {
+    const f = facts(flag);
+    const map = booleanMap(f.values);
+    if (!f.values.length) delete fields.isWon;
+    else if (map && f.empty > 0) {
+      fields.isWon = { column: flag, map, default: false };
+      const shown = Object.keys(map).map((k) => `"${k}"`);
+      notes.push(
+        `isWon: "${flag}" holds ${shown.join(' or ')} or is empty (empty in ${f.empty} of ${rows} sampled rows): ${shown.join(', ')} is ${map[Object.keys(map)[0]!]}, empty is false`,
+      );
+      return;
+    } else return;
+  }
+  if (fields.isWon) return;
+  const stage = fields['currentStage.value']?.column as string | undefined;
+  const candidates = [stage, ...header.filter((h) => STATUS.has(squash(h)))].filter((h): h is string => h !== undefined);
+  for (const column of candidates) {
+    const won = [...new Set(facts(column).values.filter((v) => WON_STAGE.test(v)))];
+    if (!won.length && column !== stage) continue;
+    fields.isWon = { column, map: Object.fromEntries(won.map((w) => [w, true])), otherwise: false };
+    notes.push(
+      `isWon: from "${column}": ${won.length ? won.map((w) => `"${w}"`).join(', ') : 'no value in the sample'} means won; add other won stages to the map`,
+    );
+    if (won.length || column === candidates.at(-1)) return;
+  }
+  const wonDate = header.find((h) => WON_DATE.has(squash(h)));
+  if (wonDate) {
+    fields.isWon = { column: wonDate, map: {}, otherwise: true, default: false };
+    notes.push(`isWon: a deal with a "${wonDate}" is won, one without is not`);
+  }
+}
+
+/** An owner column holds few distinct values: one distinct in every row is a customer or a record id, never an owner. */
+function ownerOfFewValues(c: RuleContext): void {
+  const { fields, header, facts, notes, rows } = c;
+  const owner = fields.ownerExternalId?.column as string | undefined;
+  if (!owner || rows < 10) return;
+  const f = facts(owner);
+  if (f.distinct < f.values.length || f.values.length < rows) return;
+  delete fields.ownerExternalId;
+  if (fields.agentExternalId?.column === owner) delete fields.agentExternalId;
+  const used = taken(c);
+  const few = (h: string) => !used.has(h) && h !== owner && facts(h).empty === 0 && facts(h).distinct * 4 <= rows;
+  const named = new Set(SYNONYMS.deal.ownerExternalId!.map(squash));
+  const other = header.find((h) => few(h) && named.has(squash(h))) ?? header.find((h) => few(h) && namedLikeId(h));
+  if (other) fields.ownerExternalId = { column: other };
+  notes.push(
+    `ownerExternalId: "${owner}" is distinct in every sampled row (${f.distinct} of ${rows}): not an owner` +
+      (other ? `; "${other}" is (${facts(other).distinct} distinct values)` : ''),
+  );
+}
+
+export function salesProfileRules(c: RuleContext): void {
+  const { fields, header, used, facts, notes, placeholder } = c;
+  if (!fields.externalId) {
+    const found = uniqueIdColumn(
+      header.filter((h) => !taken(c).has(h) && h.trim()),
+      facts,
+    );
+    if (found) {
+      fields.externalId = { column: found.column };
+      used.add(found.column);
+      notes.push(`externalId: "${found.column}" ${found.why} (e.g. "${found.example}"): it is taken as the id; deals must name owners by it`);
+    }
+  }
+  const full = FULL_NAME.map(squash)
+    .map((w) => header.find((h) => !used.has(h) && squash(h) === w))
+    .find(Boolean);
+  if (full && !fields['profile.firstName']) {
+    fields['profile.firstName'] = { column: full, transform: 'firstName' };
+    if (!fields['profile.lastName']) fields['profile.lastName'] = { column: full, transform: 'lastName' };
+    notes.push(`profile: "${full}" is split: the last word is the last name, the rest the first name`);
+  }
+  const first = fields['profile.firstName']?.column as string | undefined;
+  const last = fields['profile.lastName']?.column as string | undefined;
+  if (!fields.externalId && full) {
+    fields.externalId = { column: full, transform: 'slug' };
+    notes.push(`externalId: no id column; the slug of "${full}" (deals must name owners the same way)`);
+  } else if (!fields.externalId && first && last && first !== last) {
+    fields.externalId = { template: `{${first}|slug}-{${last}|slug}` };
+    notes.push(
+      `externalId: no id column; the slug of "${first}" and "${last}" ("${slug(`${facts(first).values[0]} ${facts(last).values[0]}`)}"), as deals naming owners by full name derive theirs`,
+    );
+  } else if (!fields.externalId && fields.email) {
+    fields.externalId = { column: fields.email.column };
+    notes.push('externalId: no id column; the e-mail address is the id');
+  }
+  if (!fields.email && fields.externalId && full) {
+    fields.email = { template: placeholder('fields.email.template', `e-mail, e.g. {${full}|slug}@yourcompany.com`, 'the export has no e-mail column') };
+  }
+}
+
+export function accountRules(c: RuleContext, hasType: boolean): void {
+  const { fields, facts, notes } = c;
+  const type = fields.type?.column as string | undefined;
+  if (!hasType || (fields.type && (!type || facts(type).values.length > 0))) return;
+  fields.type = { const: 'COMPANY' };
+  const why = type ? `"${type}" is empty in every sampled row` : 'no column found';
+  notes.push(`type: ${why}; every account is sent as COMPANY (CONTACT and CLIENT are the other values seen)`);
+}
+
+export function activityRules(c: RuleContext): void {
+  const { fields, facts, notes, file } = c;
+  const type = fields.type?.column as string | undefined;
+  const typeMap = type ? activityTypeMap(facts(type).values) : undefined;
+  if (type && typeMap) fields.type = { column: type, map: typeMap };
+  else if (!type || !facts(type).values.length) {
+    delete fields.type;
+    const word = file ? kindFromFileName(file)?.word : undefined;
+    const named = word ? activityTypeOf(word) : undefined;
+    if (named) {
+      fields.type = { const: named };
+      notes.push(`type: ${named}, from the file name "${basename(file!)}"`);
+    }
+  }
+  const direction = fields['source.name']?.column as string | undefined;
+  const dirMap = direction ? directionMap(facts(direction).values) : undefined;
+  if (direction && dirMap) fields['source.name'] = { column: direction, map: dirMap };
+}
+
+/** No id column matched by name (or the one matched is not a key): a unique id column, the record's unique name, or rowHash. */
+export function externalIdRule(c: RuleContext, resource: string): void {
+  const { fields, header, facts, notes } = c;
+  const matched = fields.externalId?.column as string | undefined;
+  if (matched && isUniqueKey(facts(matched))) return;
+  if (matched) {
+    delete fields.externalId;
+    const f = facts(matched);
+    notes.push(`externalId: "${matched}" is not an id: ${f.empty ? `empty in ${f.empty} of ${c.rows} sampled rows` : 'its values repeat'}`);
+  }
+  if (fields.externalId) return;
+  const found = uniqueIdColumn(
+    header.filter((h) => !taken(c).has(h) && h.trim()),
+    facts,
+  );
+  if (found) {
+    fields.externalId = { column: found.column };
+    notes.push(`externalId: "${found.column}" ${found.why} (e.g. "${found.example}")`);
+    return;
+  }
+  const name = resource === 'account' ? (fields.name?.column as string | undefined) : undefined;
+  if (name && isUniqueKey(facts(name))) {
+    fields.externalId = { column: name, transform: 'slug' };
+    notes.push(`externalId: no id column; the slug of the unique "${name}" ("${slug(facts(name).values[0]!)}"): records that refer to it must use the same`);
+    return;
+  }
+  if (resource === 'sales-profile' || !c.rows) return;
+  fields.externalId = { rowHash: true };
+  notes.push(
+    "externalId: no column is filled and unique in every sampled row: the id is made from the row's content (rowHash); identical rows are sent once, and an edited row is a new record",
+  );
+}

@@ -1,0 +1,71 @@
+// Words CRMs write where the API wants its own: currency names (`US Dollar`, `Real brasileño`) for
+// ISO-4217 codes, activity kinds for CALL/EMAIL/MEET, directions for INBOUND/OUTBOUND, and `1`/empty
+// checkboxes for booleans. init proposes a value map only when every sampled value has a word here,
+// so nothing is guessed: a value the sample did not show is a row error naming it, not a silent default.
+import { squash } from './synonyms.js';
+import { parseBoolean } from '../transforms/text.js';
+
+const table = (entries: Record<string, string>) => new Map(Object.entries(entries).flatMap(([code, names]) => names.split('|').map((n) => [squash(n), code])));
+
+const CURRENCY_NAMES = table({
+  USD: 'US Dollar|U.S. Dollar|United States Dollar|Dollar|Dólar|Dólar estadounidense|Dólar americano|Dólar norte-americano|Dólares',
+  EUR: 'Euro|Euros',
+  BRL: 'Real|Reais|Real brasileño|Real brasileiro|Brazilian Real',
+  CLP: 'Peso chileno|Chilean Peso|Pesos chilenos',
+  MXN: 'Peso mexicano|Mexican Peso|Pesos mexicanos',
+  COP: 'Peso colombiano|Colombian Peso|Pesos colombianos',
+  ARS: 'Peso argentino|Argentine Peso|Pesos argentinos',
+  UYU: 'Peso uruguayo|Uruguayan Peso',
+  PEN: 'Sol|Soles|Sol peruano|Nuevo sol|Peruvian Sol',
+  BOB: 'Boliviano|Bolivianos',
+  PYG: 'Guaraní|Guaranies|Paraguayan Guarani',
+  GTQ: 'Quetzal|Quetzales',
+  CRC: 'Colón costarricense|Costa Rican Colon',
+  GBP: 'Pound Sterling|British Pound|Libra esterlina',
+  CAD: 'Canadian Dollar|Dólar canadiense',
+  JPY: 'Yen|Japanese Yen',
+  CHF: 'Swiss Franc|Franco suizo',
+  CNY: 'Yuan|Chinese Yuan|Renminbi',
+});
+
+const ACTIVITY_TYPES = table({
+  CALL: 'Call|Calls|Phone Call|Phone Calls|Phonecall|Llamada|Llamadas|Ligação|Ligações|Telefonema',
+  EMAIL: 'Email|Emails|E-mail|E-mails|Mail|Correo|Correos|Correo electrónico',
+  MEET: 'Meeting|Meetings|Appointment|Appointments|Event|Events|Reunión|Reuniones|Reunião|Reuniões|Cita|Citas|Visita|Evento|Eventos',
+});
+
+const DIRECTIONS = table({
+  INBOUND: 'Inbound|Incoming|Received|Entrante|Entrada|Recibido|Recebido|Recebida',
+  OUTBOUND: 'Outbound|Outgoing|Sent|Saliente|Salida|Enviado|Enviada|Saída',
+});
+
+/** Every distinct sampled value through the table, or undefined when one has no entry. */
+function mapAll(values: readonly string[], words: Map<string, string>): Record<string, string> | undefined {
+  const distinct = [...new Set(values)];
+  if (!distinct.length) return undefined;
+  const map: Record<string, string> = {};
+  for (const v of distinct) {
+    const code = words.get(squash(v));
+    if (!code) return undefined;
+    map[v] = code;
+  }
+  return map;
+}
+
+export const currencyNameMap = (values: readonly string[]) => mapAll(values, CURRENCY_NAMES);
+export const activityTypeMap = (values: readonly string[]) => mapAll(values, ACTIVITY_TYPES);
+export const directionMap = (values: readonly string[]) => mapAll(values, DIRECTIONS);
+/** The activity type a file name or record type names (`Emails.csv` → EMAIL). */
+export const activityTypeOf = (word: string) => ACTIVITY_TYPES.get(squash(word));
+
+/** `1`/`true`/`Sí`… as booleans, when every sampled value is one (the map init writes for a checkbox column). */
+export function booleanMap(values: readonly string[]): Record<string, boolean> | undefined {
+  const distinct = [...new Set(values)];
+  const map: Record<string, boolean> = {};
+  for (const v of distinct) {
+    const b = parseBoolean(v);
+    if (b === undefined) return undefined;
+    map[v] = b;
+  }
+  return distinct.length ? map : undefined;
+}

@@ -1,0 +1,81 @@
+// Issue 25, item 3 (init's side): what init proposes across the files of one run — sales profiles
+// derived from the deals' owner column when no file holds them, the users' id made the way the deals
+// name their owners, and a lookup when the owner column holds another column of the users file.
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test } from 'vitest';
+import { main } from '../../src/main.js';
+import { memoryOutput } from '../../src/report/output.js';
+
+const OUTSIDE = join(import.meta.dirname, '../../fixtures/outside');
+const copy = (from: string, files: string[]) => {
+  const dir = mkdtempSync(join(tmpdir(), 'init-cross-'));
+  for (const f of files) copyFileSync(join(OUTSIDE, from, f), join(dir, f));
+  return dir;
+};
+const json = (path: string) => JSON.parse(readFileSync(path, 'utf8'));
+async function init(args: string[]) {
+  const o = memoryOutput();
+  const code = await main(['node', 'batch-sync', 'init', ...args], o);
+  return { code, out: o.stdout.join('\n'), err: o.stderr.join('\n') };
+}
+
+test("no users file (Salesforce Data Loader): a sales-profile job derived from the deals' OwnerId, first in the plan, and init says so", async () => {
+  const dir = copy('salesforce-data-loader', ['Account.csv', 'Opportunity.csv', 'Task.csv']);
+  const r = await init(['Account.csv', 'Opportunity.csv', 'Task.csv'].map((f) => join(dir, f)));
+  expect(r.err).toBe('');
+  expect(r.code).toBe(0);
+  expect(json(join(dir, 'Opportunity.sales-profile.profile.json'))).toEqual({
+    resource: 'sales-profile',
+    reader: { delimiter: ',', encoding: 'utf-8', headerRow: 1 },
+    timeZone: 'UTC',
+    fields: {
+      externalId: { column: 'OwnerId' },
+      email: { template: '{OwnerId|slug}@example.com' },
+      'profile.firstName': { column: 'OwnerId', transform: 'firstName' },
+      'profile.lastName': { column: 'OwnerId', transform: 'lastName' },
+    },
+  });
+  expect(json(join(dir, 'batch-sync.config.json')).jobs).toEqual([
+    { file: 'Opportunity.csv', resource: 'sales-profile', profile: 'Opportunity.sales-profile.profile.json' },
+    { file: 'Account.csv', resource: 'account', profile: 'Account.profile.json' },
+    { file: 'Opportunity.csv', resource: 'deal', profile: 'Opportunity.profile.json' },
+    { file: 'Task.csv', resource: 'activity', profile: 'Task.profile.json' },
+  ]);
+  expect(r.out).toContain(`${join(dir, 'Opportunity.csv')}: sales-profile (derived from its owner column "OwnerId": no file of the run holds sales profiles)`);
+  expect(r.out).toContain('owners: all 1 distinct owner/agent ids in the sample of Opportunity.csv are among the ids proposed for Opportunity.csv');
+});
+
+test('no owner column at all (Salesforce tree JSON): one owner id to fill in, for the deals and the sales profile derived for it', async () => {
+  const dir = copy('salesforce-tree-json', ['Accounts.json', 'Opportunities.json']);
+  const r = await init([join(dir, 'Accounts.json'), join(dir, 'Opportunities.json')]);
+  expect(r.code).toBe(0);
+  const owners = json(join(dir, 'Opportunities.sales-profile.profile.json'));
+  expect(owners.fields.externalId).toEqual({ const: '<FILL IN: id of the sales profile who owns these deals>' });
+  expect(json(join(dir, 'Opportunities.profile.json')).fields.ownerExternalId).toEqual(owners.fields.externalId);
+  expect(r.out).toMatch(
+    /fill in before use[\s\S]*Opportunities\.sales-profile\.profile\.json: fields\.externalId\.const: id of the sales profile who owns these deals/,
+  );
+});
+
+test("owners named by full name (Dynamics 365): the users' id is the slug of first and last name, and the check counts the one missing", async () => {
+  const dir = copy('dynamics365-sales', ['User.csv', 'Opportunity.csv']);
+  const r = await init([join(dir, 'User.csv'), join(dir, 'Opportunity.csv')]);
+  expect(r.code).toBe(0);
+  expect(json(join(dir, 'User.profile.json')).fields.externalId).toEqual({ template: '{First Name|slug}-{Last Name|slug}' });
+  expect(r.out).toContain(
+    'owners: 1 of 11 distinct owner/agent ids in the sample of Opportunity.csv are not among the ids proposed for User.csv: "matisha-ladiwala"',
+  );
+});
+
+test('an owner column holding another column of the users file: the owner is looked up there', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'init-lookup-'));
+  writeFileSync(join(dir, 'users.csv'), 'User Code,Username,Email\nU-001,jperez,jp@x.example\nU-002,amaria,am@x.example\n');
+  writeFileSync(join(dir, 'deals.csv'), 'Deal Id,Deal Name,Owner Username,Amount,Currency,Stage\nD-1,One,jperez,10,USD,Won\nD-2,Two,amaria,20,USD,Lost\n');
+  const r = await init([join(dir, 'users.csv'), join(dir, 'deals.csv')]);
+  expect(r.code).toBe(0);
+  const lookup = { file: 'users.csv', key: 'Username', value: 'User Code' };
+  expect(json(join(dir, 'deals.profile.json')).fields.ownerExternalId).toEqual({ column: 'Owner Username', lookup });
+  expect(r.out).toContain('deals.csv: "Owner Username" holds users.csv\'s "Username": the owner is looked up there and its "User Code" sent');
+});

@@ -1,0 +1,111 @@
+// Issue 25, item 5: init's inference never changes data silently, on the real CRM exports
+// (fixtures/outside/): date-times stay date-times, `2024 4` and phone numbers stay text, a column
+// empty in every sampled row feeds no required field, `1`/empty checkboxes and currency names get
+// their maps, an owner is a column of few distinct values, a unique id column is the externalId.
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { sampleFor } from '../../src/commands/init-sample.js';
+import type { Resource } from '../../src/contract/resources.js';
+import { proposeProfile } from '../../src/map/index.js';
+import { rowsFromCsv } from './helpers.js';
+
+const OUTSIDE = join(import.meta.dirname, '../../fixtures/outside');
+async function propose(path: string, resource: Resource) {
+  const s = await sampleFor({ file: join(OUTSIDE, path), resource }, 200, undefined);
+  const p = proposeProfile({ resource, header: s.header, rows: s.rows, reader: s.reader, file: path.split('/').pop() });
+  const custom = (p.profile.customFields ?? []) as { column: string; type: string; transform?: string }[];
+  return { ...p, fields: p.profile.fields as Record<string, Record<string, unknown>>, custom };
+}
+
+describe('init on a Salesforce Data Loader export', () => {
+  test('Opportunity.csv: date-times kept, "2024 4" text, IsWon 1/empty gets its map and default, empty columns left out', async () => {
+    const p = await propose('salesforce-data-loader/Opportunity.csv', 'deal');
+    expect(p.fields.externalId).toEqual({ column: 'Id' });
+    expect(p.fields.isWon).toEqual({ column: 'IsWon', map: { '1': true }, default: false });
+    expect(p.notes).toContain('isWon: "IsWon" holds "1" or is empty (empty in 38 of 50 sampled rows): "1" is true, empty is false');
+    const created = p.custom.find((c) => c.column === 'CreatedDate');
+    expect(created).toMatchObject({ type: 'string', transform: 'datetime' });
+    expect(p.custom.find((c) => c.column === 'Fiscal')).toMatchObject({ type: 'string' });
+    expect(p.custom.find((c) => c.column === 'Fiscal')).not.toHaveProperty('transform');
+    // columns empty in every sampled row are no custom field, and a note counts them
+    expect(p.custom.map((c) => c.column)).not.toContain('Description');
+    expect(p.notes.find((n) => n.startsWith('left out:'))).toMatch(/^left out: 11 columns empty in every sampled row \("IsDeleted", "Description", "Type", /);
+  });
+
+  test('Account.csv: a phone number is text; the empty Type column is not the required type: COMPANY, with a check line', async () => {
+    const p = await propose('salesforce-data-loader/Account.csv', 'account');
+    expect(p.custom.find((c) => c.column === 'Phone')).toMatchObject({ type: 'string' });
+    expect(p.fields.type).toEqual({ const: 'COMPANY' });
+    expect(p.notes).toContain('type: "Type" is empty in every sampled row; every account is sent as COMPANY (CONTACT and CLIENT are the other values seen)');
+  });
+});
+
+describe('init on a Salesforce tree export (JSON)', () => {
+  test('Opportunities.json: the unique attributes.referenceId is the id, closedate keeps its time', async () => {
+    const p = await propose('salesforce-tree-json/Opportunities.json', 'deal');
+    expect(p.fields.externalId).toEqual({ column: 'attributes.referenceId' });
+    expect(p.fields.closeDate).toEqual({ column: 'closedate' });
+    expect(p.profile.reader).toEqual({ encoding: 'utf-8', root: '/records' });
+  });
+});
+
+describe('init on Dynamics 365 views', () => {
+  test('Opportunity.csv: currency names mapped to ISO codes, Topic the title, Est. revenue the amount, no unique column → rowHash', async () => {
+    const p = await propose('dynamics365-sales/Opportunity.csv', 'deal');
+    expect(p.fields['amount.currency']).toEqual({ column: 'Currency', map: { 'US Dollar': 'USD' } });
+    expect(p.notes).toContain('amount.currency: "Currency" holds currency names; they are mapped to ISO-4217 codes: "US Dollar" → USD');
+    expect(p.fields.title).toEqual({ column: 'Topic' });
+    expect(p.fields['amount.value']).toEqual({ column: 'Est. revenue' });
+    expect(p.fields['currentStage.value']).toEqual({ column: 'Sales Stage' });
+    expect(p.fields.isWon).toEqual({ column: 'Status', map: { Won: true }, otherwise: false });
+    expect(p.fields.externalId).toEqual({ rowHash: true });
+    expect(p.notes.find((n) => n.startsWith('externalId:'))).toMatch(
+      /no column is filled and unique in every sampled row: the id is made from the row's content \(rowHash\)/,
+    );
+  });
+
+  test('Emails.csv: Activity Type and Direction mapped to the API words; a mostly-empty id column is never the id', async () => {
+    const p = await propose('dynamics365-sales/Emails.csv', 'activity');
+    expect(p.fields.type).toEqual({ column: 'Activity Type', map: { Email: 'EMAIL' } });
+    expect(p.fields['source.name']).toEqual({ column: 'Direction', map: { Incoming: 'INBOUND', Outgoing: 'OUTBOUND' } });
+    expect(p.fields.externalId).toEqual({ rowHash: true });
+  });
+
+  test('Appointments.csv: the kind its name tells is the type (MEET)', async () => {
+    const p = await propose('dynamics365-sales/Appointments.csv', 'activity');
+    expect(p.fields.type).toEqual({ const: 'MEET' });
+    expect(p.notes).toContain('type: MEET, from the file name "Appointments.csv"');
+  });
+});
+
+describe('an owner is a column of few distinct values', () => {
+  // the shape of the Brazilian marketplace's closed deals (Olist): hex ids, the seller is the customer
+  const hex = (n: number, salt: string) => `${salt}${n.toString(16).padStart(8, '0')}`.padEnd(32, 'a');
+  const csv =
+    'mql_id,seller_id,sdr_id,sr_id,won_date,business_segment\n' +
+    Array.from(
+      { length: 40 },
+      (_, i) => `${hex(i, 'm')},${hex(i, 's')},${hex(i % 5, 'd')},${hex(i % 3, 'r')},26-02-2018 19:${String(i).padStart(2, '0')},pet`,
+    ).join('\n');
+
+  test('seller_id is distinct in every row: not the owner; sr_id is; mql_id the id; won_date the close date and isWon', () => {
+    const { header, records } = rowsFromCsv(csv);
+    const p = proposeProfile({ resource: 'deal', header, rows: records.map((r) => r.row) });
+    const f = p.profile.fields as Record<string, Record<string, unknown>>;
+    expect(f.externalId).toEqual({ column: 'mql_id' });
+    expect(f.ownerExternalId).toEqual({ column: 'sr_id' });
+    expect(p.notes).toContain('ownerExternalId: "seller_id" is distinct in every sampled row (40 of 40): not an owner; "sr_id" is (3 distinct values)');
+    expect(f.closeDate).toEqual({ column: 'won_date', format: 'DD-MM-YYYY' });
+    expect(f.isWon).toEqual({ column: 'won_date', map: {}, otherwise: true, default: false });
+  });
+});
+
+describe('init on the Maven CRM sample (crm-sales-opportunities)', () => {
+  test('sales_pipeline.csv: close_value empty on open deals gets default 0, with a check line saying how to refuse them instead', async () => {
+    const p = await propose('crm-sales-opportunities/sales_pipeline.csv', 'deal');
+    expect(p.fields['amount.value']).toEqual({ column: 'close_value', default: '0' });
+    expect(p.notes).toContain(
+      'amount.value: "close_value" is empty in 23 of 200 sampled rows (open deals, usually): those are sent as 0; remove "default" to have them refused instead',
+    );
+  });
+});
