@@ -8,7 +8,7 @@ import { writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import type { Command } from 'commander';
 import { RESOURCE_NAMES_HELP, parseResource, resourceFromFileName, type Resource } from '../contract/resources.js';
-import { UsageError } from '../errors.js';
+import { InputError, UsageError } from '../errors.js';
 import { proposeProfile, type Proposal } from '../map/propose.js';
 import { checkOwnersAcrossFiles, type CrossFileCheck } from '../map/propose/cross-files.js';
 import { guessResource } from '../map/propose/guess-resource.js';
@@ -19,7 +19,7 @@ import { DEFAULT_PLAN_FILE } from '../config/sync-plan.js';
 import { readerFlags, resourceFlag } from '../config/input-flags.js';
 import { INIT_OPTIONS } from '../config/init-options.js';
 import { resolveOptions, type OptionValues } from '../config/option.js';
-import type { ReaderOptions } from '../read/types.js';
+import type { ReaderOptions, SourceWarning } from '../read/types.js';
 import { addOptions, givenFlags } from './add-options.js';
 import type { Output } from '../report/output.js';
 import type { SetExit } from './set-exit.js';
@@ -35,6 +35,10 @@ interface Proposed {
   proposal: Proposal;
   rows: Record<string, string>[];
   complete: boolean;
+  /** `line 4` (a sheet's `row 4`): the header row the sample was read with. */
+  headerAt?: string;
+  /** The reader's warnings about the file (title rows passed over, unnamed columns…). */
+  warnings: SourceWarning[];
 }
 
 export function registerInit(program: Command, output: Output, _setExit: SetExit): void {
@@ -160,6 +164,13 @@ async function proposeFor(
     guessed = `guessed from its header: ${Math.round(g.scores[0]!.score * 100)}% of a ${resource}'s required fields matched`;
   }
   const rows = sample.records.flatMap((r) => (r.kind === 'row' ? [r.row] : []));
+  // a header that leaves no data rows would make a profile of placeholders: say where the header looks to be
+  const choice = sample.headerChoice;
+  if (choice?.noRowFits && rows.length === 0) {
+    throw new InputError(`${file}:${choice.line}: ${choice.noRowFits}`, {
+      suggestion: choice.lookalike === undefined ? undefined : `batch-sync init ${file} --header-row ${choice.lookalike}`,
+    });
+  }
   const proposal = proposeProfile({
     resource,
     method: opts.method,
@@ -171,7 +182,8 @@ async function proposeFor(
         ? { headerRow: sample.detected.headerRow, sheet: sample.detected.sheet }
         : { delimiter: sample.detected.delimiter, encoding: sample.detected.encoding, headerRow: sample.detected.headerRow },
   });
-  return { file, out, resource, guessed, proposal, rows, complete: sample.complete };
+  const headerAt = choice && `${choice.unit} ${choice.line}`;
+  return { file, out, resource, guessed, proposal, rows, complete: sample.complete, headerAt, warnings: sample.warnings };
 }
 
 /** `file.csv:deal` → the file and its kind; the kind from --resource, the file name, or (later) its header. */
@@ -213,7 +225,12 @@ function printProposal(p: Proposed, output: Output, many: boolean): void {
   const c = output.color;
   const { proposal, rows, file, resource } = p;
   if (many) output.out(c.bold(`${file}: ${resource}${p.guessed ? ` (${p.guessed})` : ''}`));
-  output.out(`wrote ${p.out} (${resource}, from ${rows.length} sample row${rows.length === 1 ? '' : 's'} of ${file})`);
+  const header = p.headerAt ? `; header on ${p.headerAt}` : '';
+  output.out(`wrote ${p.out} (${resource}, from ${rows.length} sample row${rows.length === 1 ? '' : 's'} of ${file}${header})`);
+  if (p.warnings.length) {
+    output.out(`\n${c.yellow('read with warnings')}:`);
+    for (const w of p.warnings) output.out(`  ${w.file}${w.line === undefined ? '' : `:${w.line}`}  ${w.message}`);
+  }
   output.out('\nmapped:');
   for (const m of proposal.mapped) output.out(`  ${m.field.padEnd(28)} ← ${m.source}`);
   if (proposal.customFields.length) {
