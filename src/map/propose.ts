@@ -4,9 +4,8 @@
 import type { Method, Resource } from '../contract/resources.js';
 import { FILL_IN } from './load-profile.js';
 import { matchColumns } from './propose/match-columns.js';
-import { guessDateFormat, guessDecimal, guessType, type CellType } from './propose/guess.js';
+import { guessDateFormat, guessFileDecimal, guessType, type CellType } from './propose/guess.js';
 import { FULL_NAME, idLikeHeader, WON_STAGE, squash } from './propose/synonyms.js';
-import { parseDecimal } from './transforms/numbers.js';
 import { missingRequired, targetShape } from './target-fields.js';
 import { slug } from './transforms/text.js';
 
@@ -71,8 +70,7 @@ export function proposeProfile(input: ProposeInput): Proposal {
 
   // numbers: one decimal mark for the whole file when the sample shows one
   const numericColumns = header.filter((h) => !used.has(h) || byField.get('amount.value') === h);
-  const looksNumeric = (v: string) => !guessDateFormat([v]) && (parseDecimal(v, ',').ok || parseDecimal(v, '.').ok);
-  const decimal = guessDecimal(numericColumns.flatMap((h) => values(h).filter(looksNumeric)));
+  const decimal = guessFileDecimal(numericColumns.flatMap((h) => values(h)));
 
   // dates of mapped fields: format from the sample, or a placeholder when DD/MM and MM/DD both fit
   let anyTime = false;

@@ -114,9 +114,18 @@ export interface OpenedSource {
   /** The last header columns that had no name (a trailing delimiter), as `header` calls them (`column_N`). */
   unnamedAtEnd?: string[];
   /** What was detected or used, for `init` and `--verbose`. */
-  detected: { encoding: string; delimiter?: string; headerRow?: number; sheet?: string };
+  detected: {
+    encoding: string;
+    delimiter?: string;
+    headerRow?: number;
+    sheet?: string;
+    /** JSON: where the items array was found (`reader.root`), when the reader says; `inspect` shows it. */
+    root?: string;
+  };
   /** CSV and workbooks: which row is the header and why (read/header-row.ts). */
   headerChoice?: HeaderChoiceInfo;
+  /** Workbooks: every sheet, in the workbook's order (`inspect` names the others). */
+  sheets?: { name: string; hidden: boolean; chart: boolean }[];
   /** Workbooks: each header column's letter in the sheet (`C`), for diagnostics that name a cell. */
   columnLetters?: string[];
   /** File-level warnings found while opening (e.g. encoding guessed). More may be pushed while reading. */

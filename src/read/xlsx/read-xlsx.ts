@@ -36,8 +36,10 @@ export async function openXlsx(file: string, options: ReaderOptions, warnings: S
   let ctx: SheetContext;
   let sheet: SheetEntry;
   let prefix: SheetRow[];
+  let sheets: SheetEntry[];
   try {
     const info = await readWorkbookInfo(zip);
+    sheets = info.sheets;
     const styles = await readStyles(zip);
     const strings = await readSharedStrings(zip, maxTextChars);
     ctx = { strings, styles, date1904: info.date1904, maxTextChars };
@@ -104,6 +106,7 @@ export async function openXlsx(file: string, options: ReaderOptions, warnings: S
     unnamedAtEnd: [],
     detected: { encoding: 'xlsx', headerRow: headerRow.line, sheet: sheet.name },
     headerChoice: headerChoiceInfo(chosen),
+    sheets: sheets.map((s) => ({ name: s.name, hidden: s.hidden, chart: !s.part })),
     columnLetters: header.names.map((_, i) => columnLetter(first + i)),
     warnings,
     records: read(),
