@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import type { Output } from '../report/output.js';
 import { registerHistory } from './history.js';
 import { registerInit } from './init.js';
+import { registerInspect } from './inspect.js';
 import { registerPush } from './push.js';
 import { registerSandbox } from './sandbox.js';
 import { registerSchema } from './schema.js';
@@ -15,6 +16,7 @@ export function registerCommands(program: Command, output: Output, setExit: SetE
   registerPush(program, output, setExit);
   registerValidate(program, output, setExit);
   registerInit(program, output, setExit);
+  registerInspect(program, output, setExit);
   registerHistory(program, output, setExit);
   registerSchema(program, output, setExit);
   registerSandbox(program, output, setExit);

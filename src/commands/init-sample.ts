@@ -4,12 +4,12 @@
 // are named all together in one message, each with its best guess and the FILE:KIND that confirms it.
 import { RESOURCE_NAMES_HELP, RESOURCES, type Resource } from '../contract/resources.js';
 import { itemSchema } from '../contract/items.js';
-import { UsageError } from '../errors.js';
+import { InputError, UsageError } from '../errors.js';
 import { guessResource } from '../map/propose/guess-resource.js';
 import type { Proposal } from '../map/propose.js';
 import { flattenItem } from '../map/records.js';
 import { sampleSource } from '../read/index.js';
-import type { ReaderOptions } from '../read/types.js';
+import type { ReaderOptions, SourceWarning } from '../read/types.js';
 
 export interface Proposed {
   file: string;
@@ -21,6 +21,10 @@ export interface Proposed {
   rows: Record<string, string>[];
   header: readonly string[];
   complete: boolean;
+  /** `line 4` (a sheet's `row 4`): the header row the sample was read with. */
+  headerAt?: string;
+  /** The reader's warnings about the file (title rows passed over, unnamed columns…). */
+  warnings: SourceWarning[];
 }
 
 export interface Sampled {
@@ -34,6 +38,10 @@ export interface Sampled {
   complete: boolean;
   /** What the profile's `reader` keeps of how the file was read. */
   reader: { delimiter?: string; encoding?: string; headerRow?: number; sheet?: string; root?: string };
+  /** `line 4` (a sheet's `row 4`): the header row the sample was read with. */
+  headerAt?: string;
+  /** The reader's warnings about the file (title rows passed over, unnamed columns…). */
+  warnings: SourceWarning[];
 }
 
 export async function sampleFor(
@@ -45,12 +53,20 @@ export async function sampleFor(
   const { detected, format } = sample;
   if (sample.header) {
     const rows = sample.records.flatMap((r) => (r.kind === 'row' ? [r.row] : []));
+    // a header that leaves no data rows would make a profile of placeholders: say where the header looks to be
+    const choice = sample.headerChoice;
+    if (choice?.noRowFits && rows.length === 0) {
+      throw new InputError(`${target.file}:${choice.line}: ${choice.noRowFits}`, {
+        suggestion: choice.lookalike === undefined ? undefined : `batch-sync init ${target.file} --header-row ${choice.lookalike}`,
+      });
+    }
+    const headerAt = choice && `${choice.unit} ${choice.line}`;
     // a workbook has no delimiter or encoding to keep; the sheet it was read from instead
     const reader =
       format === 'xlsx'
         ? { headerRow: detected.headerRow, sheet: detected.sheet }
         : { delimiter: detected.delimiter, encoding: detected.encoding, headerRow: detected.headerRow };
-    return { ...target, header: [...sample.header], rows, complete: sample.complete, reader };
+    return { ...target, header: [...sample.header], rows, complete: sample.complete, reader, headerAt, warnings: sample.warnings };
   }
   const items = sample.records.flatMap((r) => (r.kind === 'item' ? [r.item] : []));
   if (items.length > 0 && RESOURCES.some((r) => items.every((item) => itemSchema(r, 'post').safeParse(item).success))) {
@@ -60,7 +76,7 @@ export async function sampleFor(
   }
   const rows = items.map((item) => flattenItem(item) as Record<string, string>);
   const header = [...new Set(rows.flatMap((row) => Object.keys(row)))];
-  return { ...target, header, rows, complete: sample.complete, reader: { encoding: detected.encoding, root: detected.root } };
+  return { ...target, header, rows, complete: sample.complete, reader: { encoding: detected.encoding, root: detected.root }, warnings: sample.warnings };
 }
 
 /** Each file's kind decided, or one UsageError naming every file whose kind stays unclear. */

@@ -129,9 +129,9 @@ async function initMany(args: readonly string[], { output, opts, reader, resourc
 }
 
 function proposeFor(sampled: Sampled & { resource: Resource }, out: string, opts: InitOptions): Proposed {
-  const { file, resource, guessed, header, rows, complete, reader } = sampled;
+  const { file, resource, guessed, header, rows, complete, reader, headerAt, warnings } = sampled;
   const proposal = proposeProfile({ resource, method: opts.method, header, rows, reader, file: basename(file) });
-  return { file, out, resource, guessed, proposal, rows, complete, header };
+  return { file, out, resource, guessed, proposal, rows, complete, header, headerAt, warnings };
 }
 
 function refuseOverInput(file: string, out: string): void {
@@ -177,7 +177,12 @@ function printProposal(p: Proposed, output: Output, many: boolean): void {
   const c = output.color;
   const { proposal, rows, file, resource } = p;
   if (many) output.out(c.bold(`${file}: ${resource}${p.guessed ? ` (${p.guessed})` : ''}`));
-  output.out(`wrote ${p.out} (${resource}, from ${plural(rows.length, 'sample row')} of ${file})`);
+  const header = p.headerAt ? `; header on ${p.headerAt}` : '';
+  output.out(`wrote ${p.out} (${resource}, from ${plural(rows.length, 'sample row')} of ${file}${header})`);
+  if (p.warnings.length) {
+    output.out(`\n${c.yellow('read with warnings')}:`);
+    for (const w of p.warnings) output.out(`  ${w.file}${w.line === undefined ? '' : `:${w.line}`}  ${w.message}`);
+  }
   output.out('\nmapped:');
   for (const m of proposal.mapped) output.out(`  ${m.field.padEnd(28)} ← ${m.source}`);
   if (proposal.customFields.length) {

@@ -6,11 +6,10 @@
 import type { Method, Resource } from '../contract/resources.js';
 import { FILL_IN } from './load-profile.js';
 import { matchColumns } from './propose/match-columns.js';
-import { guessDateFormat, guessDecimal, guessType, type CellType } from './propose/guess.js';
+import { guessDateFormat, guessFileDecimal, guessType, type CellType } from './propose/guess.js';
 import { columnFacts, looksLikeCodes, type ColumnFacts } from './propose/ids.js';
 import { isPhoneHeader } from './propose/synonyms.js';
 import { accountRules, activityRules, dealRules, externalIdRule, salesProfileRules, type RuleContext, type Spec } from './propose/rules.js';
-import { parseDecimal } from './transforms/numbers.js';
 import { missingRequired, targetShape } from './target-fields.js';
 import { slug } from './transforms/text.js';
 
@@ -69,8 +68,7 @@ export function proposeProfile(input: ProposeInput): Proposal {
 
   // numbers: one decimal mark for the whole file when the sample shows one
   const numericColumns = header.filter((h) => !used.has(h) || byField.get('amount.value') === h);
-  const looksNumeric = (v: string) => !guessDateFormat([v]) && (parseDecimal(v, ',').ok || parseDecimal(v, '.').ok);
-  const decimal = guessDecimal(numericColumns.flatMap((h) => values(h).filter(looksNumeric)));
+  const decimal = guessFileDecimal(numericColumns.flatMap((h) => values(h)));
 
   // dates of mapped fields: format from the sample, or a placeholder when DD/MM and MM/DD both fit
   let anyTime = false;
@@ -159,7 +157,7 @@ function proposeCustomFields(
   fields: Record<string, Spec>,
   used: Set<string>,
   facts: (c: string) => ColumnFacts,
-  decimal: ReturnType<typeof guessDecimal>,
+  decimal: ReturnType<typeof guessFileDecimal>,
   dateFormat: (path: string, column: string) => string | undefined,
   notes: string[],
 ) {

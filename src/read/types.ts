@@ -88,6 +88,29 @@ export interface SourceWarning {
   message: string;
 }
 
+/** How the header row was decided (read/header-row.ts): the option, the first row, a row further down, or the old rule. */
+export type HeaderHow = 'option' | 'first' | 'detected' | 'fallback';
+
+/** Which row is the header of a CSV file or a sheet, and why. */
+export interface HeaderChoiceInfo {
+  /** 1-based line (a sheet's row) of the header. */
+  line: number;
+  /** What the file's lines are called: `line`, or a sheet's `row`. */
+  unit: 'line' | 'row';
+  how: HeaderHow;
+  /** Why this row, in words: `the first row whose names cover the 11 columns of the rows below it`. */
+  why: string;
+  /** The lines above the header that were passed over (title, metadata, blank rows). */
+  above?: { from: number; to: number };
+  /**
+   * When the sampled rows below the header all hold values outside its named columns (it leaves no
+   * data rows): that, in a sentence naming the row that looks like the header, or how to choose one.
+   */
+  noRowFits?: string;
+  /** Then, a row that looks like the header (the one detection picks), when it is another. */
+  lookalike?: number;
+}
+
 export interface OpenedSource {
   file: string;
   format: SourceFormat;
@@ -96,7 +119,18 @@ export interface OpenedSource {
   /** The last header columns that had no name (a trailing delimiter), as `header` calls them (`column_N`). */
   unnamedAtEnd?: string[];
   /** What was detected or used, for `init` and `--verbose`. */
-  detected: { encoding: string; delimiter?: string; headerRow?: number; sheet?: string; root?: string };
+  detected: {
+    encoding: string;
+    delimiter?: string;
+    headerRow?: number;
+    sheet?: string;
+    /** JSON: where the items array was found (`reader.root`), when the reader says; `inspect` shows it. */
+    root?: string;
+  };
+  /** CSV and workbooks: which row is the header and why (read/header-row.ts). */
+  headerChoice?: HeaderChoiceInfo;
+  /** Workbooks: every sheet, in the workbook's order (`inspect` names the others). */
+  sheets?: { name: string; hidden: boolean; chart: boolean }[];
   /** Workbooks: each header column's letter in the sheet (`C`), for diagnostics that name a cell. */
   columnLetters?: string[];
   /** File-level warnings found while opening (e.g. encoding guessed). More may be pushed while reading. */

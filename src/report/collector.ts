@@ -45,7 +45,7 @@ export interface WarningGroup {
 export interface CollectorOptions {
   /** Example rows kept per group. */
   maxExamples?: number;
-  /** Rows not accepted (and warnings) kept for listing; beyond it only counts and groups grow. */
+  /** Rows not accepted kept for listing; beyond it only counts and groups grow. */
   maxKept?: number;
   /** Distinct groups per run; beyond it rows go to an "other reasons" group per resource and outcome. */
   maxGroups?: number;
@@ -59,7 +59,7 @@ export interface Collector {
   warn(d: Diagnostic, resource?: Resource): void;
   /** Per resource, in sending order, for the resources seen. */
   counts(): Partial<Record<Resource, ResourceCounts>>;
-  /** Per input file, in the order files first had an outcome (the JUnit report's test suites). */
+  /** Per input file, in the order files first had an outcome or a warning (the JUnit report's test suites). */
   fileCounts(): FileCounts[];
   totals(): ResourceCounts;
   /** Rows with an outcome, for one resource or all: compare with what the readers produced. */
@@ -73,7 +73,9 @@ export interface Collector {
   notListed(): number;
   /** Rows skipped on purpose (isDeliberateSkip): counted as skipped, never a failure. */
   deliberateSkips(): number;
+  /** The warnings kept: the examples of every group, in the order they were found. */
   warnings(): readonly Diagnostic[];
+  /** Warnings counted (and grouped) but not among the examples kept. */
   warningsNotListed(): number;
 }
 
@@ -120,10 +122,16 @@ function outcomeGroups(maxGroups: number, maxExamples: number) {
   };
 }
 
-/** Warnings, grouped by resource, field and normalised reason, the same way as outcomes. */
+/**
+ * Warnings, grouped by resource, field and normalised reason, the same way as outcomes. Only a
+ * count and the first examples per group are kept (`listed`, in the order they were found): a
+ * warning on each of a million rows costs what one does.
+ */
 function warningGroupsOf(maxGroups: number, maxExamples: number) {
   const groups = new Map<string, WarningGroup>();
+  const listed: Diagnostic[] = [];
   return {
+    listed,
     add(d: Diagnostic, r: Resource | undefined): void {
       const label = [d.field, normaliseReason(d.reason)].filter(Boolean).join(': ');
       let key = `${r ?? ''}\u0000${label}`;
@@ -134,7 +142,10 @@ function warningGroupsOf(maxGroups: number, maxExamples: number) {
         groups.set(key, group);
       }
       group.count++;
-      if (group.examples.length < maxExamples) group.examples.push(d);
+      if (group.examples.length < maxExamples) {
+        group.examples.push(d);
+        listed.push(d);
+      }
     },
     sorted(): WarningGroup[] {
       const order = (r?: Resource) => (r ? RESOURCES.indexOf(r) : RESOURCES.length);
@@ -197,18 +208,17 @@ export function createCollector(options: CollectorOptions = {}): Collector {
   const groups = outcomeGroups(maxGroups, maxExamples);
   const warningGroups = warningGroupsOf(maxGroups, maxExamples);
   const kept: RowOutcome[] = [];
-  const keptWarnings: Diagnostic[] = [];
   let notListed = 0;
   let deliberateSkips = 0;
-  let warningsNotListed = 0;
+  let warningCount = 0;
   const perFile = new Map<string, FileCounts>();
   // rows come file by file: the last file's counts are at hand without a lookup
   let lastFile: FileCounts | undefined;
-  const fileOf = (o: RowOutcome): ResourceCounts => {
-    if (lastFile?.file !== o.file || lastFile.resource !== o.resource) {
-      const key = `${o.resource}\u0000${o.file}`;
+  const fileOf = (file: string, resource: Resource): ResourceCounts => {
+    if (lastFile?.file !== file || lastFile.resource !== resource) {
+      const key = `${resource}\u0000${file}`;
       lastFile = perFile.get(key);
-      if (!lastFile) perFile.set(key, (lastFile = { file: o.file, resource: o.resource, counts: zero() }));
+      if (!lastFile) perFile.set(key, (lastFile = { file, resource, counts: zero() }));
     }
     return lastFile.counts;
   };
@@ -219,7 +229,7 @@ export function createCollector(options: CollectorOptions = {}): Collector {
       const c = countsOf(o.resource);
       c[o.outcome]++;
       c.read++;
-      const f = fileOf(o);
+      const f = fileOf(o.file, o.resource);
       f[o.outcome]++;
       f.read++;
       if (o.outcome === 'accepted') return;
@@ -239,11 +249,12 @@ export function createCollector(options: CollectorOptions = {}): Collector {
     },
     warn(d, resource) {
       const r = resource ?? resourceFromFileName(d.file);
-      if (r) countsOf(r).warnings++;
-      else unassignedWarnings.count++;
+      if (r) {
+        countsOf(r).warnings++;
+        fileOf(d.file, r).warnings++;
+      } else unassignedWarnings.count++;
       warningGroups.add(d, r);
-      if (keptWarnings.length < maxKept) keptWarnings.push(d);
-      else warningsNotListed++;
+      warningCount++;
     },
     ...tally,
     fileCounts: () => [...perFile.values()].map((f) => ({ ...f, counts: { ...f.counts } })),
@@ -252,8 +263,8 @@ export function createCollector(options: CollectorOptions = {}): Collector {
     notAccepted: () => kept,
     notListed: () => notListed,
     deliberateSkips: () => deliberateSkips,
-    warnings: () => keptWarnings,
-    warningsNotListed: () => warningsNotListed,
+    warnings: () => warningGroups.listed,
+    warningsNotListed: () => warningCount - warningGroups.listed.length,
   };
 }
 

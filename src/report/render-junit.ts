@@ -108,17 +108,36 @@ function suiteXml(report: RunReport, f: FileCounts, rows: readonly RowOutcome[],
   const verb = isSendingMode(report.mode) ? 'accepted' : 'valid';
   const c = f.counts;
   const file = fileName(f.file);
-  const summary = `${plural(c.read, 'row')} read: ${c.accepted} ${verb}, ${c.rejected} rejected, ${c.invalid} invalid, ${c.skipped} skipped`;
+  const warned = c.warnings > 0 ? `, ${plural(c.warnings, 'warning')}` : '';
+  const summary = `${plural(c.read, 'row')} read: ${c.accepted} ${verb}, ${c.rejected} rejected, ${c.invalid} invalid, ${c.skipped} skipped${warned}`;
+  const warnings = warningsText(report, f);
   const lines = [
     suiteHead(report, host, { name: file, tests: cases.length + 1, failures: failing, errors: 0, skipped, time: NO_TIME, package: f.resource, id }),
     `    <properties>${properties(report, f)}</properties>`,
     `    <testcase${attrs({ name: `rows ${verb}`, classname: file, time: NO_TIME })}/>`,
     ...cases.map((k) => caseXml(file, k)),
     `    <system-out>${xmlText(summary)}</system-out>`,
-    '    <system-err/>',
+    warnings ? `    <system-err>${xmlText(warnings)}</system-err>` : '    <system-err/>',
     '  </testsuite>',
   ];
   return lines.join('\n');
+}
+
+/**
+ * The file's warnings, by reason: each reason's count in the run and the examples the report kept
+ * from this file (warnings are never failures, so they go to the suite's system-err, not a testcase).
+ */
+function warningsText(report: RunReport, f: FileCounts): string {
+  let text = '';
+  for (const g of report.warningGroups) {
+    if (g.resource !== f.resource) continue;
+    const here = g.examples.filter((d) => d.file === f.file);
+    if (here.length === 0) continue;
+    text += `${g.count} ${g.count === 1 ? 'warning' : 'warnings'}: ${g.label}\n`;
+    for (const d of here) text += `  ${d.file}${d.line === undefined ? '' : `:${d.line}`}  ${shorten(d.field ? `${d.field}: ${d.reason}` : d.reason, 500)}\n`;
+    if (g.count > g.examples.length) text += `  … and ${g.count - g.examples.length} more\n`;
+  }
+  return text;
 }
 
 /** The suite's resource and run; in a dry-run preview, the resource's (not the file's) new, changed and unchanged rows. */

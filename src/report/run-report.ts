@@ -59,7 +59,7 @@ export interface RunReport {
   aborted?: RunAbort;
   counts: Partial<Record<Resource, ResourceCounts>>;
   totals: ResourceCounts;
-  /** Per input file (warnings not counted here): the JUnit report's test suites. */
+  /** Per input file (warnings counted when the file's resource is known): the JUnit report's test suites. */
   files: FileCounts[];
   groups: OutcomeGroup[];
   notAccepted: readonly RowOutcome[];
@@ -68,6 +68,7 @@ export interface RunReport {
   /** Skipped rows that were meant to be left out (by the profile, or unchanged): not failures. */
   deliberateSkips: number;
   warningGroups: WarningGroup[];
+  /** The first examples of each warning group, in the order found; the others are only counted. */
   warnings: readonly Diagnostic[];
   warningsNotListed: number;
   /** Errors CSV files written, so the report can say where the rows went. */

@@ -2,7 +2,7 @@
 // All of it is checked for every job up front, so a bad plan fails with exit 2 having sent nothing.
 import { access } from 'node:fs/promises';
 import { resourceFromFileName, type Method, type Resource } from '../contract/resources.js';
-import { ConfigError, InputError, UsageError } from '../errors.js';
+import { BatchSyncError, ConfigError, InputError, UsageError } from '../errors.js';
 import { createMapper, loadProfile } from '../map/index.js';
 import type { Profile } from '../map/profile-schema.js';
 import type { Mapper } from '../map/types.js';
@@ -74,15 +74,17 @@ export async function openJob(spec: JobSpec, method: Method, job: Job = { file: 
   const { file, resource, profile, reader } = spec;
   const fast = spec.fast !== false;
   const source = asOriginalExport(await openSource(file, spec.opened, fast));
-  const created = createMapper({
-    resource,
-    method,
-    header: source.header,
-    unnamedAtEnd: source.unnamedAtEnd,
-    columnLetters: source.columnLetters,
-    profile,
-    file,
-  });
+  const created = withHeaderHint(source, () =>
+    createMapper({
+      resource,
+      method,
+      header: source.header,
+      unnamedAtEnd: source.unnamedAtEnd,
+      columnLetters: source.columnLetters,
+      profile,
+      file,
+    }),
+  );
   // the simple engine maps every row and serialises its item with JSON.stringify
   const mapper: Mapper = fast ? created : { resource: created.resource, map: (record) => created.map(record) };
   // only runs that keep a state ask: the context digests the build, which takes a moment
@@ -98,6 +100,21 @@ export async function openJob(spec: JobSpec, method: Method, job: Job = { file: 
       return fingerprint();
     },
   };
+}
+
+/**
+ * A header that leaves no data rows (a header row set on a title or metadata row) is why its
+ * columns are not the ones the profile or the contract expects: the error then says where the
+ * header looks to be instead of its usual advice.
+ */
+function withHeaderHint<T>(source: OpenedSource, build: () => T): T {
+  try {
+    return build();
+  } catch (error) {
+    const hint = source.headerChoice?.noRowFits;
+    if (!(error instanceof BatchSyncError) || hint === undefined) throw error;
+    throw new BatchSyncError(error.code, error.message, error.exitCode, { suggestion: hint, cause: error });
+  }
 }
 
 /**

@@ -65,6 +65,21 @@ export async function generateXlsx(dir, count) {
   return { profiles: join(dir, 'sales-profiles.csv'), deals: join(dir, 'deals.xlsx') };
 }
 
+/**
+ * Writes `dir/<name>.xlsx`: `count` accounts (canonical columns, sheet "Accounts"), each of `type`:
+ * `COMPANY` gives clean rows, a type the spec never showed (`PARTNER`) a warning on every row.
+ */
+export async function generateAccountsXlsx(dir, count, type, name = 'accounts') {
+  mkdirSync(dir, { recursive: true });
+  function* accounts() {
+    yield ['externalId', 'name', 'type', 'customFields.employees[Employees]:number'];
+    for (let i = 0; i < count; i++) yield [`acc-${String(i).padStart(7, '0')}`, `Cuenta ${i} S.A.`, type, i % 5000];
+  }
+  const file = join(dir, `${name}.xlsx`);
+  await writeWorkbook(file, [{ name: 'Accounts', rows: accounts() }]);
+  return file;
+}
+
 // `node test/bench/generate-xlsx.mjs <dir> <rows>`
 if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
   const [dir, count] = process.argv.slice(2);

@@ -181,3 +181,27 @@ test('under GITHUB_ACTIONS=true no cell or file name acts on the runner, on stdo
   ]);
   expect(runner.commands[1]!.properties.title).toBe('batch-sync validate: 1 row not valid');
 });
+
+test('warnings in CI formats: --junit lists each reason of a file with its count and first rows, --format github annotates the first rows only (issue 29.9)', async () => {
+  const rows = ['Cuentas activas', 'externalId,name,type'];
+  for (let i = 1; i <= 500; i++) rows.push(`acc-${i},Cuenta ${i},PARTNER`);
+  const dir = tempFiles({ 'accounts.csv': rows.join('\n') });
+  const ok = await spawnCli(['validate', '--junit', 'report.xml', '--quiet', 'accounts.csv'], { cwd: dir });
+  expect(ok.code, ok.stderr).toBe(0);
+  const xml = readFileSync(join(dir, 'report.xml'), 'utf8');
+  await validJunit(xml);
+  expect(xml).toContain('<system-out>500 rows read: 500 valid, 0 rejected, 0 invalid, 0 skipped, 501 warnings</system-out>');
+  const warnings = /<system-err>([^<]*)<\/system-err>/.exec(xml)?.[1] ?? '';
+  expect(warnings).toContain('500 warnings: type: &quot;…&quot; is not among the values the API documents');
+  expect(warnings).toContain('accounts.csv:3  type: &quot;PARTNER&quot; is not among');
+  expect(warnings).toContain('accounts.csv:5  type: &quot;PARTNER&quot;');
+  expect(warnings).not.toContain('accounts.csv:6 ');
+  expect(warnings).toContain('… and 497 more');
+  expect(warnings).toMatch(/1 warning: .*header/);
+
+  const github = await spawnCli(['validate', '--format', 'github', 'accounts.csv'], { cwd: dir });
+  expect(github.code).toBe(0);
+  const annotations = parseWorkflowCommands(github.stdout).filter((c) => c.command === 'warning');
+  expect(annotations.filter((a) => a.message.includes('PARTNER'))).toHaveLength(3);
+  expect(annotations.map((a) => a.properties.line).sort()).toEqual(['2', '3', '4', '5']);
+});

@@ -21,7 +21,7 @@ function readmeFixtureCommands(): string[] {
 const commands = readmeFixtureCommands();
 
 test('the README has a push --sandbox command for every shipped fixture folder', () => {
-  for (const folder of ['canonical', 'crm-sales-opportunities', 'es-excel', 'hubspot', 'salesforce']) {
+  for (const folder of ['canonical', 'crm-sales-opportunities', 'es-excel', 'es-reporte', 'hubspot', 'salesforce']) {
     expect(
       commands.some((c) => c.startsWith('batch-sync push --sandbox') && c.includes(`fixtures/${folder}/`)),
       folder,

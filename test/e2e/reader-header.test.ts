@@ -47,7 +47,8 @@ test('init proposes nothing for an unnamed last column that is empty in every sa
   });
   const empty = await runCli(['init', join(dir, 'empty.csv'), '--resource', 'sales-profile', '--out', join(dir, 'empty.profile.json')]);
   expect(empty.code, empty.stderr).toBe(0);
-  expect(empty.stdout).not.toContain('column_3');
+  // the reader's own warning names it ("read as "column_3", ignored while empty"); the proposal does not
+  expect(empty.stdout.split('\nmapped:')[1]).not.toContain('column_3');
   const data = await runCli(['init', join(dir, 'data.csv'), '--resource', 'sales-profile', '--out', join(dir, 'data.profile.json')]);
   expect(data.code, data.stderr).toBe(0);
   expect(data.stdout).toContain('column_3');

@@ -17,7 +17,11 @@ function accounts(): string {
 
 const EXPECTED = [
   { line: null, reason: 'not valid UTF-8: read as Windows-1252 (pass --encoding to choose another)' },
-  { line: 2, reason: 'skipped 1 title line(s) above the header on line 2; set the header row to choose another' },
+  {
+    line: 2,
+    reason:
+      'the header is line 2, the first row whose names cover the 5 columns of the rows below it; passed over line 1 above it (set the header row, --header-row or reader.headerRow, to choose another)',
+  },
   { line: 2, reason: 'column 3 has no name in the header; called it "column_3"' },
   { line: 2, reason: 'columns "name" (2) and "Name" (4) differ only by case or accents; kept as two columns' },
 ];
@@ -41,7 +45,7 @@ test('file-level warnings are listed in the human report with file and line', as
   expect(r.stdout).toContain('Warnings (4)');
   expect(r.stdout).toContain('accounts.csv  not valid UTF-8: read as Windows-1252');
   expect(r.stdout).toContain('accounts.csv:2  column 3 has no name in the header; called it "column_3"');
-  expect(r.stdout).toContain('accounts.csv:2  skipped 1 title line(s) above the header on line 2');
+  expect(r.stdout).toContain('accounts.csv:2  the header is line 2, the first row whose names cover the 5 columns of the rows below it; passed over line 1');
   expect(r.stderr).toMatch(/ warnings=4 /);
 });
 

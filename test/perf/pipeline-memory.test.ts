@@ -5,14 +5,13 @@
 // fingerprints (the path that neither validates nor serialises them).
 // Memory only: wall-clock times are the bench's business (npm run bench), never a test's.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runMeasured } from '../helpers/measured-cli.js';
 
 const ROOT = resolve(__dirname, '../..');
-const BIN = join(ROOT, 'bin/batch-sync.js');
-const PROBE = join(ROOT, 'test/bench/rss-probe.mjs');
 const ROWS = 300_000;
 const OLD_SPACE_MB = 96;
 
@@ -25,27 +24,13 @@ interface Run {
   stderr: string;
 }
 
-function runCli(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  const probeFile = join(dir, `probe-${args.join('-').replaceAll(/[^a-z-]/g, '')}.json`);
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [`--max-old-space-size=${OLD_SPACE_MB}`, '--import', `file://${PROBE}`, BIN, ...args, '--format', 'json'], {
-      env: { ...process.env, ...env, BENCH_PROBE_FILE: probeFile, FORCE_COLOR: '0' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('error', fail);
-    child.on('close', (code) => {
-      try {
-        const probe = JSON.parse(readFileSync(probeFile, 'utf8')) as { maxRssKb: number };
-        done({ code, report: JSON.parse(stdout), maxRssMb: probe.maxRssKb / 1024, stderr });
-      } catch {
-        fail(new Error(`exit ${code}: ${stderr.slice(-1500)}`));
-      }
-    });
-  });
+async function runCli(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  const run = await runMeasured([...args, '--format', 'json'], { dir, env, node: [`--max-old-space-size=${OLD_SPACE_MB}`] });
+  try {
+    return { ...run, report: JSON.parse(run.stdout) };
+  } catch {
+    throw new Error(`exit ${run.code}: ${run.stderr.slice(-1500)}`);
+  }
 }
 
 describe('the pipeline streams', () => {

@@ -122,7 +122,85 @@ describe('header row', () => {
   it('detects title rows and says so', async () => {
     const { detected, warnings } = await readAll(file('title.csv', 'Vendas 2024\n\nid,name\n1,Ana\n'));
     expect(detected.headerRow).toBe(3);
-    expect(warnings[0]).toMatch(/skipped 1 title line/);
+    expect(warnings[0]).toMatch(/^the header is line 3, .*; passed over lines 1–2 above it/);
+  });
+
+  // issue 29.8: a report export's title, a "generated on" row of two cells and a blank row above the
+  // real 11-column header; the two-cell row was taken as the header and every row below was ragged
+  const REPORT = [
+    'Reporte de oportunidades – Ventas Chile',
+    'Generado el;2026-11-20 18:30',
+    '',
+    'Código;Oportunidad;Cliente;Vendedor;Embudo;Etapa;Monto;Moneda;Fecha de cierre;Probabilidad;Observación',
+    '00123;Renovación;Comercial Andina;Bruno Díaz;Ventas;Ganado;1.234.560;CLP;15/03/2026;100;Pidió factura',
+    '00124;Implementación;Grupo Ñandú;Camila Rojas;Ventas;Negociación;25.000,00;MXN;02/04/2026;60;',
+    '00125;Capacitación;Minera del Norte;Ana Souza;Ventas;Perdido;500,00;USD;30/04/2026;0;',
+  ];
+  const excelPadded = (lines: string[]) => lines.map((l) => l + ';'.repeat(10 - (l.match(/;/g)?.length ?? 0))).join('\r\n');
+
+  it.each([
+    ['as typed', REPORT.join('\n')],
+    ['as Excel saves it, every row padded to 11 cells', excelPadded(REPORT)],
+  ])('past a title, a two-cell metadata row and a blank row, the header is the row as wide as the rows below it (%s)', async (_, text) => {
+    const { detected, header, records, warnings, headerChoice } = await readAll(file(`report-${text.length}.csv`, text));
+    expect(detected).toMatchObject({ delimiter: ';', headerRow: 4 });
+    expect(header).toHaveLength(11);
+    expect(header?.slice(0, 2)).toEqual(['Código', 'Oportunidad']);
+    expect(records.map((r) => [r.kind, r.line])).toEqual([
+      ['row', 5],
+      ['row', 6],
+      ['row', 7],
+    ]);
+    expect(warnings).toEqual([
+      'the header is line 4, the first row whose names cover the 11 columns of the rows below it; passed over lines 1–3 above it (set the header row, --header-row or reader.headerRow, to choose another)',
+    ]);
+    expect(headerChoice).toMatchObject({ line: 4, how: 'detected', above: { from: 1, to: 3 } });
+  });
+
+  it('a filters block (names over fewer than half the columns, or dates) is passed over too', async () => {
+    const text = [
+      'Filtros:;Etapa = Ganado',
+      'Período;01/01/2026;31/03/2026',
+      'id;name;type;sector;owner;city',
+      'a1;Acme;COMPANY;Retail;ana;Lima',
+      'a2;Beta;CLIENT;;bia;',
+    ].join('\n');
+    const { detected, header } = await readAll(file('filters.csv', text));
+    expect(detected.headerRow).toBe(3);
+    expect(header).toEqual(['id', 'name', 'type', 'sector', 'owner', 'city']);
+  });
+
+  it('the first row stays the header, without a warning, when the rows below are sparse or all numbers', async () => {
+    for (const [name, text] of [
+      ['sparse.csv', 'id;name;city;note;owner\n1;;;;\n2;Ana;;;\n3;;Lima;;\n'],
+      ['numbers.csv', 'id,amount,probability\n1,10,0.5\n2,20,0.25\n'],
+      ['optional-last.csv', 'id;name;note\n1;Ana;\n2;Bia;\n3;Caio;x\n'],
+      ['header-only.csv', 'id,name\n'],
+    ]) {
+      const { detected, warnings, headerChoice } = await readAll(file(name!, text!));
+      expect(detected.headerRow, name).toBe(1);
+      expect(
+        warnings.filter((w) => w !== 'has a header but no rows'),
+        name,
+      ).toEqual([]);
+      expect(headerChoice?.how, name).toBe('first');
+    }
+  });
+
+  it('a header with rows above it and no rows below is still found', async () => {
+    const { detected, header } = await readAll(file('no-rows.csv', 'Reporte\nGenerado el;2026-11-20\n\nid;name;type\n'));
+    expect(detected.headerRow).toBe(4);
+    expect(header).toEqual(['id', 'name', 'type']);
+  });
+
+  it('a header row given that leaves no row fitting it: read as asked, and a warning names the row that looks like the header', async () => {
+    const { header, records, warnings, headerChoice } = await readAll(file('asked.csv', REPORT.join('\n')), { headerRow: 2 });
+    expect(header).toEqual(['Generado el', '2026-11-20 18:30']);
+    expect(records.every((r) => r.kind === 'unreadable')).toBe(true);
+    expect(warnings).toEqual([
+      'no row below the header on line 2 fits its 2 columns (the rows below it use up to 11); line 4 looks like the header: set --header-row 4 (reader.headerRow: 4)',
+    ]);
+    expect(headerChoice).toMatchObject({ line: 2, how: 'option', lookalike: 4, noRowFits: warnings[0] });
   });
 
   it('a single-column file is not mistaken for title rows', async () => {

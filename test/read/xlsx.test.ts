@@ -123,7 +123,10 @@ describe('sheets, header and rows', () => {
     expect(records.map((r) => r.line)).toEqual([4, 5, 7, 8, 9]);
     expect(source.warnings.map((w) => [w.line, w.message])).toEqual([
       [undefined, 'read sheet "Oportunidades", the first that holds data (the workbook has "Notas", "Listas", "Oportunidades"; --sheet chooses another)'],
-      [3, 'skipped 1 title line(s) above the header on line 3; set the header row to choose another'],
+      [
+        3,
+        'the header is row 3, the first row whose names cover the 9 columns of the rows below it; passed over rows 1–2 above it (set the header row, --header-row or reader.headerRow, to choose another)',
+      ],
       [6, 'skipped 1 blank row in sheet "Oportunidades" (the first is row 6)'],
     ]);
     const first = records[0]!;
@@ -161,6 +164,63 @@ describe('sheets, header and rows', () => {
     expect(cellsOf(hidden.records)).toEqual([
       [2, 'Prospección', 's'],
       [3, 'Ganado', 's'],
+    ]);
+  });
+
+  // issue 29.8, as LibreOffice Calc saved it (fixtures/es-reporte/make.mjs): a title in A1, "Generado
+  // el" and a date-time cell in row 2, row 3 blank, the 11-column header in row 4, 12 deals
+  const REPORT = join(__dirname, '../../fixtures/es-reporte/oportunidades.xlsx');
+
+  it('a report workbook with a title and a "Generado el | date" row: the header is the row as wide as the rows below it', async () => {
+    const { source, records } = await readAll(REPORT);
+    expect(source.detected).toEqual({ encoding: 'xlsx', headerRow: 4, sheet: 'oportunidades' });
+    expect(source.header).toEqual([
+      'Código',
+      'Oportunidad',
+      'Cliente',
+      'Vendedor',
+      'Embudo',
+      'Etapa',
+      'Monto',
+      'Moneda',
+      'Fecha de cierre',
+      'Probabilidad',
+      'Observación',
+    ]);
+    expect(records.map((r) => [r.kind, r.line])).toEqual(Array.from({ length: 12 }, (_, i) => ['row', i + 5]));
+    expect(cellsOf(records)[0]).toEqual([
+      5,
+      '00123',
+      'Renovación licencias',
+      'Comercial Andina',
+      'Bruno Díaz',
+      'Ventas',
+      'Ganado',
+      '1234560',
+      'CLP',
+      '2026-03-15',
+      '100',
+      'Cliente pidió factura',
+      'ssssssnsdns',
+    ]);
+    expect(source.warnings.map((w) => [w.line, w.message])).toEqual([
+      [
+        4,
+        'the header is row 4, the first row whose names cover the 11 columns of the rows below it; passed over rows 1–3 above it (set the header row, --header-row or reader.headerRow, to choose another)',
+      ],
+    ]);
+  });
+
+  it('a header row asked for that leaves no row fitting it: the rows are unreadable, and a warning names the row that looks like the header', async () => {
+    const { source, records } = await readAll(REPORT, { headerRow: 2 });
+    expect(source.header).toEqual(['Generado el', '2026-11-20T18:30:00']);
+    expect(records.every((r) => r.kind === 'unreadable')).toBe(true);
+    expect(source.warnings.map((w) => [w.line, w.message])).toEqual([
+      [
+        2,
+        'no row below the header on row 2 fits its 2 columns (the rows below it use up to 11); row 4 looks like the header: set --header-row 4 (reader.headerRow: 4)',
+      ],
+      [3, 'skipped 1 blank row in sheet "oportunidades" (the first is row 3)'],
     ]);
   });
 

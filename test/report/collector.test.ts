@@ -77,6 +77,23 @@ describe('collector', () => {
     ]);
   });
 
+  test('warnings keep a count and the first examples per reason, whatever their number (flat in memory)', () => {
+    const c = createCollector();
+    c.warn({ severity: 'warning', file: 'accounts.csv', reason: 'encoding guessed as windows-1252' });
+    for (let line = 2; line < 50_002; line++)
+      c.warn({ severity: 'warning', file: 'accounts.csv', line, field: 'type', reason: `"PARTNER" is not a value seen` });
+    c.warn({ severity: 'warning', file: 'accounts.csv', line: 50_002, field: 'name', reason: 'has a tab' });
+    expect(c.totals().warnings).toBe(50_002);
+    expect(c.warningGroups().map((g) => [g.label, g.count, g.examples.length])).toEqual([
+      ['type: "…" is not a value seen', 50_000, 3],
+      ['encoding guessed as windows-1252', 1, 1],
+      ['name: has a tab', 1, 1],
+    ]);
+    // the flat list is those examples, in the order they were found; the rest are counted
+    expect(c.warnings().map((d) => d.line)).toEqual([undefined, 2, 3, 4, 50_002]);
+    expect(c.warningsNotListed()).toBe(49_997);
+  });
+
   test('over the cap rows are counted and grouped, not kept, and the sink still gets all of them', () => {
     const sunk: RowOutcome[] = [];
     const c = createCollector({ maxKept: 5, sink: (o) => sunk.push(o) });

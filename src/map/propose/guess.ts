@@ -32,8 +32,13 @@ export function guessDateFormat(values: readonly string[]): DateGuess {
   return sep === '.' ? { format: dayFirst, hasTime } : { ambiguous: true, hasTime };
 }
 
+/** The decimal mark of a file's numbers: from the values that read as numbers either way and are not dates. */
+export function guessFileDecimal(values: readonly string[]): DecimalMark | undefined {
+  return guessDecimal(values.filter((v) => !guessDateFormat([v]) && (parseDecimal(v, ',').ok || parseDecimal(v, '.').ok)));
+}
+
 /** The decimal mark the sample shows, when any value tells. */
-export function guessDecimal(values: readonly string[]): DecimalMark | undefined {
+function guessDecimal(values: readonly string[]): DecimalMark | undefined {
   let comma = 0;
   let dot = 0;
   for (const v of values) {

@@ -1,19 +1,11 @@
-// Delimiter, `sep=` line and header row, decided from the decoded prefix only.
+// Delimiter and `sep=` line, decided from the decoded prefix only (the header row: ../header-row.ts).
 
-import { UsageError } from '../../errors.js';
-import type { SourceWarning } from '../types.js';
+import type { PrefixRecord } from '../header-row.js';
 import { CsvChunkParser, type CsvDialect, CsvSyntaxError } from './csv-chunk-parser.js';
 import { FastCsvParser } from './fast-csv-parser.js';
 
 const CANDIDATES = [',', ';', '\t', '|'] as const;
 const SAMPLE_RECORDS = 30;
-
-export interface PrefixRecord {
-  cells: string[];
-  line: number;
-  /** Text after a closing quote (`"abc"def`, `"name" `): a data row with it is unreadable, a header line an error. */
-  textAfterQuote?: boolean;
-}
 
 export interface DetectedLayout {
   delimiter: string;
@@ -146,31 +138,6 @@ function lineStarts(text: Buffer, max: number): number[] {
     if (b === 0x0a || b === 0x0d) starts.push(i + 1);
   }
   return starts;
-}
-
-export function nonEmptyCells(cells: string[]): number {
-  let n = 0;
-  for (const c of cells) if (c.trim() !== '') n++;
-  return n;
-}
-
-/** Which record is the header: the option, else the first after title rows (one non-empty cell each). */
-export function chooseHeader(file: string, records: PrefixRecord[], headerRow: number | undefined, warnings: SourceWarning[]): PrefixRecord | undefined {
-  if (headerRow !== undefined) {
-    if (!Number.isInteger(headerRow) || headerRow < 1) throw new UsageError(`header row must be a line number from 1, got ${headerRow}`);
-    return records.find((r) => r.line >= headerRow);
-  }
-  const first = records[0];
-  if (!first || nonEmptyCells(first.cells) > 1) return first;
-  const wide = records.findIndex((r) => nonEmptyCells(r.cells) > 1);
-  if (wide <= 0) return first;
-  const header = records[wide]!;
-  warnings.push({
-    file,
-    line: header.line,
-    message: `skipped ${wide} title line(s) above the header on line ${header.line}; set the header row to choose another`,
-  });
-  return header;
 }
 
 /** Byte offset where 1-based `line` starts in `text` (\r\n, \n and \r all end a line); the end when it has fewer lines. */

@@ -5,10 +5,11 @@ import { InputError, UsageError } from '../../errors.js';
 import { utf8Chunks } from '../encoding.js';
 import { at } from '../file-errors.js';
 import { PREFIX_BYTES, type Sniffed, sniff } from '../sniff.js';
-import { DEFAULT_MAX_RECORD_BYTES, type OpenedSource, type ReaderOptions, type SourceRecord, type SourceWarning } from '../types.js';
+import { DEFAULT_MAX_RECORD_BYTES, type HeaderChoiceInfo, type OpenedSource, type ReaderOptions, type SourceRecord, type SourceWarning } from '../types.js';
 import { CsvChunkParser, type CsvDialect, CsvSyntaxError } from './csv-chunk-parser.js';
 import { csvSyntaxError } from './csv-errors.js';
-import { chooseDelimiter, chooseHeader, type DetectedLayout, lineOffset, prefixRecords, sepLine } from './detect-dialect.js';
+import { chooseHeaderRow, headerChoiceInfo, headerWarnings } from '../header-row.js';
+import { chooseDelimiter, type DetectedLayout, lineOffset, prefixRecords, sepLine } from './detect-dialect.js';
 import { FastCsvParser } from './fast-csv-parser.js';
 import { buildHeader } from './header.js';
 import { rowBuilder } from './row-builder.js';
@@ -79,6 +80,7 @@ export async function openCsv(file: string, options: ReaderOptions, warnings: So
     header: header.names,
     unnamedAtEnd: header.names.slice(header.names.length - header.unnamedAtEnd),
     detected: { encoding, delimiter: layout.delimiter, headerRow: headerLine },
+    headerChoice: layout.choice,
     warnings,
     records: records(),
   };
@@ -91,15 +93,15 @@ function detectLayout(
   options: ReaderOptions,
   warnings: SourceWarning[],
   fast: boolean,
-): DetectedLayout | undefined {
+): (DetectedLayout & { choice: HeaderChoiceInfo }) | undefined {
   const { text, whole } = sniffed;
   const sep = sepLine(text);
   const firstLine = sep === undefined ? 1 : 2;
   const body = sep === undefined ? text : text.subarray(lineOffset(text, 2));
   const delimiter = options.delimiter ?? sep ?? chooseDelimiter(body, base, whole, fast);
   const { records, error } = prefixRecords(body, { ...base, delimiter }, whole, firstLine, fast);
-  const found: SourceWarning[] = [];
-  const header = chooseHeader(file, records, options.headerRow, found);
+  const choice = chooseHeaderRow(records, options.headerRow);
+  const header = choice?.record;
   if (!header) {
     if (error && (whole || records.length > 0 || error.syntax.kind === 'too-large')) throw csvSyntaxError(file, error.syntax, base.maxRecordBytes, base.quote);
     if (!whole) return undefined;
@@ -112,6 +114,6 @@ function detectLayout(
       suggestion: `Quote the whole header name, or remove what follows its closing quote${base.escape === base.quote ? '' : '; or check the escape option'}.`,
     });
   }
-  warnings.push(...found);
-  return { delimiter, headerLine: header.line, header: header.cells, skipBytes: lineOffset(text, header.line) };
+  warnings.push(...headerWarnings(file, choice));
+  return { delimiter, headerLine: header.line, header: header.cells, skipBytes: lineOffset(text, header.line), choice: headerChoiceInfo(choice) };
 }

@@ -3,8 +3,8 @@
 // --header-row); then the sheet is streamed once, row by row. Records are rows like a CSV's, their
 // line the sheet's row number, with a type letter per cell (RowRecord.types).
 import { BatchSyncError, InputError, UsageError } from '../../errors.js';
-import { nonEmptyCells, chooseHeader, type PrefixRecord } from '../csv/detect-dialect.js';
 import { buildHeader } from '../csv/header.js';
+import { chooseHeaderRow, headerChoiceInfo, headerWarnings, nonEmptyCells, type PrefixRecord } from '../header-row.js';
 import { CsvRow } from '../csv/row-builder.js';
 import { DEFAULT_MAX_RECORD_BYTES, type OpenedSource, type ReaderOptions, type SourceRecord, type SourceWarning } from '../types.js';
 import { columnLetter } from './cell-value.js';
@@ -36,8 +36,10 @@ export async function openXlsx(file: string, options: ReaderOptions, warnings: S
   let ctx: SheetContext;
   let sheet: SheetEntry;
   let prefix: SheetRow[];
+  let sheets: SheetEntry[];
   try {
     const info = await readWorkbookInfo(zip);
+    sheets = info.sheets;
     const styles = await readStyles(zip);
     const strings = await readSharedStrings(zip, maxTextChars);
     ctx = { strings, styles, date1904: info.date1904, maxTextChars };
@@ -49,14 +51,15 @@ export async function openXlsx(file: string, options: ReaderOptions, warnings: S
   }
   const where = `${file}: sheet "${sheet.name}"`;
   const records = prefix.map((r): PrefixRecord => ({ cells: r.cells, line: r.line }));
-  const chosen = chooseHeader(file, records, options.headerRow, warnings);
-  const headerRow = chosen && prefix.find((r) => r.line === chosen.line);
+  const chosen = chooseHeaderRow(records, options.headerRow, 'row');
+  const headerRow = chosen && prefix.find((r) => r.line === chosen.record.line);
   if (!headerRow) {
     if (options.headerRow !== undefined) throw new InputError(`${where}: the header row ${options.headerRow} is past the sheet's last row`);
     throw new InputError(`${where}: the sheet is empty`);
   }
   if (headerRow.problem) throw new InputError(`${where}, header row ${headerRow.line}: ${headerRow.problem}`);
   if (headerRow.beyond) throw tooWide(where, headerRow.beyond);
+  warnings.push(...headerWarnings(file, chosen));
   const first = headerRow.cells.findIndex((c) => c.trim() !== '');
   const header = buildHeader(`${file}`, headerRow.line, headerRow.cells.slice(first), warnings);
   const width = header.names.length;
@@ -102,6 +105,8 @@ export async function openXlsx(file: string, options: ReaderOptions, warnings: S
     header: header.names,
     unnamedAtEnd: [],
     detected: { encoding: 'xlsx', headerRow: headerRow.line, sheet: sheet.name },
+    headerChoice: headerChoiceInfo(chosen),
+    sheets: sheets.map((s) => ({ name: s.name, hidden: s.hidden, chart: !s.part })),
     columnLetters: header.names.map((_, i) => columnLetter(first + i)),
     warnings,
     records: read(),
