@@ -44,7 +44,7 @@ test("no users file (Salesforce Data Loader): a sales-profile job derived from t
     { file: 'Task.csv', resource: 'activity', profile: 'Task.profile.json' },
   ]);
   expect(r.out).toContain(`${join(dir, 'Opportunity.csv')}: sales-profile (derived from its owner column "OwnerId": no file of the run holds sales profiles)`);
-  expect(r.out).toContain('owners: all 1 distinct owner/agent ids in the sample of Opportunity.csv are among the ids proposed for Opportunity.csv');
+  expect(r.out).toContain('owners: the 1 distinct owner/agent id in the sample of Opportunity.csv is among the ids proposed for Opportunity.csv');
 });
 
 test('no owner column at all (Salesforce tree JSON): one owner id to fill in, for the deals and the sales profile derived for it', async () => {
@@ -65,7 +65,7 @@ test("owners named by full name (Dynamics 365): the users' id is the slug of fir
   expect(r.code).toBe(0);
   expect(json(join(dir, 'User.profile.json')).fields.externalId).toEqual({ template: '{First Name|slug}-{Last Name|slug}' });
   expect(r.out).toContain(
-    'owners: 1 of 11 distinct owner/agent ids in the sample of Opportunity.csv are not among the ids proposed for User.csv: "matisha-ladiwala"',
+    'owners: 1 of 11 distinct owner/agent ids in the sample of Opportunity.csv is not among the ids proposed for User.csv: "matisha-ladiwala"',
   );
 });
 
