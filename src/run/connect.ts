@@ -8,7 +8,7 @@ import type { TrafficCount } from '../report/run-report.js';
 import type { SandboxHeld } from '../report/sandbox-lines.js';
 import type { SandboxHandle } from '../sandbox/index.js';
 import { apiTarget } from '../config/api-key.js';
-import type { SendEvent } from '../send/types.js';
+import { sendEventLine } from '../report/send-events.js';
 import type { BatchSender } from '../send/dispatch.js';
 import type { ResolvedSettings } from '../config/settings.js';
 
@@ -31,11 +31,6 @@ export interface Connection {
 
 function held(sandbox: SandboxHandle): SandboxHeld {
   return { records: Object.fromEntries(RESOURCES.map((r) => [r, sandbox.records(r).length])) as Record<Resource, number>, batches: sandbox.batches().length };
-}
-
-function describeEvent(e: SendEvent): string {
-  if (e.type === 'retry') return `retrying ${e.resource} batch ${e.batchId} in ${(e.delayMs / 1000).toFixed(1)} s (attempt ${e.attempt} failed: ${e.reason})`;
-  return `warning: ${e.message}`;
 }
 
 export async function connect(settings: ResolvedSettings, options: ConnectOptions): Promise<Connection> {
@@ -73,8 +68,11 @@ export async function connect(settings: ResolvedSettings, options: ConnectOption
       allowInsecureHttp: settings.allowInsecureHttp,
       env: settings.proxyEnv,
       tlsVerifyOffInEnv: settings.tlsVerifyOffInEnv,
-      // a TLS or clear-text warning is shown even to --quiet runs; retries are progress
-      onEvent: (e) => options.say?.(describeEvent(e), e.type === 'warning' ? 'error' : 'info'),
+      // a TLS or clear-text warning is shown even to --quiet runs; retries and waits are progress
+      onEvent: (e) => {
+        const { text, level } = sendEventLine(e);
+        options.say?.(text, level);
+      },
     });
   } catch (error) {
     await sandbox?.close();

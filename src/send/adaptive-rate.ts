@@ -1,7 +1,8 @@
 // The request rate learnt from 429s, as the AWS SDKs' adaptive retry mode does (a CUBIC-shaped rate):
 // off until the first 429; then the rate drops to a share of what the server let through in the
-// last second, climbs back towards that level, stays just under it for a while, and only then
-// slowly probes above it. A server with a fixed quota then sees a rate just under its quota, with a rare 429 as it probes.
+// last second, climbs back towards that level, stays at it for a while, and only then slowly probes
+// above it. The pacer (pacer.ts) keeps every window of requests a margin under the rate, so a
+// server with a fixed quota sees a rate just under its quota, with a rare 429 as it probes.
 // Pure arithmetic: the caller passes the time.
 
 /** Share of the measured rate kept after a 429. */
@@ -10,13 +11,13 @@ const BETA = 0.9;
 const SCALE = 0.1;
 const WINDOW_MS = 1000;
 /**
- * For this long after a 429 the rate stays just under the level that got it (a fixed window is then
- * not overrun by jitter); only then does it probe above, slower than CUBIC's own scale: a quota
- * rarely grows, and every probe past it costs a burst of 429s.
+ * For this long after a 429 the rate stays at the level that got through (held under it by 0.98 up
+ * to issue 28: with the pacer's margin that cost throughput and no longer bought anything); only
+ * then does it probe above, slower than CUBIC's own scale: a quota rarely grows, and every probe
+ * past it costs a burst of 429s.
  */
 const HOLD_MS = 30_000;
 const PROBE_SCALE = 0.02;
-const HOLD_SHARE = 0.98;
 const MIN_RATE = 0.5;
 
 export class AdaptiveRate {
@@ -41,19 +42,25 @@ export class AdaptiveRate {
     // successes of requests sent before the 429 still arrive for a moment: what got through is
     // counted once they are in (early in a run the last second held only a part of the quota)
     if (since < WINDOW_MS && this.measured() > this.ceiling) this.setCeiling(this.measured());
-    // back towards the ceiling along CUBIC's concave part, held just under it; past the hold, the
-    // convex part starts from the ceiling: slow at first, faster the longer no 429 comes
+    // back towards the ceiling along CUBIC's concave part, held there; past the hold, the convex
+    // part starts from the ceiling: slow at first, faster the longer no 429 comes
     const climb =
       since < HOLD_MS
-        ? Math.min(SCALE * (since / 1000 - this.k) ** 3 + this.ceiling, this.ceiling * HOLD_SHARE)
+        ? Math.min(SCALE * (since / 1000 - this.k) ** 3 + this.ceiling, this.ceiling)
         : PROBE_SCALE * ((since - HOLD_MS) / 1000) ** 3 + this.ceiling;
     this.rate = Math.min(climb, 2 * Math.max(this.measured(), MIN_RATE));
   }
 
-  /** A 429: the rate drops below what got through; a second 429 within the same round trip (`coolMs`) does not drop it again. */
-  onThrottle(nowMs: number, coolMs: number): void {
-    if (this.enabled && nowMs - this.cutAt < coolMs) return;
+  /**
+   * A 429 for a request that left at `sentAtMs`: the rate drops below what got through. One that
+   * left before the last drop says nothing new (it went at the old rate) and changes nothing. Before
+   * anything got through there is no level to learn: the rate stays off, and the server's
+   * Retry-After and the concurrency limit pace the retries.
+   */
+  onThrottle(nowMs: number, sentAtMs: number): void {
+    if (this.enabled && sentAtMs <= this.cutAt) return;
     this.forget(nowMs);
+    if (!this.enabled && this.successes.length === 0) return;
     const measured = Math.max(this.measured(), MIN_RATE);
     this.setCeiling(this.enabled ? Math.min(measured, this.rate) : measured);
     this.cutAt = nowMs;

@@ -32,7 +32,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const target = parseBaseUrl(options.baseUrl, options.allowInsecureHttp);
   warnAtStart(emit, target, options.tlsVerifyOffInEnv === true);
   const timeouts = resolveTimeouts(options.timeouts);
-  const flow = flowControl(options);
+  const policy = resolvePolicy(options.retry);
+  const flow = flowControl(options, policy.maxRetryAfterMs, emit);
   const state: ClientState = {
     dispatcher: createDispatcher({
       concurrency: flow.max,
@@ -43,7 +44,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     origin: target.origin,
     basePath: target.basePath,
     headers: { 'x-api-key': apiKey, 'content-type': 'application/json', accept: 'application/json', 'user-agent': 'batch-sync' },
-    policy: resolvePolicy(options.retry),
+    policy,
     timeouts,
     emit,
     halt: new AbortController(),
@@ -65,8 +66,11 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   };
 }
 
-/** Pinned at --concurrency when given; otherwise adaptive from the old fixed default up to --max-concurrency. */
-function flowControl(options: ApiClientOptions): { control: FlowControl; max: number } {
+/**
+ * Pinned at --concurrency when given; otherwise adaptive from the old fixed default up to
+ * --max-concurrency. The waits a server asks for are capped as a Retry-After is, and said as they start.
+ */
+function flowControl(options: ApiClientOptions, maxServerWaitMs: number, emit: (event: SendEvent) => void): { control: FlowControl; max: number } {
   const pinned = options.concurrency !== undefined;
   const max = options.concurrency ?? options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY;
   for (const [name, value] of [
@@ -76,7 +80,15 @@ function flowControl(options: ApiClientOptions): { control: FlowControl; max: nu
     if (!(value > 0)) throw new ConfigError(`${name} must be > 0, got ${value}`);
   }
   const initial = Math.min(max, DEFAULT_CONCURRENCY);
-  return { control: new FlowControl({ initial: pinned ? max : initial, max, pinned, maxRate: options.maxRate }), max };
+  const control = new FlowControl({
+    initial: pinned ? max : initial,
+    max,
+    pinned,
+    maxRate: options.maxRate,
+    maxServerWaitMs,
+    onWait: (wait) => emit({ type: 'wait', ...wait }),
+  });
+  return { control, max };
 }
 
 function usableKey(given: string | undefined): string {

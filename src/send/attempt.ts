@@ -113,6 +113,17 @@ export async function attemptOnce(ctx: AttemptContext, attempts: number): Promis
   } catch (err) {
     if (err instanceof BatchSyncError) throw err; // ours, from the status table above
     if (ctx.signal?.aborted || ctx.halt.aborted) return { kind: 'cancelled' };
+    // the server answered, with more header lines than the client reads: the batch may be applied (issue 28.8)
+    if ((err as { code?: unknown }).code === 'UND_ERR_HEADERS_OVERFLOW') {
+      return {
+        kind: 'done',
+        result: {
+          kind: 'unverified',
+          reason: 'the API answered with headers too large to read (Headers Overflow Error); the batch may have been applied',
+          attempts,
+        },
+      };
+    }
     const disposition = timedOut
       ? ({ action: 'retry', failure: { code: 'ATTEMPT_TIMEOUT', message: `the request to ${url} took longer than ${ctx.timeouts.attemptMs} ms` } } as const)
       : classifyError(err, ctx.origin);

@@ -66,6 +66,16 @@ export interface DispatchContext {
   settled?: Set<RowMeta>;
   /** Why the run stopped taking batches (aborted, interrupted, stopped by a guard), if it has. */
   stopped?(): string | undefined;
+  /**
+   * Set while a batch is isolated: its rows were sent in this batch, whose answer named no row, so
+   * they may be applied. Whatever ends the isolation early leaves them UNVERIFIED, never not sent.
+   */
+  sentIn?: { batchId: string; reason: string };
+}
+
+/** A row sent in a batch being isolated, when the isolation ends before its verdict. */
+function sentInDetail(sentIn: NonNullable<DispatchContext['sentIn']>, what: string): string {
+  return `sent in batch ${sentIn.batchId}, whose answer does not say which rows it refused (${sentIn.reason}); ${what}; a rerun sends them again`;
 }
 
 function outcome(ctx: DispatchContext, meta: RowMeta, batchId: string, kind: RowOutcome['outcome'], message: string, detail: string): RowOutcome {
@@ -134,15 +144,38 @@ async function settle(ctx: DispatchContext, batch: Batch, result: SendResult): P
     case 'too-large':
       return refused(ctx, batch, result);
     case 'unverified':
-    case 'gave-up': {
-      const message = result.kind === 'unverified' ? 'UNVERIFIED' : 'NOT_DELIVERED';
-      for (const item of items) ctx.record(outcome(ctx, item.meta, batchId, 'skipped', message, `batch ${batchId}: ${result.reason}`));
-      ctx.abort(result.reason);
-      return false;
-    }
+    case 'gave-up':
     case 'cancelled':
-      return unverified(`batch ${batchId} was interrupted before the server answered; a rerun sends it again`);
+      return unfinished(ctx, batch, result);
   }
+}
+
+/**
+ * A batch without the server's verdict on its rows. Unverified when the server may have applied
+ * it (an answer it could not read, a request interrupted while out, a batch being isolated); not
+ * delivered when its attempts failed; not sent when none left. A give-up stops the run.
+ */
+function unfinished(ctx: DispatchContext, { batchId, items }: Batch, result: SendResult & { kind: 'unverified' | 'gave-up' | 'cancelled' }): false {
+  const label = (message: string, detail: string) => {
+    for (const item of items) ctx.record(outcome(ctx, item.meta, batchId, 'skipped', message, detail));
+  };
+  const why = () => ctx.stopped?.() ?? 'run interrupted';
+  if (result.kind !== 'cancelled') ctx.abort(result.reason);
+  if (ctx.sentIn) {
+    const what =
+      result.kind !== 'cancelled'
+        ? `resent split, batch ${batchId}: ${result.reason}`
+        : result.inFlight
+          ? `resent split, batch ${batchId} was interrupted before the server answered`
+          : `not resent split: ${why()}`;
+    label('UNVERIFIED', sentInDetail(ctx.sentIn, what));
+  } else if (result.kind === 'unverified') label('UNVERIFIED', `batch ${batchId}: ${result.reason}`);
+  else if (result.kind === 'gave-up')
+    label(result.attempts === 0 ? 'NOT_SENT' : 'NOT_DELIVERED', result.attempts === 0 ? `not sent: ${result.reason}` : `batch ${batchId}: ${result.reason}`);
+  else if (result.inFlight) label('UNVERIFIED', `batch ${batchId} was interrupted before the server answered; a rerun sends it again`);
+  else if (result.attempts === 0) label('NOT_SENT', `not sent: ${why()}`);
+  else label('NOT_DELIVERED', `batch ${batchId}: not retried, ${why()}; last attempt: ${result.lastError?.message ?? 'failed'}`);
+  return false;
 }
 
 /** A 400 or 413: the one item is rejected, a larger batch is split (a 400's halves watched by the circuit breaker). */
@@ -155,9 +188,9 @@ async function refused(ctx: DispatchContext, batch: Batch, result: SendResult & 
     return true;
   }
   const [first, second] = halves(batch, ctx.source);
-  const firstResult = await sendHalf(ctx, first);
+  const firstResult = await sendHalf(ctx, first, batchId);
   if (action === 'split-guarded' && firstResult?.kind === 'bad-request' && refusedAlike(firstResult, result)) {
-    const secondResult = await sendHalf(ctx, second);
+    const secondResult = await sendHalf(ctx, second, batchId);
     if (secondResult?.kind === 'bad-request' && refusedAlike(secondResult, result)) {
       const { message, detail } = refusedWhole(result, batchId);
       for (const item of items) ctx.record(outcome(ctx, item.meta, batchId, 'rejected', message, detail));
@@ -168,7 +201,7 @@ async function refused(ctx: DispatchContext, batch: Batch, result: SendResult & 
     return a && b;
   }
   const a = firstResult ? await settle(ctx, first, firstResult) : false;
-  const secondResult = await sendHalf(ctx, second);
+  const secondResult = await sendHalf(ctx, second, batchId);
   const b = secondResult ? await settle(ctx, second, secondResult) : false;
   return a && b;
 }
@@ -207,25 +240,44 @@ async function isolate(ctx: DispatchContext, batch: Batch, reason: string): Prom
     case 'split':
       break;
   }
+  // its rows were sent and may be applied: however the isolation ends, none is called not sent
+  const sentIn = ctx.sentIn ?? { batchId, reason };
+  const inner: DispatchContext = { ...ctx, sentIn };
   const [first, second] = halves(batch, ctx.source);
-  const firstResult = await sendHalf(ctx, first);
-  const a = firstResult ? await settle(ctx, first, firstResult) : false;
-  const secondResult = await sendHalf(ctx, second);
-  const b = secondResult ? await settle(ctx, second, secondResult) : false;
-  unclaim(iso!, Number(!firstResult) + Number(!secondResult));
-  return a && b;
+  try {
+    const firstResult = await sendHalf(inner, first, batchId);
+    const a = firstResult ? await settle(inner, first, firstResult) : false;
+    const secondResult = await sendHalf(inner, second, batchId);
+    const b = secondResult ? await settle(inner, second, secondResult) : false;
+    unclaim(iso!, Number(!firstResult) + Number(!secondResult));
+    return a && b;
+  } catch (error) {
+    // an answer that ends the run (401, a redirect…) to a part: the rows without a verdict stay unverified
+    const what = `resent split, the run ended: ${redact((error as Error).message ?? String(error))}`;
+    for (const item of items)
+      if (!ctx.settled?.has(item.meta)) ctx.record(outcome(ctx, item.meta, batchId, 'skipped', 'UNVERIFIED', sentInDetail(sentIn, what)));
+    throw error;
+  }
 }
 
-/** Sends one half of a split batch, or records its rows NOT_SENT when the run has stopped (undefined). */
-async function sendHalf(ctx: DispatchContext, half: Batch): Promise<SendResult | undefined> {
+/**
+ * Sends one half of batch `parent`, or, when the run has stopped, gives its rows their outcome
+ * (undefined): UNVERIFIED when the parent is being isolated (sent, maybe applied), NOT_SENT when it
+ * was refused (a 400 or 413 applies nothing).
+ */
+async function sendHalf(ctx: DispatchContext, half: Batch, parent: string): Promise<SendResult | undefined> {
   // the first half's acknowledgements may still be on their way to disk
   const syncing = ctx.beforeSend?.();
   if (syncing) await syncing;
   // the first half may have stopped the run (retries exhausted): the second is then not sent, as any later batch
   const why = ctx.stopped?.();
-  if (why !== undefined) {
-    for (const item of half.items) ctx.record(outcome(ctx, item.meta, half.batchId, 'skipped', 'NOT_SENT', `not sent: ${why}`));
-    return undefined;
+  if (why === undefined) return sendBatch(ctx, half);
+  for (const item of half.items) {
+    ctx.record(
+      ctx.sentIn
+        ? outcome(ctx, item.meta, half.batchId, 'skipped', 'UNVERIFIED', sentInDetail(ctx.sentIn, `not resent split: ${why}`))
+        : outcome(ctx, item.meta, half.batchId, 'skipped', 'NOT_SENT', `refused with batch ${parent}, which applies nothing; not resent split: ${why}`),
+    );
   }
-  return sendBatch(ctx, half);
+  return undefined;
 }

@@ -10,6 +10,8 @@ export interface RateLimitInfo {
   remaining?: number;
   /** When that window ends, as a time on the caller's clock (ms). */
   resetAt?: number;
+  /** The fields `remaining` and `resetAt` were read from, as a person would look for them (`X-RateLimit-Reset`). */
+  header?: string;
   /** The quota's rate, in requests per second (quota ÷ window), when the server said both. */
   policyRate?: number;
 }
@@ -29,9 +31,14 @@ export function resetFromValue(value: number, nowMs: number): number {
 
 const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v.join(', ') : v)?.trim() || undefined;
 
-/** A whole number ≥ 0 at the start of a field (`100`, `100, 100;w=60`), else undefined. */
-function leadingInt(v: string | undefined): number | undefined {
-  const m = v === undefined ? null : /^\s*(\d+)/.exec(v);
+/**
+ * The number a field starts with, alone or as the first member of a list (`100`, `100, 100;w=60`):
+ * a whole number for a count, also a fraction or an exponent (`1.5`, `1e15`) for a time. Anything
+ * else is no number: `1e15` is never read as 1, nor `12abc` as 12.
+ */
+function leadingNumber(v: string | undefined, kind: 'count' | 'time'): number | undefined {
+  const pattern = kind === 'count' ? /^\s*(\d+)\s*(?:[,;]|$)/ : /^\s*(\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)\s*(?:[,;]|$)/;
+  const m = v === undefined ? null : pattern.exec(v);
   return m ? Number(m[1]) : undefined;
 }
 
@@ -56,7 +63,8 @@ function currentDraft(field: string, nowMs: number): RateLimitInfo | undefined {
     const remaining = param(member, 'r');
     if (remaining === undefined) continue;
     const t = param(member, 't');
-    if (best?.remaining === undefined || remaining < best.remaining) best = { remaining, resetAt: t === undefined ? undefined : nowMs + t * 1000 };
+    if (best?.remaining === undefined || remaining < best.remaining)
+      best = { remaining, resetAt: t === undefined ? undefined : nowMs + t * 1000, header: 'RateLimit' };
   }
   return best;
 }
@@ -70,7 +78,7 @@ function dictionaryDraft(field: string, nowMs: number): RateLimitInfo | undefine
   };
   const remaining = value('remaining');
   const reset = value('reset');
-  return remaining === undefined ? undefined : { remaining, resetAt: reset === undefined ? undefined : nowMs + reset * 1000 };
+  return remaining === undefined ? undefined : { remaining, resetAt: reset === undefined ? undefined : nowMs + reset * 1000, header: 'RateLimit' };
 }
 
 /** `RateLimit-Policy`: the slowest policy's quota per second. */
@@ -86,11 +94,12 @@ function policyRate(field: string | undefined): number | undefined {
 
 /** Separate fields: `RateLimit-Remaining`/`-Reset` (older drafts, seconds) or `X-RateLimit-*` (seconds or a Unix time). */
 function separateFields(headers: Headers, prefix: 'ratelimit' | 'x-ratelimit', nowMs: number): RateLimitInfo | undefined {
-  const remaining = leadingInt(one(headers[`${prefix}-remaining`]));
+  const remaining = leadingNumber(one(headers[`${prefix}-remaining`]), 'count');
   if (remaining === undefined) return undefined;
-  const reset = leadingInt(one(headers[`${prefix}-reset`]));
-  if (reset === undefined) return { remaining };
-  return { remaining, resetAt: prefix === 'x-ratelimit' ? resetFromValue(reset, nowMs) : nowMs + reset * 1000 };
+  const name = prefix === 'x-ratelimit' ? 'X-RateLimit' : 'RateLimit';
+  const reset = leadingNumber(one(headers[`${prefix}-reset`]), 'time');
+  if (reset === undefined) return { remaining, header: `${name}-Remaining` };
+  return { remaining, resetAt: prefix === 'x-ratelimit' ? resetFromValue(reset, nowMs) : nowMs + reset * 1000, header: `${name}-Reset` };
 }
 
 /** Everything the headers (lower-case names, as undici gives them) say; undefined when they say nothing. */

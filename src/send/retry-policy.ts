@@ -50,6 +50,21 @@ export function parseRetryAfter(value: string | string[] | undefined, nowMs: num
   return Math.max(0, at - nowMs);
 }
 
+/** Seconds as a person reads them: tenths for a short wait, whole seconds from 100 on. */
+const secondsText = (ms: number) => {
+  const s = ms / 1000;
+  return Number.isInteger(s) || s >= 100 ? String(Math.round(s)) : s.toFixed(1);
+};
+
+/**
+ * Why a wait the server asked for is not waited (`server asked to wait 3600 s (Retry-After), beyond
+ * the 120 s cap`): a batch given up, or the flow control closed (flow-control.ts).
+ */
+export function beyondCap(waitMs: number, header: string, capMs: number): string {
+  const wait = Number.isFinite(waitMs) ? `${secondsText(waitMs)} s` : 'without end';
+  return `server asked to wait ${wait} (${header}), beyond the ${secondsText(capMs)} s cap`;
+}
+
 /**
  * What to wait before the next attempt. Never earlier than the server's Retry-After, and never
  * less than our own backoff either: a Retry-After of 0 repeated must not turn into a tight loop.

@@ -6,7 +6,7 @@ import { redact } from '../redact.js';
 import { attemptOnce, type AttemptContext, type AttemptOutcome } from './attempt.js';
 import type { LoadSignal } from './concurrency-limit.js';
 import type { FlowControl } from './flow-control.js';
-import { nextDelay } from './retry-policy.js';
+import { beyondCap, nextDelay } from './retry-policy.js';
 import { sleep } from './sleep.js';
 import type { AttemptFailure, RetryPolicy, SendEvent, SendRequest, SendResult, Timeouts } from './types.js';
 
@@ -56,12 +56,15 @@ function seconds(ms: number): string {
 }
 
 /**
- * One attempt, once the run's flow control gives it a place (undefined: cancelled while waiting);
- * an error that ends the run is latched for every other send before it is thrown.
+ * One attempt, once the run's flow control gives it a place: undefined when cancelled while
+ * waiting (the run stopped taking batches: one not sent yet does not leave), the reason when the
+ * flow control refuses to send (a wait beyond the cap). An error that ends the run is latched for
+ * every other send before it is thrown.
  */
-async function attemptLatched(state: ClientState, req: SendRequest, ctx: AttemptContext, attempt: number): Promise<AttemptOutcome | undefined> {
-  const permit = await state.flow.acquire(req.signal, state.halt.signal, attempt > 1 ? req.stop : undefined);
+async function attemptLatched(state: ClientState, req: SendRequest, ctx: AttemptContext, attempt: number): Promise<AttemptOutcome | string | undefined> {
+  const permit = await state.flow.acquire(req.signal, state.halt.signal, req.stop);
   if (!permit) return undefined;
+  if ('closed' in permit) return permit.closed;
   if (attempt > 1) state.flow.traffic.retries++;
   let outcome: AttemptOutcome | undefined;
   let headers: Record<string, string | string[] | undefined> | undefined;
@@ -82,11 +85,13 @@ async function attemptLatched(state: ClientState, req: SendRequest, ctx: Attempt
 /**
  * Waits before the next attempt. A pure backoff (no Retry-After) ends early once another request
  * succeeded after the overload: the flow control's limit, cut by the overload, paces the return.
+ * Any wait ends when the flow control closes: the next attempt is then refused at once.
  */
 async function waitToRetry(state: ClientState, req: SendRequest, delayMs: number, serverAsked: boolean): Promise<boolean> {
   const from = Date.now();
-  const slept = await sleep(delayMs, req.signal, state.halt.signal, req.stop, serverAsked ? undefined : state.flow.recovered);
-  state.flow.traffic.waitMs += Date.now() - from;
+  const { flow } = state;
+  const slept = await sleep(delayMs, req.signal, state.halt.signal, req.stop, flow.closed, serverAsked ? undefined : flow.recovered);
+  flow.traffic.waitMs += Date.now() - from;
   return slept || !(req.signal?.aborted || state.halt.signal.aborted || req.stop?.aborted);
 }
 
@@ -94,9 +99,7 @@ async function waitToRetry(state: ClientState, req: SendRequest, delayMs: number
 function retryOrGiveUp(state: ClientState, failure: AttemptFailure, retryAfterMs: number | undefined, attempt: number, elapsedMs: number): SendResult | number {
   const { policy } = state;
   const giveUp = (reason: string): SendResult => ({ kind: 'gave-up', reason: redact(reason), attempts: attempt, status: failure.status, lastError: failure });
-  if (retryAfterMs !== undefined && retryAfterMs > policy.maxRetryAfterMs) {
-    return giveUp(`server asked to wait ${seconds(retryAfterMs)} s (Retry-After), beyond the ${seconds(policy.maxRetryAfterMs)} s cap`);
-  }
+  if (retryAfterMs !== undefined && retryAfterMs > policy.maxRetryAfterMs) return giveUp(beyondCap(retryAfterMs, 'Retry-After', policy.maxRetryAfterMs));
   if (attempt >= policy.maxAttempts) return giveUp(`gave up after ${attempts(attempt)}; last: ${failure.message}`);
   const delayMs = nextDelay(attempt, policy, retryAfterMs);
   if (elapsedMs + delayMs > policy.maxTotalMs) {
@@ -107,19 +110,23 @@ function retryOrGiveUp(state: ClientState, failure: AttemptFailure, retryAfterMs
 
 export async function sendWithRetries(state: ClientState, req: SendRequest, ctx: AttemptContext): Promise<SendResult> {
   const started = Date.now();
+  let lastError: AttemptFailure | undefined;
+  // not sent (again): what the attempts so far met, if any
+  const cancelled = (attempts: number): SendResult => ({ kind: 'cancelled', attempts, inFlight: false, lastError });
   for (let attempt = 1; ; attempt++) {
     if (state.fatal) throw state.fatal;
-    if (req.signal?.aborted) return { kind: 'cancelled', attempts: attempt - 1 };
+    if (req.signal?.aborted) return cancelled(attempt - 1);
     const outcome = await attemptLatched(state, req, ctx, attempt);
+    if (typeof outcome === 'string') return { kind: 'gave-up', reason: redact(outcome), attempts: attempt - 1, status: lastError?.status, lastError };
     if (outcome === undefined) {
       if (state.fatal && !req.signal?.aborted) throw state.fatal;
-      return { kind: 'cancelled', attempts: attempt - 1 };
+      return cancelled(attempt - 1);
     }
     // a batch that finished stays finished even if another send has just ended the run
     if (outcome.kind === 'done') return outcome.result;
     if (outcome.kind === 'cancelled') {
       if (state.fatal && !req.signal?.aborted) throw state.fatal;
-      return { kind: 'cancelled', attempts: attempt };
+      return { kind: 'cancelled', attempts: attempt, inFlight: true, lastError };
     }
     // (a 2xx we could not read is 'done' as unverified in attempt.ts: it never comes back here)
     if (outcome.kind === 'stop') {
@@ -127,6 +134,7 @@ export async function sendWithRetries(state: ClientState, req: SendRequest, ctx:
       return { kind: 'gave-up', reason: redact(failure.message), attempts: attempt, status: failure.status, body, lastError: failure };
     }
     if (state.fatal) throw state.fatal;
+    lastError = outcome.failure;
     const next = retryOrGiveUp(state, outcome.failure, outcome.retryAfterMs, attempt, Date.now() - started);
     if (typeof next !== 'number') return next;
     const { failure } = outcome;
@@ -143,6 +151,6 @@ export async function sendWithRetries(state: ClientState, req: SendRequest, ctx:
     const slept = await waitToRetry(state, req, next, outcome.retryAfterMs !== undefined);
     if (state.fatal) throw state.fatal;
     // interrupted while waiting to retry: no request leaves after the run stopped taking batches
-    if (!slept || req.stop?.aborted) return { kind: 'cancelled', attempts: attempt };
+    if (!slept || req.stop?.aborted) return cancelled(attempt);
   }
 }

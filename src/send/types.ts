@@ -80,7 +80,12 @@ export type SendResult =
   /** A 2xx arrived at least once but never with a body we could check: maybe applied, never count it accepted. */
   | { kind: 'unverified'; reason: string; attempts: number; status?: number; body?: string }
   | { kind: 'gave-up'; reason: string; attempts: number; status?: number; body?: string; lastError?: AttemptFailure }
-  | { kind: 'cancelled'; attempts: number };
+  /**
+   * Not finished because the run was interrupted: `inFlight` while a request was out (the server
+   * may have it), else before the next attempt left (none did when `attempts` is 0); `lastError`
+   * is what the last attempt met, if one failed.
+   */
+  | { kind: 'cancelled'; attempts: number; inFlight: boolean; lastError?: AttemptFailure };
 
 export type SendEvent =
   | {
@@ -94,7 +99,18 @@ export type SendEvent =
       reason: string;
       error: AttemptFailure;
     }
-  | { type: 'warning'; code: 'TLS_VERIFY_ENV' | 'INSECURE_HTTP'; message: string };
+  | { type: 'warning'; code: 'TLS_VERIFY_ENV' | 'INSECURE_HTTP'; message: string }
+  /** A wait the server asked for has started (flow-control.ts): the run is not stuck, it is told to wait. */
+  | ({ type: 'wait' } & ServerWait);
+
+/** A wait the server asked for, as it starts: a hold until a quota's reset or a Retry-After, or the pace of its policy. */
+export interface ServerWait {
+  ms: number;
+  /** Where it asked: `Retry-After`, `X-RateLimit-Reset`, `RateLimit-Policy`… */
+  header: string;
+  /** True for the pace of a policy (each request waits `ms` after the one before), false for one hold of all requests. */
+  pacing: boolean;
+}
 
 /** What the client's requests met, for the report: did the API or batch-sync bound the run? */
 export interface Traffic {

@@ -1,6 +1,7 @@
 // One bounded request to a notification endpoint (a chat webhook, a healthchecks ping): never the API,
-// never its key. Each attempt has 5 s in all; a network failure, a timeout, a 429 or a 5xx is tried once
-// more. It never throws: the caller logs what went wrong, and the run's exit code stays its own.
+// never its key. Each attempt has 5 s in all to answer; its status is the answer, and the body is not
+// read. A network failure, a timeout, a 429 or a 5xx is tried once more. It never throws: the caller
+// logs what went wrong, and the run's exit code stays its own.
 import { addSecret } from '../redact.js';
 
 const WEBHOOK_TIMEOUT_MS = 5_000;
@@ -44,7 +45,9 @@ async function attempt(url: string, body: string, options: WebhookOptions): Prom
       bodyTimeout: timeoutMs,
       signal: AbortSignal.timeout(timeoutMs),
     });
-    await res.body.dump().catch(() => undefined);
+    // the status is the answer: its body is not waited for (one dripped slowly held each call until
+    // the timeout); the abort this makes of the body is ours, not an error
+    res.body.on('error', () => undefined).destroy();
     if (res.statusCode >= 200 && res.statusCode < 300) return { ok: true, status: res.statusCode };
     return { ok: false, reason: `answered HTTP ${res.statusCode}`, retry: res.statusCode === 429 || res.statusCode >= 500 };
   } catch (error) {

@@ -5,7 +5,8 @@ import { afterEach, describe, expect, test } from 'vitest';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
 import { sandboxPerFile } from '../helpers/sandbox.js';
 import { startServer, type MisbehavingServer } from '../helpers/misbehaving-server.js';
-import { KEY, accountsFile, allIds, applyingServerLedger, batchIdOf, expectExactlyOnce, pushJson } from './faults-helpers.js';
+import { spawnCli } from '../helpers/cli.js';
+import { KEY, accountsFile, allIds, applyingServerLedger, batchIdOf, expectExactlyOnce, pushJson, type JsonReport } from './faults-helpers.js';
 import { healthyApiAt } from './faults-helpers.js';
 
 let server: MisbehavingServer | undefined;
@@ -68,4 +69,26 @@ describe('429 Retry-After through push', () => {
     expect(rerun.report.totals).toMatchObject({ read: 6, accepted: 4, skipped: 2 });
     expectExactlyOnce(allIds(6), applied, sandbox);
   });
+});
+
+describe('429 to every request (issue 28.8)', () => {
+  test("each batch is given up after its 6 attempts, within the README's ~15 s of backoff (not a minute at a learnt 0.5 a second)", async () => {
+    server = await startServer([], { status: 429, headers: { 'retry-after': '1' } });
+    const { file } = accountsFile(8);
+    // the built CLI with the default retry policy, as a user runs it: the README's figure is about these defaults
+    const r = await spawnCli(['push', '--format', 'json', '--batch-size', '2', file], {
+      env: { BATCH_SYNC_API_KEY: KEY, BATCH_SYNC_BASE_URL: server.url },
+      timeoutMs: 120_000,
+    });
+    const report = JSON.parse(r.stdout) as JsonReport & { traffic: { requests: number; throttled: number } };
+    expect(r.code).toBe(3);
+    expect(report.totals).toMatchObject({ read: 8, accepted: 0, skipped: 8 });
+    // every request sent was a batch's attempt: 6 per batch at most, all answered 429
+    expect(report.traffic.requests).toBe(server.requests.length);
+    expect(report.traffic.throttled).toBe(server.requests.length);
+    expect(server.requests.length).toBeLessThanOrEqual(4 * 6);
+    // backoff of 5 retries is at most 0.5 + 1 + 2 + 4 + 8 s (each at least the 1 s asked); the old pacing made it 48 s and more
+    const duration = Number(/ duration=(\d+\.\d)s /.exec(r.stderr)?.[1]);
+    expect(duration).toBeLessThan(30);
+  }, 130_000);
 });

@@ -6,7 +6,9 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { startSandbox, type SandboxHandle, type SandboxOptions } from '../../src/sandbox/index.js';
 import { runCli, tempFiles } from '../helpers/cli.js';
-import { accountsCsv, allIds } from './faults-helpers.js';
+import { busiestWindow } from '../helpers/flow-sim.js';
+import { startServer } from '../helpers/misbehaving-server.js';
+import { KEY as FAULTS_KEY, accountsCsv, allIds, okBody } from './faults-helpers.js';
 
 const KEY = 'rate-limits-key-5b2e';
 const started: SandboxHandle[] = [];
@@ -84,6 +86,22 @@ describe('--max-rate', () => {
     const unpaced = await push(4, { rateLimit: 2 });
     expectEachOnce(unpaced, 4);
     expect(unpaced.statuses(429)).toBeGreaterThan(0);
+  });
+
+  test('--max-rate 5: no second at the server holds more than 5 requests (issue 28.8: 6 arrived within 994 ms)', async () => {
+    const server = await startServer([], { respond: (req) => ({ status: 200, body: okBody(req) }) });
+    try {
+      const dir = tempFiles({ 'accounts.csv': accountsCsv(14) });
+      const r = await runCli(['push', '--format', 'json', '--batch-size', '1', '--max-rate', '5', '--concurrency', '4', join(dir, 'accounts.csv')], {
+        BATCH_SYNC_API_KEY: FAULTS_KEY,
+        BATCH_SYNC_BASE_URL: server.url,
+      });
+      expect(r.code).toBe(0);
+      expect(server.requests).toHaveLength(14);
+      expect(busiestWindow(server.requests.map((q) => q.at))).toBeLessThanOrEqual(5);
+    } finally {
+      await server.close();
+    }
   });
 
   test('0 and words are usage errors (exit 2), nothing sent', async () => {

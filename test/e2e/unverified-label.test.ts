@@ -34,3 +34,14 @@ test('a 200 with an unreadable body, then 401: the row stays UNVERIFIED, not NOT
   expect(r.code).toBe(3);
   expect(r.report.notAccepted.map((n) => n.message)).toEqual(['UNVERIFIED']);
 });
+
+test('an answer with 3,000 header lines (past what the client reads): the batch was applied, its row UNVERIFIED, never resent (issue 28.8)', async () => {
+  const flood: Record<string, string> = {};
+  for (let i = 0; i < 3000; i++) flood[`x-padding-${i}`] = 'v';
+  const r = await push([], { status: 200, body: OK_BODY, headers: flood });
+  expect(r.code).toBe(3);
+  expect(r.report.notAccepted.map((n) => n.message)).toEqual(['UNVERIFIED']);
+  expect(r.report.notAccepted[0]!.detail).toMatch(/headers .*too large to read/);
+  // a request the server answered is never sent again in the run
+  expect(server!.requests).toHaveLength(1);
+});

@@ -70,7 +70,8 @@ describe('send: cancellation', () => {
     setTimeout(() => ac.abort(), 50);
     const started = Date.now();
     const result = await client(s.url).send(batch({ signal: ac.signal }));
-    expect(result).toEqual({ kind: 'cancelled', attempts: 1 });
+    // the request was out: the server may have it
+    expect(result).toEqual({ kind: 'cancelled', attempts: 1, inFlight: true });
     expect(Date.now() - started).toBeLessThan(1500);
   });
 
@@ -82,14 +83,15 @@ describe('send: cancellation', () => {
       onEvent: (e) => e.type === 'retry' && ac.abort(),
     });
     const result = await c.send(batch({ signal: ac.signal }));
-    expect(result).toEqual({ kind: 'cancelled', attempts: 1 });
+    // between attempts: what the last one met is kept for the row's reason
+    expect(result).toEqual({ kind: 'cancelled', attempts: 1, inFlight: false, lastError: expect.objectContaining({ status: 503 }) });
     expect(s.requests).toHaveLength(1);
   });
 
   it('an already-aborted signal sends nothing', async () => {
     const s = await server();
     const result = await client(s.url).send(batch({ signal: AbortSignal.abort() }));
-    expect(result).toEqual({ kind: 'cancelled', attempts: 0 });
+    expect(result).toEqual({ kind: 'cancelled', attempts: 0, inFlight: false });
     expect(s.requests).toHaveLength(0);
   });
 });
