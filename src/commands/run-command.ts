@@ -202,7 +202,7 @@ export async function runSyncCommand(
         const inputs = jobs.map((j) => j.job.file);
         refuseOverInputs(request, jobs, { '--emit': emitFile, '--junit': flags.junit });
         if (flags.errors) errors = errorsWriter(flags.errors, inputs);
-        for (const { job, source } of jobs) errors?.declareSource(job.file, { header: source.header, delimiter: source.detected.delimiter });
+        for (const { job, source } of jobs) errors?.declareSource(source.rowsFile ?? job.file, { header: source.header, delimiter: source.detected.delimiter });
         if (emitFile) emitted = openEmit(emitFile);
       },
       onProgress: (c) => progress.update(c),

@@ -7,6 +7,7 @@ import { basename, join } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
 import { BatchSyncError, EXIT, UsageError, errorMessage } from '../errors.js';
 import { openAtomic, type AtomicFile } from '../util/atomic-file.js';
+import { splitSheetLabel } from '../util/sheet-label.js';
 import { neutraliseCell } from './formula-guard.js';
 import type { RowOutcome } from '../plan/outcome.js';
 import { inputFiles, sameFileNote } from './same-file.js';
@@ -56,7 +57,13 @@ export interface ErrorsCsvWriter {
   abort(): void;
 }
 
-const defaultErrorsFileName = (source: string) => `${basename(source).replace(/\.[^.]*$/, '')}.errors.csv`;
+/** `deals.csv` → `deals.errors.csv`; a sheet of a workbook of several, `cartera.xlsx[Ventas 2026]` → `cartera[Ventas 2026].errors.csv`. */
+function defaultErrorsFileName(source: string): string {
+  const { path, sheet } = splitSheetLabel(source);
+  // a sheet's name may hold characters Windows refuses in a file name (Excel refuses only : \ / ? * [ ])
+  const suffix = sheet === undefined ? '' : `[${sheet.replace(/[<>:"/\\|?*\u0000-\u001f]/g, '_')}]`;
+  return `${basename(path).replace(/\.[^.]*$/, '')}${suffix}.errors.csv`;
+}
 
 interface OpenFile {
   source: string;
@@ -104,8 +111,10 @@ export function createErrorsCsv(options: ErrorsCsvOptions): ErrorsCsvWriter {
     const existing = open.get(o.file);
     if (existing) return existing;
     const target = uniqueTarget(o.file);
-    refuseInput(o.file, target);
-    const d = declared.get(o.file) ?? {};
+    // a workbook's sheet: its input is the workbook, declared by its path
+    const input = splitSheetLabel(o.file).path;
+    refuseInput(input, target);
+    const d = declared.get(o.file) ?? declared.get(input) ?? {};
     // an errors file fed back carries stale `_` columns: they are replaced, not duplicated
     const header = (d.header ?? Object.keys(o.row ?? {})).filter((h) => !ADDED.has(h));
     const f: OpenFile = { source: o.file, file: openAtomic(target), header, delimiter: d.delimiter ?? options.delimiter ?? ',', rows: 0, buffer: '' };

@@ -7,6 +7,7 @@ import { nonEmptyCells, chooseHeader, type PrefixRecord } from '../csv/detect-di
 import { buildHeader } from '../csv/header.js';
 import { CsvRow } from '../csv/row-builder.js';
 import { DEFAULT_MAX_RECORD_BYTES, type OpenedSource, type ReaderOptions, type SourceRecord, type SourceWarning } from '../types.js';
+import { sheetLabel } from '../../util/sheet-label.js';
 import { columnLetter } from './cell-value.js';
 import { RowsRead } from './row-order.js';
 import { readSharedStrings } from './shared-strings.js';
@@ -38,9 +39,11 @@ export async function openXlsx(file: string, options: ReaderOptions, warnings: S
   let ctx: SheetContext;
   let sheet: SheetEntry;
   let prefix: SheetRow[];
+  let worksheets: number;
   try {
     const workbook = await readWorkbook(file, zip, maxTextChars);
     ctx = workbook.ctx;
+    worksheets = workbook.sheets.filter((s) => s.part).length;
     ({ sheet, prefix } = await chooseSheet(file, zip, workbook.sheets, options, ctx, warnings));
   } catch (err) {
     throw readError(file, err);
@@ -61,6 +64,9 @@ export async function openXlsx(file: string, options: ReaderOptions, warnings: S
   const first = headerRow.cells.findIndex((c) => c.trim() !== '');
   const header = buildHeader(`${file}`, headerRow.line, headerRow.cells.slice(first), warnings);
   const width = header.names.length;
+  // a workbook of several worksheets: its rows' positions name the sheet (`cartera.xlsx[Ventas 2026]:45`)
+  const rowsFile = worksheets > 1 ? sheetLabel(file, sheet.name) : file;
+  for (const w of warnings) if (w.line !== undefined && w.file === file) w.file = rowsFile;
   const span = `${columnLetter(first)}–${columnLetter(first + width - 1)}`;
 
   async function* read(): AsyncGenerator<SourceRecord> {
@@ -71,10 +77,10 @@ export async function openXlsx(file: string, options: ReaderOptions, warnings: S
         const order = rows.take(row.line);
         if (order === 'above') continue;
         if (order === 'twice') {
-          yield { kind: 'unreadable', file, line: row.line, reason: `row ${row.line} is stored twice in the sheet (a damaged or hand-made file)` };
+          yield { kind: 'unreadable', file: rowsFile, line: row.line, reason: `row ${row.line} is stored twice in the sheet (a damaged or hand-made file)` };
           continue;
         }
-        const record = rowRecord(file, row, first, width, header.names, span);
+        const record = rowRecord(rowsFile, row, first, width, header.names, span);
         if (record === undefined) continue;
         rows.holds(row.line);
         yield record;
@@ -84,11 +90,12 @@ export async function openXlsx(file: string, options: ReaderOptions, warnings: S
     } finally {
       zip.close();
     }
-    warnings.push(...rows.warnings(file, sheet.name));
+    warnings.push(...rows.warnings(rowsFile, sheet.name));
   }
 
   return {
     file,
+    rowsFile,
     format: 'xlsx',
     header: header.names,
     unnamedAtEnd: [],
