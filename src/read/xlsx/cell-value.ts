@@ -87,24 +87,29 @@ function isoDay(ms: number): string {
 /**
  * A cell reference's column (0-based: `B12` → 1) when it is one — one to three capital letters up to
  * XFD, then exactly `line`, its row's number —; -1 when it is malformed (`a2`, `A0`, `A02`, `B`,
- * past XFD), -2 when it is well formed but names another row.
+ * past XFD), -2 when it is well formed but names another row. One pass of character codes: it runs
+ * for every cell of the sheet.
  */
-export function refColumn(ref: string, line: string): number {
+export function refColumn(ref: string, line: number): number {
+  const length = ref.length;
   let n = 0;
   let i = 0;
-  for (; i < ref.length && i < 4; i++) {
+  for (; i < length; i++) {
     const c = ref.charCodeAt(i);
-    if (c >= 65 && c <= 90) n = n * 26 + (c - 64);
-    else break;
+    if (c < 65 || c > 90) break;
+    n = n * 26 + c - 64;
   }
-  const digits = ref.length - i;
-  if (i === 0 || i > 3 || n > 16_384 || digits === 0 || ref.charCodeAt(i) === 48) return -1;
-  for (let j = i; j < ref.length; j++) {
-    const c = ref.charCodeAt(j);
+  if (i === 0 || i > 3 || n > 16_384 || i === length || ref.charCodeAt(i) === 48) return -1;
+  let row = 0;
+  for (; i < length; i++) {
+    const c = ref.charCodeAt(i);
     if (c < 48 || c > 57) return -1;
+    row = row * 10 + c - 48;
   }
-  return digits === line.length && ref.endsWith(line) ? n - 1 : -2;
+  if (row > MAX_ROW) return -1;
+  return row === line ? n - 1 : -2;
 }
+const MAX_ROW = 1_048_576;
 
 /** 0 → `A`, 27 → `AB`. */
 export function columnLetter(index: number): string {

@@ -47,7 +47,7 @@ export async function* parseXml(stream: Readable, handlers: XmlHandlers, maxText
     handlers.close?.(local(tag.name));
   });
   if (handlers.text) {
-    const text = (t: string) => handlers.text!(t);
+    const text = handlers.text.bind(handlers);
     parser.on('text', text);
     parser.on('cdata', text);
   }
