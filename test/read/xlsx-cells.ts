@@ -2,7 +2,7 @@
 // mapping: for comparing with other readers cell by cell (outside-xlsx.test.ts).
 import { DEFAULT_MAX_RECORD_BYTES } from '../../src/read/types.js';
 import { columnLetter } from '../../src/read/xlsx/cell-value.js';
-import { readWorkbook } from '../../src/read/xlsx/read-xlsx.js';
+import { readError, readWorkbook } from '../../src/read/xlsx/read-xlsx.js';
 import { sheetRows } from '../../src/read/xlsx/sheet-rows.js';
 import { openWorkbookZip } from '../../src/read/xlsx/workbook-zip.js';
 
@@ -32,6 +32,9 @@ export async function readWorkbookCells(file: string): Promise<WorkbookCells> {
       sheets.push({ name: sheet.name, cells });
     }
     return { sheets };
+  } catch (err) {
+    // as openXlsx says it: broken XML, a part too long, a damaged archive
+    throw readError(file, err);
   } finally {
     zip.close();
   }

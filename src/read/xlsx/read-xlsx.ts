@@ -196,7 +196,8 @@ function tooWide(where: string, cell: string): InputError {
   });
 }
 
-function readError(file: string, err: unknown, sheet?: string): unknown {
+/** A reading error as the one line a user sees: broken XML, text too long, a damaged archive. */
+export function readError(file: string, err: unknown, sheet?: string): unknown {
   const where = sheet === undefined ? file : `${file}: sheet "${sheet}"`;
   if (err instanceof XmlTooLong) return new InputError(`${where}: ${err.message} (a cell longer than the largest record read; --max-record-bytes raises it)`);
   if (err instanceof XmlBroken) return new InputError(`${where}: broken XML (${err.message.split('\n')[0]})`);
