@@ -216,7 +216,7 @@ export async function runSyncCommand(
             flags.errors,
             jobs.map((j) => j.job.file),
           );
-        for (const { job, source } of jobs) errors?.declareSource(job.file, { header: source.header, delimiter: source.detected.delimiter });
+        for (const { job, source } of jobs) errors?.declareSource(source.rowsFile ?? job.file, { header: source.header, delimiter: source.detected.delimiter });
         if (emitFile) emitted = openEmit(emitFile);
       },
       onProgress: (c) => progress.update(c),

@@ -26,7 +26,7 @@ export interface CreateMapperOptions {
 /** Throws ConfigError when header and profile do not fit; row problems come back from `map` as data. */
 export function createMapper(opts: CreateMapperOptions): Mapper {
   const { header, columnLetters } = opts;
-  if (header && columnLetters) return withCellLetters(createMapper({ ...opts, columnLetters: undefined }), header, columnLetters);
+  if (header && columnLetters) return withCellLetters(createMapper({ ...opts, columnLetters: undefined }), header, columnLetters, !opts.profile);
   if (opts.profile) return profileMapper({ ...opts, profile: opts.profile });
   if (header) return canonicalMapper({ ...opts, header });
   // JSON without a profile: items pass through as they are
@@ -42,8 +42,11 @@ export function createMapper(opts: CreateMapperOptions): Mapper {
   };
 }
 
-/** Diagnostics that name a header column name its letter too: `Monto (E)`, on the row the report gives. */
-function withCellLetters(mapper: Mapper, header: readonly string[], letters: readonly string[]): Mapper {
+/**
+ * Diagnostics that name a header column name its letter too: `Monto (E)`, on the row the report
+ * gives; `canonical`: the columns are the fields, so a contract problem's field names its column.
+ */
+function withCellLetters(mapper: Mapper, header: readonly string[], letters: readonly string[], canonical: boolean): Mapper {
   const labels = new Map(header.map((name, i) => [name, `${name} (${letters[i]})`]));
   const relabel = (d: Diagnostic): Diagnostic => {
     const label = d.column === undefined ? undefined : labels.get(d.column);
@@ -51,6 +54,7 @@ function withCellLetters(mapper: Mapper, header: readonly string[], letters: rea
   };
   return {
     ...mapper,
+    ...(canonical ? { columnOf: (field: string) => labels.get(field) } : {}),
     map(record) {
       const r = mapper.map(record);
       if (r.kind === 'invalid') return { ...r, problems: r.problems.map(relabel) };

@@ -25,6 +25,12 @@ export interface Mapper {
    * which say what is wrong. Absent where not worth it.
    */
   json?(record: SourceRecord, refs: unknown[]): string | undefined;
+  /**
+   * The column an item's field came from, as diagnostics name it (`amount.value (F)`), for a problem
+   * the contract finds after mapping. Only where it is certain: a canonical workbook's columns are
+   * its fields.
+   */
+  columnOf?(field: string): string | undefined;
 }
 
 /** externalId, owner, agent, associated account and deal: what the main thread checks across rows. */

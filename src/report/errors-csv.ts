@@ -10,6 +10,7 @@ import { stringify } from 'csv-stringify/sync';
 import { BatchSyncError, EXIT, UsageError, errorMessage } from '../errors.js';
 import type { AtomicFile } from '../util/atomic-file.js';
 import { openOutput } from '../util/output-file.js';
+import { splitSheetLabel } from '../util/sheet-label.js';
 import { neutraliseCell } from './formula-guard.js';
 import type { RowOutcome } from '../plan/outcome.js';
 import { inputFiles, sameFileNote } from './same-file.js';
@@ -64,7 +65,13 @@ export interface ErrorsCsvWriter {
   abort(): void;
 }
 
-const defaultErrorsFileName = (source: string) => `${basename(source).replace(/\.[^.]*$/, '')}.errors.csv`;
+/** `deals.csv` → `deals.errors.csv`; a sheet of a workbook of several, `cartera.xlsx[Ventas 2026]` → `cartera[Ventas 2026].errors.csv`. */
+function defaultErrorsFileName(source: string): string {
+  const { path, sheet } = splitSheetLabel(source);
+  // a sheet's name may hold characters Windows refuses in a file name (Excel refuses only : \ / ? * [ ])
+  const suffix = sheet === undefined ? '' : `[${sheet.replace(/[<>:"/\\|?*\u0000-\u001f]/g, '_')}]`;
+  return `${basename(path).replace(/\.[^.]*$/, '')}${suffix}.errors.csv`;
+}
 
 interface OpenFile {
   source: string;
@@ -74,6 +81,10 @@ interface OpenFile {
   rows: number;
   buffer: string;
 }
+
+// a lone \r is quoted too (csv-stringify quotes only \n with unix records): unquoted, a reader
+// would end the record there
+const line = (f: OpenFile, cells: string[]) => stringify([cells.map(neutraliseCell)], { delimiter: f.delimiter, record_delimiter: 'unix', quoted_match: /\r/ });
 
 export function createErrorsCsv(options: ErrorsCsvOptions): ErrorsCsvWriter {
   const name = options.fileName ?? defaultErrorsFileName;
@@ -100,11 +111,6 @@ export function createErrorsCsv(options: ErrorsCsvOptions): ErrorsCsvWriter {
   let failed: BatchSyncError | undefined;
   let droppedCells = 0;
 
-  // a lone \r is quoted too (csv-stringify quotes only \n with unix records): unquoted, a reader
-  // would end the record there
-  const line = (f: OpenFile, cells: string[]) =>
-    stringify([cells.map(neutraliseCell)], { delimiter: f.delimiter, record_delimiter: 'unix', quoted_match: /\r/ });
-
   const flush = (f: OpenFile) => {
     f.file.write(f.buffer);
     f.buffer = '';
@@ -114,8 +120,10 @@ export function createErrorsCsv(options: ErrorsCsvOptions): ErrorsCsvWriter {
     const existing = open.get(o.file);
     if (existing) return existing;
     const target = uniqueTarget(o.file);
-    refuseInput(o.file, target);
-    const d = declared.get(o.file) ?? {};
+    // a workbook's sheet: its input is the workbook, declared by its path
+    const input = splitSheetLabel(o.file).path;
+    refuseInput(input, target);
+    const d = declared.get(o.file) ?? declared.get(input) ?? {};
     // an errors file fed back carries stale `_` columns: they are replaced, not duplicated
     const header = (d.header ?? Object.keys(o.row ?? {})).filter((h) => !ADDED.has(h));
     const f: OpenFile = {

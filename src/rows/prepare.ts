@@ -86,7 +86,7 @@ export async function openJob(spec: JobSpec, method: Method, job: Job = { file: 
     }),
   );
   // the simple engine maps every row and serialises its item with JSON.stringify
-  const mapper: Mapper = fast ? created : { resource: created.resource, map: (record) => created.map(record) };
+  const mapper: Mapper = fast ? created : { resource: created.resource, map: (record) => created.map(record), columnOf: created.columnOf };
   // only runs that keep a state ask: the context digests the build, which takes a moment
   let context: string | undefined;
   const fingerprint = () => (context ??= fingerprintContext({ method, resource, header: source.header, detected: source.detected, reader, profile }));

@@ -153,7 +153,7 @@ export function openNightlySession(ctx: SessionContext): RunSession | undefined 
     // otherwise write nearly every row there)
     sink: errors && ((o) => errors.write(o)),
     prepared(jobs) {
-      for (const { job, source } of jobs) errors?.declareSource(job.file, { header: source.header, delimiter: source.detected.delimiter });
+      for (const { job, source } of jobs) errors?.declareSource(source.rowsFile ?? job.file, { header: source.header, delimiter: source.detected.delimiter });
     },
     close(result) {
       try {

@@ -11,7 +11,7 @@ import { InputError, UsageError } from '../../src/errors.js';
 import { openSource } from '../../src/read/open.js';
 import type { ReaderOptions, SourceRecord } from '../../src/read/types.js';
 import { dateText, numberText } from '../../src/read/xlsx/cell-value.js';
-import { formatKind, NumberKind } from '../../src/read/xlsx/workbook-parts.js';
+import { formatKind, NumberKind } from '../../src/read/xlsx/styles.js';
 // @ts-expect-error: a plain .mjs module without types
 import { generateXlsx } from '../bench/generate-xlsx.mjs';
 
