@@ -24,7 +24,7 @@ import type { SyncEnvironment, SyncOutcome, SyncRequest } from '../run/sync-type
 
 export const FILES_ARGUMENT = [
   '[files...]',
-  'CSV, JSON or NDJSON files, each optionally paired with its profile as FILE:PROFILE; none: run the jobs of the sync plan',
+  'CSV, JSON, NDJSON or .xlsx files, each optionally paired with its profile as FILE:PROFILE or with its kind as FILE:KIND (deals.csv:deal); none: run the jobs of the sync plan',
 ] as const;
 
 /** The run the options given on the command line ask for; the settings are resolved by sync(). */

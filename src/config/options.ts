@@ -37,7 +37,10 @@ export const INPUT_OPTIONS = {
         'mapping profile for the files not paired as FILE:PROFILE (default: <name>.profile.json beside each file, where init writes it, else canonical column names)',
       ),
   },
-  resource: { flag: '-r, --resource <kind>', schema: text(`what the files hold: ${RESOURCE_NAMES_HELP} (default: from the profile or the file name)`) },
+  resource: {
+    flag: '-r, --resource <kind>',
+    schema: text(`what the files not paired as FILE:KIND hold: ${RESOURCE_NAMES_HELP} (default: from the profile or the file name)`),
+  },
   config: { flag: '-c, --config <file>', schema: text('sync plan (default: ./batch-sync.config.json if present)') },
   ...READER_OPTIONS,
   format: {
