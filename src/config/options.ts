@@ -39,7 +39,7 @@ export const INPUT_OPTIONS = {
   },
   resource: {
     flag: '-r, --resource <kind>',
-    schema: text(`what the files not paired as FILE:KIND hold: ${RESOURCE_NAMES_HELP} (default: from the profile or the file name)`),
+    schema: text(`what the files not paired as FILE:KIND hold: ${RESOURCE_NAMES_HELP} (default: from an errors CSV's _resource, the profile or the file name)`),
   },
   config: { flag: '-c, --config <file>', schema: text('sync plan (default: ./batch-sync.config.json if present)') },
   ...READER_OPTIONS,
