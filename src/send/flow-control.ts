@@ -53,7 +53,6 @@ export class FlowControl {
   constructor(private readonly options: FlowOptions) {
     this.now = options.now ?? Date.now;
     this.limit = new ConcurrencyLimit(options);
-    this.traffic.peakConcurrency = this.limit.current;
   }
 
   /** Requests that may be in flight now, and the rate requests are paced at (undefined: not paced). */
@@ -107,6 +106,8 @@ export class FlowControl {
     }
     if (this.quota) this.quota.remaining--;
     this.outstanding++;
+    // the report's peak: requests actually under way at once, not the limit that allowed them
+    this.traffic.peakConcurrency = Math.max(this.traffic.peakConcurrency, this.outstanding);
     this.traffic.waitMs += this.now() - waited;
     this.traffic.requests++;
     const started = this.now();
@@ -197,7 +198,6 @@ export class FlowControl {
       this.recovery = new AbortController();
     }
     if (headers && signal !== 'throttled') this.advertised(headers, now);
-    this.traffic.peakConcurrency = Math.max(this.traffic.peakConcurrency, this.limit.current);
     this.wakeWaiters();
   }
 
