@@ -2,7 +2,7 @@
 // summary line, and the errors CSV of the rows not accepted. Only the last N run folders are kept.
 // Run ids start with a UTC timestamp, so name order is time order; only folders named like a run
 // id are ever deleted, whatever else the user keeps in the report directory.
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { openAtomic } from '../util/atomic-file.js';
 
@@ -15,6 +15,19 @@ export function runFolder(reportDir: string, runId: string): string {
   const dir = join(reportDir, runId);
   mkdirSync(dir, { recursive: true });
   return dir;
+}
+
+/**
+ * A run that ended before it had a report (exit 2: nothing was sent) leaves no folder behind: one
+ * that holds nothing would read as a run in `history` and count against --keep-reports. Only an
+ * empty folder goes; anything in it stays.
+ */
+export function dropEmptyRunFolder(dir: string): void {
+  try {
+    rmdirSync(dir);
+  } catch {
+    // not empty, or already gone: nothing to tidy
+  }
 }
 
 function writeAtomic(path: string, text: string): void {
