@@ -194,7 +194,9 @@ export async function sync(request: SyncRequest, environment: SyncEnvironment = 
     };
     const report = buildRunReport(meta, collector, session?.preview?.());
     finished = { report, exitCode: exitCodeOf(report, result.interrupted) };
-    out = { ...finished, settings, plan, collector, inputs: prepared.map((p) => p.job.file), sandbox };
+    // counted by the flow control as each request leaves: resent, isolating and retried ones too
+    const sent = (meta.traffic?.requests ?? 0) > 0;
+    out = { ...finished, sent, settings, plan, collector, inputs: prepared.map((p) => p.job.file), sandbox };
     return out;
   } finally {
     const failures = session?.close(finished) ?? [];
