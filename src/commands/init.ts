@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import type { Command } from 'commander';
-import { RESOURCE_NAMES_HELP, parseResource, resourceFromFileName, type Resource } from '../contract/resources.js';
+import { aResource, RESOURCE_NAMES_HELP, parseResource, resourceFromFileName, type Resource } from '../contract/resources.js';
 import { UsageError } from '../errors.js';
 import { proposeProfile, type Proposal } from '../map/propose.js';
 import { checkOwnersAcrossFiles, type CrossFileCheck } from '../map/propose/cross-files.js';
@@ -157,7 +157,7 @@ async function proposeFor(
       });
     }
     resource = g.resource;
-    guessed = `guessed from its header: ${Math.round(g.scores[0]!.score * 100)}% of a ${resource}'s required fields matched`;
+    guessed = `guessed from its header: ${Math.round(g.scores[0]!.score * 100)}% of ${aResource(resource)}'s required fields matched`;
   }
   const rows = sample.records.flatMap((r) => (r.kind === 'row' ? [r.row] : []));
   const proposal = proposeProfile({

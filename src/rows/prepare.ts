@@ -97,6 +97,9 @@ export async function openJob(spec: JobSpec, method: Method, job: Job = { file: 
     profile,
     file,
   });
+  // said once for the file, with its other file-level warnings (in the read worker, opening it
+  // again, they are counted among those found on opening, so they are not said twice)
+  for (const note of created.notes ?? []) source.warnings.push({ file, message: note });
   // the simple engine maps every row and serialises its item with JSON.stringify
   const mapper: Mapper = fast ? created : { resource: created.resource, map: (record) => created.map(record) };
   // only runs that keep a state ask: the context digests the build, which takes a moment
