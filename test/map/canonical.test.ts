@@ -1,9 +1,8 @@
 import { describe, expect, test } from 'vitest';
-import type { Resource } from '../../src/contract/resources.js';
+import { RESOURCES, type Resource } from '../../src/contract/resources.js';
 import { createMapper } from '../../src/map/index.js';
-import { contractProblems, row, rowsFromCsv, rowsFromFile } from './helpers.js';
-import { RESOURCES } from '../../src/contract/resources.js';
 import { postOnlyFields } from '../../src/map/target-fields.js';
+import { contractProblems, row, rowsFromCsv, rowsFromFile } from './helpers.js';
 
 function mapFile(name: string, resource: Resource) {
   const { header, records } = rowsFromFile(`fixtures/canonical/${name}`);
