@@ -43,7 +43,7 @@ function normalise(text: string, dir: string): string {
       .replaceAll(dir, '<DIR>')
       .replaceAll(/\d{8}T\d{6}Z-[0-9a-f]{4}/g, '<RUN>')
       // the periodic progress lines (one every 5 s off a terminal) say how fast the host was, not what the engine did
-      .replaceAll(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z {2}[a-z-]+: \d+ rows read, .*\n/gm, '')
+      .replaceAll(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z {2}[a-z-]+: \d+ rows read\b.*\n/gm, '')
       .replaceAll(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z/g, '<TIME>')
       .replaceAll(/"durationMs":\s*\d+/g, '"durationMs":0')
       .replaceAll(/"(waitMs|peakConcurrency|latencyP95Ms)":\s*\d+/g, '"$1":0')
