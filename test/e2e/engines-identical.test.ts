@@ -20,6 +20,9 @@ const ENGINES = ['simple', 'fast'] as const;
 const suite = process.env.BATCH_SYNC_ENGINE === 'fast' ? describe.skip : describe;
 /** Rows of the generated inputs: large enough for the read worker's chunks (engines-identical-cleanup.test.ts asks for fewer). */
 const ROWS = Number(process.env.ENGINES_IDENTICAL_ROWS ?? 20_000);
+// each of those cases is 4 runs over 20,000 rows (2 engines × 2 formats): about 15 s on an idle
+// host, and past the default 30 s on a shared one at a load of 20
+const BENCH_LIKE = { timeout: 180_000 };
 
 // every folder made under the temp directory goes when the file ends: the bench-like inputs alone are tens of MB
 const scratchDirs: string[] = [];
@@ -143,7 +146,7 @@ suite('every fixture: reports, errors CSVs and emitted batches are the same on b
   });
 });
 
-suite('workbooks: rows the reader flags, and a bench-like workbook cut in chunks by the worker', () => {
+suite('workbooks: rows the reader flags, and a bench-like workbook cut in chunks by the worker', BENCH_LIKE, () => {
   test('xlsx/deals.xlsx (validate, invalid rows and cells)', async () => {
     const out = await expectSameOnBothEngines(['validate', F('xlsx/deals.xlsx'), '--resource', 'deal']);
     expect(out['json exit']).toBe('1');
@@ -157,7 +160,7 @@ suite('workbooks: rows the reader flags, and a bench-like workbook cut in chunks
   });
 });
 
-suite('a generated bench-like input, with rows the worker and the main thread must reject alike', () => {
+suite('a generated bench-like input, with rows the worker and the main thread must reject alike', BENCH_LIKE, () => {
   let canonical: { profiles: string; deals: string };
   let spanish: { deals: string; profile: string };
   beforeAll(() => {
