@@ -1,13 +1,13 @@
 // A profile compiled against one file's header into a mapping description (described-mapper.ts):
 // each field and custom field becomes a closure, each skip condition a test, all chosen once.
-import type { Method, Resource } from '../contract/resources.js';
+import { aResource, type Method, type Resource } from '../contract/resources.js';
 import { ConfigError } from '../errors.js';
 import { columnResolver, type ColumnResolver, type RowLike } from './columns.js';
 import { compileValue, type ValueFn } from './compile-value.js';
 import { describedMapper, type FieldRule } from './described-mapper.js';
 import { checkProfileTargets } from './profile-targets.js';
 import type { Profile, SkipCondition } from './profile-schema.js';
-import { schemaPath, targetShape } from './target-fields.js';
+import { leftOutNotice, postOnlyFields, schemaPath, targetShape } from './target-fields.js';
 import { fold } from './transforms/text.js';
 import { ZoneClock } from './transforms/time-zone.js';
 import type { Mapper } from './types.js';
@@ -53,14 +53,28 @@ export interface ProfileMapperOptions {
   profile: Profile;
 }
 
-export function profileMapper({ resource, method, header, file, profile }: ProfileMapperOptions): Mapper {
-  const origin = profile.origin ?? 'profile';
-  if (profile.resource !== resource) {
-    throw new ConfigError(`profile ${origin}: resource: the profile maps ${profile.resource} items but ${file} is read as ${resource}`, {
-      suggestion: `use a ${resource} profile, or read the file as ${profile.resource}`,
+/**
+ * One export serves both methods: a profile not written for PATCH has its create-only fields
+ * (account `type`, sales-profile `email`) left out of a PATCH run, and says so once.
+ */
+function forMethod(profile: Profile, method: Method): { used: Profile; leftOut: string[] } {
+  if (method !== 'patch' || profile.method === 'patch') return { used: profile, leftOut: [] };
+  const postOnly = postOnlyFields(profile.resource);
+  const leftOut = Object.keys(profile.fields).filter((path) => postOnly.has(schemaPath(path)));
+  if (leftOut.length === 0) return { used: profile, leftOut };
+  const fields = Object.fromEntries(Object.entries(profile.fields).filter(([path]) => !leftOut.includes(path)));
+  return { used: { ...profile, fields }, leftOut };
+}
+
+export function profileMapper({ resource, method, header, file, profile: given }: ProfileMapperOptions): Mapper {
+  const origin = given.origin ?? 'profile';
+  if (given.resource !== resource) {
+    throw new ConfigError(`profile ${origin}: resource: the profile maps ${given.resource} items but ${file} is read as ${resource}`, {
+      suggestion: `use ${aResource(resource)} profile, or read the file as ${given.resource}`,
     });
   }
-  const m = method ?? profile.method ?? 'post';
+  const m = method ?? given.method ?? 'post';
+  const { used: profile, leftOut } = forMethod(given, m);
   const targets = checkProfileTargets({ ...profile, method: m });
   if (targets.length) throw new ConfigError(`profile ${origin}: ${targets.join(`\n  profile ${origin}: `)}`);
 
@@ -86,7 +100,7 @@ export function profileMapper({ resource, method, header, file, profile }: Profi
     type: cf.type,
     value: compileValue(cf, { field: `customFields.${cf.key}`, kind: cf.type, isId: false }, `customFields[${i}]`, columns, settings),
   }));
-  return describedMapper({
+  const mapper = describedMapper({
     resource,
     method: m,
     header,
@@ -96,4 +110,6 @@ export function profileMapper({ resource, method, header, file, profile }: Profi
     valuesAreCells: false,
     jsonItems: 'as-rows',
   });
+  if (leftOut.length === 0) return mapper;
+  return { ...mapper, notes: [`profile ${origin}: ${leftOutNotice(leftOut.map((p) => `fields.${p}`).join(', '), leftOut)}`] };
 }

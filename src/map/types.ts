@@ -12,6 +12,8 @@ export type MapResult =
 export interface Mapper {
   resource: Resource;
   map(record: SourceRecord): MapResult;
+  /** What the whole file is told once about its mapping (a PATCH run leaving POST-only columns out): a warning each. */
+  notes?: readonly string[];
   /**
    * The ids a run checks across rows (REF_PATHS), read straight from the record without building the
    * item. Only asked of a record known to map to a valid item without warnings (an incremental

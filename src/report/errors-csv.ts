@@ -1,7 +1,8 @@
 // The rows not accepted, handed back with their original columns so the user can fix them in a
 // spreadsheet and feed the file back to `push` with the same profile. One errors file per input file
-// (`deals.csv` → `<dir>/deals.errors.csv`): the header, delimiter and resource of each input stay as
-// they were, which is what lets the profile read it back. Our own columns are appended, `_`-prefixed.
+// (`deals.csv` → `<dir>/deals.errors.csv`): the header and delimiter of each input stay as they
+// were, which is what lets the profile read it back. Our own columns are appended, `_`-prefixed,
+// the row's resource among them.
 import { accessSync, closeSync, constants, mkdtempSync, openSync, readSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { StringDecoder } from 'node:string_decoder';
@@ -15,8 +16,12 @@ import { neutraliseCell } from './formula-guard.js';
 import type { RowOutcome } from '../plan/outcome.js';
 import { inputFiles, sameFileNote } from './same-file.js';
 
-/** Appended after the original columns; mappers ignore them when the file is fed back. */
-export const ERRORS_CSV_COLUMNS = ['_line', '_outcome', '_field', '_message', '_detail'] as const;
+/**
+ * Appended after the original columns; mappers ignore them when the file is fed back. `_resource`
+ * is the row's kind, so `push failed.csv` knows it whatever the file is named (errors CSVs written
+ * before it came lack it, and are still read back).
+ */
+export const ERRORS_CSV_COLUMNS = ['_line', '_outcome', '_field', '_message', '_detail', '_resource'] as const;
 const ADDED = new Set<string>(ERRORS_CSV_COLUMNS);
 /** Written rows are buffered up to this size, then go to disk: streaming without a syscall per row. */
 const FLUSH_BYTES = 64 * 1024;
@@ -166,7 +171,7 @@ export function createErrorsCsv(options: ErrorsCsvOptions): ErrorsCsvWriter {
         const row = o.row ?? {};
         const known = new Set(f.header);
         droppedCells += Object.keys(row).filter((k) => !known.has(k) && !ADDED.has(k)).length;
-        const cells = [...f.header.map((h) => row[h] ?? ''), String(o.line), o.outcome, o.field ?? '', o.message, o.detail];
+        const cells = [...f.header.map((h) => row[h] ?? ''), String(o.line), o.outcome, o.field ?? '', o.message, o.detail, o.resource];
         f.buffer += line(f, cells);
         f.rows++;
         if (f.buffer.length >= FLUSH_BYTES) flush(f);

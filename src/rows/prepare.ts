@@ -9,7 +9,7 @@ import type { Mapper } from '../map/types.js';
 import { openSource } from '../read/index.js';
 import { fingerprintContext } from '../state/row-fingerprint.js';
 import type { OpenedSource, ReaderOptions } from '../read/types.js';
-import { asOriginalExport, isErrorsCsv } from './errors-csv-input.js';
+import { asOriginalExport, inspectInput } from './errors-csv-input.js';
 import type { Engine } from '../config/settings.js';
 import type { Job } from './types.js';
 
@@ -24,7 +24,7 @@ export interface JobSpec {
   profile?: Profile;
   /** The profile's reader options under the job's own: what the row fingerprints name. */
   reader: ReaderOptions;
-  /** What the file is opened with: `reader`, without its header row for an errors CSV (readerFor). */
+  /** What the file is opened with: `reader`, without its header row for an errors CSV (inspectInput). */
   opened: ReaderOptions;
   /** False for the simple engine: CSV through csv-parse alone, and mappers without their fast paths. */
   fast?: boolean;
@@ -52,28 +52,42 @@ export async function prepareJobs(jobs: readonly Job[], method: Method, engine: 
       throw new InputError(`${job.file}: ${error.code === 'ENOENT' ? 'no such file' : error.code === 'EACCES' ? 'permission denied' : error.message}`);
     });
     const profile = job.profile ? await loadProfile(job.profile) : undefined;
-    const profileResource = profile?.resource;
-    const resource = job.resource ?? profileResource ?? resourceFromFileName(job.file);
-    if (!resource) {
-      throw new UsageError(`${job.file}: cannot tell which resource this file holds`, {
-        suggestion: 'pass --resource (sales-profile, account, deal, activity), use a profile that names one, or name the file deals.csv, accounts.csv, …',
-      });
-    }
-    if (profileResource && profileResource !== resource) {
-      throw new ConfigError(`${job.file}: profile ${job.profile} maps ${profileResource} items, but the file is to be read as ${resource}`);
-    }
     const reader = { ...profile?.reader, ...job.reader };
-    const spec: JobSpec = { file: job.file, resource, profile, reader, opened: await readerFor(job.file, reader, fast), fast };
+    const { opened, resource: carried } = await inspectInput(job.file, reader, fast);
+    const spec: JobSpec = { file: job.file, resource: resourceOf(job, profile, carried), profile, reader, opened, fast };
     prepared.push(await openJob(spec, method, job));
   }
   return prepared;
+}
+
+/**
+ * A job's kind: named (FILE:KIND, --resource, the plan), carried by an errors CSV (`_resource`),
+ * the profile's, or the file name's. Two that disagree are refused: never a guess between them.
+ */
+function resourceOf(job: Job, profile: Profile | undefined, carried: Resource | undefined): Resource {
+  const profileResource = profile?.resource;
+  const resource = job.resource ?? carried ?? profileResource ?? resourceFromFileName(job.file);
+  if (!resource) {
+    throw new UsageError(`${job.file}: cannot tell which resource this file holds`, {
+      suggestion: `pair it with its kind as ${job.file}:deal (sales-profile, account, deal, activity), pass --resource, use a profile that names one, or name the file deals.csv, accounts.csv, …`,
+    });
+  }
+  if (carried && carried !== resource) {
+    throw new ConfigError(`${job.file}: this errors CSV holds ${carried} rows (its _resource column), but the file is to be read as ${resource}`, {
+      suggestion: `drop --resource, or pair the file with its kind as ${job.file}:${carried}`,
+    });
+  }
+  if (profileResource && profileResource !== resource) {
+    throw new ConfigError(`${job.file}: profile ${job.profile} maps ${profileResource} items, but the file is to be read as ${resource}`);
+  }
+  return resource;
 }
 
 /** Opens a job's file and builds its mapper, as decided in its spec: on the main thread and in the read worker alike. */
 export async function openJob(spec: JobSpec, method: Method, job: Job = { file: spec.file }): Promise<PreparedJob> {
   const { file, resource, profile, reader } = spec;
   const fast = spec.fast !== false;
-  const source = asOriginalExport(await openSource(file, spec.opened, fast));
+  const source = asOriginalExport(await openSource(file, spec.opened, fast), resource);
   const created = withHeaderHint(source, () =>
     createMapper({
       resource,
@@ -85,6 +99,9 @@ export async function openJob(spec: JobSpec, method: Method, job: Job = { file: 
       file,
     }),
   );
+  // said once for the file, with its other file-level warnings (in the read worker, opening it
+  // again, they are counted among those found on opening, so they are not said twice)
+  for (const note of created.notes ?? []) source.warnings.push({ file, message: note });
   // the simple engine maps every row and serialises its item with JSON.stringify
   const mapper: Mapper = fast ? created : { resource: created.resource, map: (record) => created.map(record), columnOf: created.columnOf };
   // only runs that keep a state ask: the context digests the build, which takes a moment
@@ -115,19 +132,4 @@ function withHeaderHint<T>(source: OpenedSource, build: () => T): T {
     if (!(error instanceof BatchSyncError) || hint === undefined) throw error;
     throw new BatchSyncError(error.code, error.message, error.exitCode, { suggestion: hint, cause: error });
   }
-}
-
-/**
- * The options an input is opened with. An errors CSV has its header on line 1 whatever the export
- * it came from: fed back with the export's profile, a header row set for the export's title rows
- * must not apply to it.
- */
-async function readerFor(file: string, reader: ReaderOptions, fast: boolean): Promise<ReaderOptions> {
-  if (reader.headerRow === undefined || reader.headerRow === 1) return reader;
-  const { headerRow: _, ...fromLineOne } = reader;
-  const errorsCsv = await openSource(file, fromLineOne, fast).then(
-    (s) => isErrorsCsv(s.header),
-    () => false,
-  );
-  return errorsCsv ? fromLineOne : reader;
 }

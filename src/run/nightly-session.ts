@@ -7,7 +7,7 @@ import { createErrorsCsv, type ErrorsCsvWriter } from '../report/errors-csv.js';
 import { reportJson } from '../report/render-json.js';
 import { summaryLine } from '../report/summary-line.js';
 import { ensureInFlightDir, loadInFlightFor, writeInFlight, type LoadedInFlight } from '../state/in-flight.js';
-import { pruneReports, runFolder, writeRunReport } from '../state/report-archive.js';
+import { dropEmptyRunFolder, pruneReports, runFolder, writeRunReport } from '../state/report-archive.js';
 import { acquireLock, describeHolder } from '../state/run-lock.js';
 import { stateScope } from '../state/state-scope.js';
 import { openStateStore, type StateStore } from '../state/state-store.js';
@@ -83,8 +83,14 @@ function openUnderLock(ctx: SessionContext, stateDir: string, scope: string): Op
     opened.inFlightDir = ensureInFlightDir(stateDir);
   }
   if (settings.reportDir !== undefined) {
-    opened.folder = runFolder(settings.reportDir, ctx.runId);
-    opened.errors = createErrorsCsv({ dir: opened.folder, inputs: ctx.inputs });
+    const folder = runFolder(settings.reportDir, ctx.runId);
+    try {
+      opened.errors = createErrorsCsv({ dir: folder, inputs: ctx.inputs });
+    } catch (error) {
+      dropEmptyRunFolder(folder);
+      throw error;
+    }
+    opened.folder = folder;
   }
   return opened;
 }
@@ -187,6 +193,8 @@ function closeSession(
   if (leftover !== undefined) notice(leftover);
   if (!result || folder === undefined || settings.reportDir === undefined) {
     errors?.abort();
+    // the run failed before it had a report (exit 2): its folder would hold nothing
+    if (folder !== undefined) dropEmptyRunFolder(folder);
     return failures;
   }
   try {

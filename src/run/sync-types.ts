@@ -101,6 +101,11 @@ export interface RunSession {
 export interface SyncOutcome {
   report: RunReport;
   exitCode: number;
+  /**
+   * Whether any request went out to the API (push only). An output file that fails after that is
+   * exit 3 (the server may hold rows), before it exit 2.
+   */
+  sent: boolean;
   settings: ResolvedSettings;
   plan?: SyncPlan;
   collector: Collector;

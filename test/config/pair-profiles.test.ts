@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { siblingProfile, splitFileProfile } from '../../src/config/pair-profiles.js';
+import { pairProfiles, siblingProfile, splitFileArgument } from '../../src/config/pair-profiles.js';
 
 const none = () => false;
 
@@ -13,12 +13,27 @@ test.each([
   ['deals.csv:notes.txt', { file: 'deals.csv:notes.txt' }],
   ['deals.csv:', { file: 'deals.csv:' }],
   [':p.json', { file: ':p.json' }],
+  // FILE:KIND, as init takes it: any name --resource takes
+  ['failed.csv:deal', { file: 'failed.csv', resource: 'deal' }],
+  ['failed.deals.csv:sales-profiles', { file: 'failed.deals.csv', resource: 'sales-profile' }],
+  ['a/users.csv:Users', { file: 'a/users.csv', resource: 'sales-profile' }],
+  ['C:\\out\\failed.csv:account', { file: 'C:\\out\\failed.csv', resource: 'account' }],
+  ['failed.csv:dael', { file: 'failed.csv:dael' }],
+  ['C:deal', { file: 'C:deal' }],
 ])('%s', (arg, expected) => {
-  expect(splitFileProfile(arg, none)).toEqual(expected);
+  expect(splitFileArgument(arg, none)).toEqual(expected);
 });
 
 test('an argument that names an existing file is never split', () => {
-  expect(splitFileProfile('x.csv:y.json', (p) => p === 'x.csv:y.json')).toEqual({ file: 'x.csv:y.json' });
+  expect(splitFileArgument('x.csv:y.json', (p) => p === 'x.csv:y.json')).toEqual({ file: 'x.csv:y.json' });
+  expect(splitFileArgument('x.csv:deal', (p) => p === 'x.csv:deal')).toEqual({ file: 'x.csv:deal' });
+});
+
+test('a file paired with its kind still takes the profile beside it or the one --profile', () => {
+  expect(pairProfiles(['a.csv:deal', 'b.csv'], ['p.json'])).toEqual([
+    { file: 'a.csv', resource: 'deal', profile: 'p.json' },
+    { file: 'b.csv', profile: 'p.json' },
+  ]);
 });
 
 test('the profile beside a file is where init writes it', () => {

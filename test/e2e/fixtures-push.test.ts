@@ -1,24 +1,13 @@
 // Every shipped fixture pushes cleanly into the embedded sandbox by the command the README gives
 // for it: the commands are read from the README itself, so the two cannot drift apart.
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { expect, test } from 'vitest';
 import { dealsCsv, SALES_PROFILES_CSV, spawnCli, tempFiles } from '../helpers/cli.js';
+import { readmeCommands } from '../helpers/readme.js';
 
 const ROOT = resolve(__dirname, '../..');
 
-/** The commands in the README's "The shipped fixtures" block, one per line. */
-function readmeFixtureCommands(): string[] {
-  const readme = readFileSync(resolve(ROOT, 'README.md'), 'utf8');
-  const section = readme.split('\n### The shipped fixtures\n')[1]?.split('\n```sh\n')[1]?.split('\n```')[0];
-  if (!section) throw new Error('README has no "### The shipped fixtures" section with a sh block');
-  return section
-    .split('\n')
-    .map((l) => l.replace(/\s+#.*$/, '').trim())
-    .filter((l) => l.startsWith('batch-sync '));
-}
-
-const commands = readmeFixtureCommands();
+const commands = readmeCommands('### The shipped fixtures');
 
 test('the README has a push --sandbox command for every shipped fixture folder', () => {
   for (const folder of ['canonical', 'crm-sales-opportunities', 'es-excel', 'es-reporte', 'hubspot', 'salesforce']) {

@@ -60,10 +60,12 @@ describe('positions, errors CSV', () => {
     const csv = readFileSync(join(dir, 'deals[Deals].errors.csv'), 'utf8')
       .replace(/^\uFEFF/, '')
       .split('\n');
-    expect(csv[0]).toBe('externalId,title,ownerExternalId,agentExternalId,isWon,amount.value,amount.currency,closeDate,_line,_outcome,_field,_message,_detail');
+    expect(csv[0]).toBe(
+      'externalId,title,ownerExternalId,agentExternalId,isWon,amount.value,amount.currency,closeDate,_line,_outcome,_field,_message,_detail,_resource',
+    );
     expect(csv.slice(1, 3)).toEqual([
-      'D-2,Dos,ana,ana,false,,USD,2024-03-16,3,invalid,,INVALID,cell F3: a formula without a stored value (save the workbook in Excel so its values are stored)',
-      'D-3,Tres,ana,ana,false,mil,USD,2024-03-17,4,invalid,amount.value,INVALID,"amount.value: ""mil"" is not a decimal string (digits, optional ""-"" and ""."" only)"',
+      'D-2,Dos,ana,ana,false,,USD,2024-03-16,3,invalid,,INVALID,cell F3: a formula without a stored value (save the workbook in Excel so its values are stored),deal',
+      'D-3,Tres,ana,ana,false,mil,USD,2024-03-17,4,invalid,amount.value,INVALID,"amount.value: ""mil"" is not a decimal string (digits, optional ""-"" and ""."" only)",deal',
     ]);
   });
 
