@@ -1,6 +1,6 @@
 // Everything that can be wrong before the first request: files, resources, profiles, headers.
 // All of it is checked for every job up front, so a bad plan fails with exit 2 having sent nothing.
-import { access } from 'node:fs/promises';
+import { access, stat } from 'node:fs/promises';
 import { resourceFromFileName, type Method, type Resource } from '../contract/resources.js';
 import { ConfigError, InputError, UsageError } from '../errors.js';
 import { createMapper, loadProfile } from '../map/index.js';
@@ -47,6 +47,8 @@ export async function prepareJobs(jobs: readonly Job[], method: Method, engine: 
     throw new UsageError('no input files', { suggestion: 'name files to read, or run from a directory with a batch-sync.config.json (or pass --config)' });
   }
   const prepared: PreparedJob[] = [];
+  /** Each file (by device and inode: a link is the same file) and kind read so far, as first named. */
+  const readAs = new Map<string, string>();
   for (const job of jobs) {
     await access(job.file).catch((error: NodeJS.ErrnoException) => {
       throw new InputError(`${job.file}: ${error.code === 'ENOENT' ? 'no such file' : error.code === 'EACCES' ? 'permission denied' : error.message}`);
@@ -62,11 +64,28 @@ export async function prepareJobs(jobs: readonly Job[], method: Method, engine: 
     if (profileResource && profileResource !== resource) {
       throw new ConfigError(`${job.file}: profile ${job.profile} maps ${profileResource} items, but the file is to be read as ${resource}`);
     }
+    const same = `${await identity(job.file)}\0${resource}`;
+    const earlier = readAs.get(same);
+    if (earlier !== undefined) {
+      throw new UsageError(
+        `${job.file} is named twice as ${resource}${earlier === job.file ? '' : ` (also as ${earlier})`}: every row would repeat itself; name it once`,
+        {
+          suggestion: 'a file may be read once per kind: e.g. as sales-profile (owners derived from it) and as deal',
+        },
+      );
+    }
+    readAs.set(same, job.file);
     const reader = { ...profile?.reader, ...job.reader };
     const spec: JobSpec = { file: job.file, resource, profile, reader, opened: await readerFor(job.file, reader, fast), fast };
     prepared.push(await openJob(spec, method, job));
   }
   return prepared;
+}
+
+/** The file itself, however it is named. */
+async function identity(file: string): Promise<string> {
+  const s = await stat(file);
+  return `${s.dev}:${s.ino}`;
 }
 
 /** Opens a job's file and builds its mapper, as decided in its spec: on the main thread and in the read worker alike. */

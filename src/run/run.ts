@@ -134,7 +134,9 @@ function runControl(
     isolation,
     counts: { rowsRead: 0, batchesAcked: 0, itemsAcked: 0, retries: 0 },
     record(o: RowOutcome) {
-      if (o.resource === 'sales-profile' && o.externalId && (o.outcome === 'invalid' || o.outcome === 'rejected')) failedProfiles.add(o.externalId);
+      // a repeated row is no failed profile: its id's first row decides (it records its own failure)
+      if (o.resource === 'sales-profile' && o.externalId && (o.outcome === 'rejected' || (o.outcome === 'invalid' && o.message !== 'DUPLICATE')))
+        failedProfiles.add(o.externalId);
       hooks.record(o);
     },
     abort(failure) {
