@@ -24,7 +24,7 @@ import type { SyncEnvironment, SyncOutcome, SyncRequest } from '../run/sync-type
 
 export const FILES_ARGUMENT = [
   '[files...]',
-  'CSV, JSON or NDJSON files, each optionally paired with its profile as FILE:PROFILE; none: run the jobs of the sync plan',
+  'CSV, JSON or NDJSON files, each optionally paired with its profile as FILE:PROFILE or its kind as FILE:KIND (a file may be named once per kind); none: run the jobs of the sync plan',
 ] as const;
 
 /** The run the options given on the command line ask for; the settings are resolved by sync(). */

@@ -64,15 +64,15 @@ export async function prepareJobs(jobs: readonly Job[], method: Method, engine: 
     if (profileResource && profileResource !== resource) {
       throw new ConfigError(`${job.file}: profile ${job.profile} maps ${profileResource} items, but the file is to be read as ${resource}`);
     }
-    const same = `${await identity(job.file)}\0${resource}`;
+    // a file is read once per kind and profile (two profiles may derive owners and agents from one file)
+    const same = `${await identity(job.file)}\0${resource}\0${job.profile === undefined ? '' : await identity(job.profile)}`;
     const earlier = readAs.get(same);
     if (earlier !== undefined) {
-      throw new UsageError(
-        `${job.file} is named twice as ${resource}${earlier === job.file ? '' : ` (also as ${earlier})`}: every row would repeat itself; name it once`,
-        {
-          suggestion: 'a file may be read once per kind: e.g. as sales-profile (owners derived from it) and as deal',
-        },
-      );
+      const also = earlier === job.file ? '' : ` (also as ${earlier})`;
+      const how = job.profile === undefined ? '' : ' with the same profile';
+      throw new UsageError(`${job.file} is named twice as ${resource}${how}${also}: every row would repeat itself; name it once`, {
+        suggestion: 'a file may be read once per kind and profile: e.g. as sales-profile (owners derived from it) and as deal',
+      });
     }
     readAs.set(same, job.file);
     const reader = { ...profile?.reader, ...job.reader };

@@ -39,9 +39,9 @@ function jobsFor(request: SyncRequest, plan: SyncPlan | undefined): Job[] {
   if (request.files.length > 0) {
     // named as typed: `deals.csv:14` for `push deals.csv`, the full path for a full path
     const profiles = request.profiles ?? (request.profile ? [request.profile] : []);
-    return pairProfiles(request.files, profiles, (p) => resolve(cwd, p)).map(({ file, profile, beside }) => ({
+    return pairProfiles(request.files, profiles, (p) => resolve(cwd, p)).map(({ file, kind, profile, beside }) => ({
       file: cwd === process.cwd() ? file : resolve(cwd, file),
-      resource: request.resource,
+      resource: kind ?? request.resource,
       profile: profile ? resolve(cwd, profile) : undefined,
       ...(beside ? { profileBeside: true } : {}),
       reader: request.reader,

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { siblingProfile, splitFileProfile } from '../../src/config/pair-profiles.js';
+import { pairProfiles, siblingProfile, splitFileProfile } from '../../src/config/pair-profiles.js';
 
 const none = () => false;
 
@@ -13,6 +13,12 @@ test.each([
   ['deals.csv:notes.txt', { file: 'deals.csv:notes.txt' }],
   ['deals.csv:', { file: 'deals.csv:' }],
   [':p.json', { file: ':p.json' }],
+  // FILE:KIND, a resource name as the CLI takes it
+  ['deals.csv:sales-profile', { file: 'deals.csv', kind: 'sales-profile' }],
+  ['deals.csv:users', { file: 'deals.csv', kind: 'sales-profile' }],
+  ['C:\\data\\deals.csv:deal', { file: 'C:\\data\\deals.csv', kind: 'deal' }],
+  ['deals.csv:dealz', { file: 'deals.csv:dealz' }],
+  ['deal', { file: 'deal' }],
 ])('%s', (arg, expected) => {
   expect(splitFileProfile(arg, none)).toEqual(expected);
 });
@@ -25,4 +31,16 @@ test('the profile beside a file is where init writes it', () => {
   expect(siblingProfile('exports/deals.csv')).toBe('exports/deals.profile.json');
   expect(siblingProfile('vendedores.CSV')).toBe('vendedores.profile.json');
   expect(siblingProfile('x.profile.json')).toBeUndefined();
+});
+
+test('FILE:KIND takes <name>.<kind>.profile.json beside the file, else <name>.profile.json, else none', () => {
+  const onDisk = new Set(['x/deals.sales-profile.profile.json', 'x/deals.profile.json']);
+  const isFile = (p: string) => onDisk.has(p);
+  // pairProfiles reads the disk through resolvePath's result
+  const paired = (args: string[]) => pairProfiles(args, [], (p) => p, isFile);
+  expect(paired(['x/deals.csv:sales-profile', 'x/deals.csv:deal'])).toEqual([
+    { file: 'x/deals.csv', kind: 'sales-profile', profile: 'x/deals.sales-profile.profile.json', beside: true },
+    { file: 'x/deals.csv', kind: 'deal', profile: 'x/deals.profile.json', beside: true },
+  ]);
+  expect(paired(['y/deals.csv:account'])).toEqual([{ file: 'y/deals.csv', kind: 'account' }]);
 });
