@@ -15,7 +15,10 @@ export type Verdict =
   | 'identical'
   /** A batch resent at the start of the run carried this very item: its outcome is `prior`. */
   | 'resent'
-  /** A deal whose owner or agent sales profile (`detail`) was invalid or rejected in this run. */
+  /**
+   * A deal whose owner or agent sales profile (`detail`) was invalid or rejected in this run, or,
+   * `absent` (the embedded sandbox, which starts empty), is in none of the run's sales profiles.
+   */
   | 'held-back'
   /** The server holds this item as it is (incremental mode). */
   | 'unchanged'
@@ -41,6 +44,8 @@ export interface Candidate<P = unknown> {
   json: string | undefined;
   bytes: number;
   detail: string;
+  /** Held back because the run carries no sales profile of that id (`detail`: the ids, quoted). */
+  absent: boolean;
   prior: P | undefined;
 }
 
@@ -59,6 +64,10 @@ export interface RunKnowledge<P = unknown> {
   readonly holdsDependents: boolean;
   /** Sales profiles invalid or rejected in this run. */
   readonly failedProfiles: ReadonlySet<string>;
+  /** The target holds only the run's own sales profiles (the embedded sandbox starts empty): a deal needs its owner and agent among them. */
+  readonly ownersFromRunOnly: boolean;
+  /** Whether a sales profile of this run has this id. */
+  carriesProfile(id: string): boolean;
   /** Whether the state holds this item for this id as it is (the JSON as text or UTF-8 bytes). */
   unchanged(externalId: string, json: string | Uint8Array): boolean;
   /** The largest item that fits one request, in bytes. */
@@ -90,10 +99,9 @@ export function admit<P>(row: Candidate<P>, run: RunKnowledge<P>): Verdict {
   }
   if (run.holdsDependents) {
     const missing = failed(row.ownerExternalId, run.failedProfiles) ?? failed(row.agentExternalId, run.failedProfiles);
-    if (missing !== undefined) {
-      row.detail = missing;
-      return 'held-back';
-    }
+    row.absent = missing === undefined && run.ownersFromRunOnly && absent(row, run);
+    if (missing !== undefined) row.detail = missing;
+    if (missing !== undefined || row.absent) return 'held-back';
   }
   if (row.same) return 'unchanged';
   if (id !== undefined && run.unchanged(id, json ?? row.encoded!)) return 'unchanged';
@@ -110,6 +118,15 @@ function repeats(first: ItemHash, mark: ItemHash, json: ItemJson | undefined, id
   const held = (m: ItemHash) => m.hi === STATE_ITEM.hi && m.lo === STATE_ITEM.lo;
   if (held(first) && !held(mark)) return run.holds(id, json!);
   return first.hi === mark.hi && first.lo === mark.lo;
+}
+
+/** Whether the row's owner or agent is in none of the run's sales profiles; `detail` then names them, quoted. */
+function absent(row: Candidate<unknown>, run: RunKnowledge<unknown>): boolean {
+  const { ownerExternalId: owner, agentExternalId: agent } = row;
+  const out = (id: unknown): id is string => typeof id === 'string' && !run.carriesProfile(id);
+  const ids = [out(owner) ? owner : undefined, out(agent) && agent !== owner ? agent : undefined].filter((id) => id !== undefined);
+  if (ids.length > 0) row.detail = ids.map((id) => JSON.stringify(id)).join(', ');
+  return ids.length > 0;
 }
 
 function failed(id: unknown, profiles: ReadonlySet<string>): string | undefined {

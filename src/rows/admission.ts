@@ -28,6 +28,7 @@ export interface AdmissionParts {
 
 export class Admission implements RowSink, RunKnowledge<RowOutcome> {
   readonly holdsDependents: boolean;
+  readonly ownersFromRunOnly: boolean;
   readonly failedProfiles: ReadonlySet<string>;
   readonly maxItemBytes: number;
   private readonly resource: Resource;
@@ -42,6 +43,7 @@ export class Admission implements RowSink, RunKnowledge<RowOutcome> {
     json: undefined,
     bytes: 0,
     detail: '',
+    absent: false,
     prior: undefined,
   };
   /** The item of a row's REF_PATHS ids, for the references check (reused row to row). */
@@ -58,6 +60,8 @@ export class Admission implements RowSink, RunKnowledge<RowOutcome> {
   constructor(private readonly parts: AdmissionParts) {
     this.resource = parts.resource;
     this.holdsDependents = parts.settings.holdDependents && parts.resource === 'deal';
+    // the embedded sandbox starts empty: a deal whose owner this run does not carry would be refused
+    this.ownersFromRunOnly = parts.settings.sandbox === true && parts.settings.mode !== 'validate';
     this.failedProfiles = parts.failedProfiles;
     this.maxItemBytes = parts.batcher.maxItemBytes;
   }
@@ -130,6 +134,10 @@ export class Admission implements RowSink, RunKnowledge<RowOutcome> {
     return this.parts.checks.claim(this.resource, externalId, this, mark);
   }
 
+  carriesProfile(id: string): boolean {
+    return this.parts.checks.carriesProfile(id);
+  }
+
   holds(externalId: string, json: ItemJson): boolean {
     return this.parts.hooks.holds?.(this.resource, externalId, json) ?? false;
   }
@@ -194,7 +202,9 @@ export class Admission implements RowSink, RunKnowledge<RowOutcome> {
           this.here(
             'skipped',
             'HELD_BACK',
-            `held back: its owner/agent sales-profile ${c.detail} was not accepted in this run (--no-hold-dependents sends it anyway)`,
+            c.absent
+              ? `held back: its owner/agent ${c.detail} is in no sales profile of this run, and the embedded sandbox starts empty (--no-hold-dependents sends it anyway)`
+              : `held back: its owner/agent sales-profile ${c.detail} was not accepted in this run (--no-hold-dependents sends it anyway)`,
           ),
         );
       case 'unchanged':

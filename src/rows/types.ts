@@ -28,6 +28,8 @@ export interface RunSettings {
   concurrency?: number;
   maxConcurrency: number;
   holdDependents: boolean;
+  /** `push --sandbox`: the target is an embedded sandbox started empty for this run. */
+  sandbox?: boolean;
   checkSuccessCount: boolean;
   namesItems: boolean;
   successCodes: readonly number[];

@@ -177,6 +177,8 @@ export async function sync(request: SyncRequest, environment: SyncEnvironment = 
       sandbox = await connection?.close();
     }
     assertAccounted(collector, result.read);
+    // the embedded sandbox held only this run's profiles: which owners its deals lacked
+    if (sandbox) sandbox = { ...sandbox, ownersMissing: result.dealOwnersNotInRun };
     const aborted = abortedBy(result, stoppedBy());
     // validate and dry runs send nothing: no isolation to report, whatever the flag
     const isolation = connection &&

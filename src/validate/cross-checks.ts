@@ -41,7 +41,23 @@ export interface CrossChecks {
    * on the server.
    */
   ownersNotInRun(): number;
+  /** Whether a sales profile of this run has this id (so far: kinds are read in dependency order). */
+  carriesProfile(id: string): boolean;
+  /**
+   * The same for the deals' owners and agents alone (the ones a server checks, and the embedded
+   * sandbox does): how many distinct ids, and the first few, for the end-of-run hint.
+   */
+  dealOwnersNotInRun(): OwnersNotInRun;
 }
+
+export interface OwnersNotInRun {
+  count: number;
+  /** The first ones met, in reading order (at most NAMED_OWNERS). */
+  ids: string[];
+}
+
+/** Owner ids the sandbox's hint names; a count says how many more. */
+const NAMED_OWNERS = 10;
 
 /**
  * The ids of one resource and where each was first seen. A run may carry a million of them: each
@@ -102,8 +118,16 @@ export function createCrossChecks(): CrossChecks {
   };
   const present = (resource: Resource) => seen.get(resource)?.ids;
   const absentOwners = new IdTable();
+  const absentDealOwners = new IdTable();
+  const named: string[] = [];
+  const carries = (id: string) => present('sales-profile')?.has(id) === true;
   const owner = (id: unknown) => {
-    if (typeof id === 'string' && present('sales-profile')?.has(id) !== true) absentOwners.claim(id);
+    if (typeof id === 'string' && !carries(id)) absentOwners.claim(id);
+  };
+  const dealOwner = (id: unknown) => {
+    if (typeof id !== 'string' || carries(id)) return;
+    owner(id);
+    if (absentDealOwners.claim(id) < 0 && named.length < NAMED_OWNERS) named.push(id);
   };
 
   function missing(resource: Resource, id: unknown, field: string, where: Where, what: string): Diagnostic | undefined {
@@ -129,8 +153,8 @@ export function createCrossChecks(): CrossChecks {
       // most items reference what the run carries: no array is built for them (one per row before)
       let out: Diagnostic[] | undefined;
       if (resource === 'deal') {
-        owner(item.ownerExternalId);
-        owner(item.agentExternalId);
+        dealOwner(item.ownerExternalId);
+        dealOwner(item.agentExternalId);
         out = more(out, missing('sales-profile', item.ownerExternalId, 'ownerExternalId', where, 'owner'));
         if (item.agentExternalId !== item.ownerExternalId) {
           out = more(out, missing('sales-profile', item.agentExternalId, 'agentExternalId', where, 'agent'));
@@ -148,5 +172,7 @@ export function createCrossChecks(): CrossChecks {
       return out ?? NONE;
     },
     ownersNotInRun: () => absentOwners.size,
+    carriesProfile: carries,
+    dealOwnersNotInRun: () => ({ count: absentDealOwners.size, ids: [...named] }),
   };
 }

@@ -18,6 +18,7 @@ function row(over: Partial<Candidate<string>> = {}): Candidate<string> {
     json: undefined,
     bytes: 0,
     detail: '',
+    absent: false,
     prior: undefined,
     ...over,
   };
@@ -40,6 +41,8 @@ function knowledge(over: Partial<RunKnowledge<string>> = {}): RunKnowledge<strin
     resent: () => undefined,
     holdsDependents: true,
     failedProfiles: new Set(),
+    ownersFromRunOnly: false,
+    carriesProfile: () => true,
     unchanged: () => false,
     maxItemBytes: 1000,
     ...over,
@@ -128,6 +131,24 @@ describe('admit', () => {
     const byAgent = row({ agentExternalId: 'SP9' });
     expect(admit(byAgent, knowledge({ failedProfiles: failed }))).toBe('held-back');
     expect(admit(row({ ownerExternalId: 'SP9' }), knowledge({ failedProfiles: failed, holdsDependents: false }))).toBe('batch');
+  });
+
+  test('against a target that holds only the run’s profiles (the embedded sandbox), a deal whose owner or agent the run does not carry is held back, naming them', () => {
+    const run = (carried: string[], over: Partial<RunKnowledge<string>> = {}) =>
+      knowledge({ ownersFromRunOnly: true, carriesProfile: (id) => carried.includes(id), ...over });
+    const both = row({ ownerExternalId: 'carla', agentExternalId: 'dario' });
+    expect(admit(both, run(['ana']))).toBe('held-back');
+    expect([both.absent, both.detail]).toEqual([true, '"carla", "dario"']);
+    const same = row({ ownerExternalId: 'carla', agentExternalId: 'carla' });
+    expect(admit(same, run([]))).toBe('held-back');
+    expect(same.detail).toBe('"carla"');
+    expect(admit(row({ ownerExternalId: 'ana', agentExternalId: 'ana' }), run(['ana']))).toBe('batch');
+    // a failed profile is said as such; --no-hold-dependents, or another target, sends it
+    const failedOne = row({ ownerExternalId: 'SP9' });
+    expect(admit(failedOne, run([], { failedProfiles: new Set(['SP9']) }))).toBe('held-back');
+    expect([failedOne.absent, failedOne.detail]).toEqual([false, 'SP9']);
+    expect(admit(row({ ownerExternalId: 'carla' }), run([], { holdsDependents: false }))).toBe('batch');
+    expect(admit(row({ ownerExternalId: 'carla' }), knowledge({ carriesProfile: () => false }))).toBe('batch');
   });
 
   test('unchanged: by its fingerprint without serialising, or by the state holding its JSON', () => {
