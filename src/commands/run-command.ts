@@ -131,10 +131,16 @@ function finishErrorsCsv(errors: ErrorsCsvWriter, outcome: SyncOutcome, failures
   }
 }
 
+/** The data files a run reads: each job's, and the files its profiles' lookups read. */
+const dataFiles = (jobs: readonly PreparedJob[]) => [
+  ...jobs.map((j) => j.job.file),
+  ...jobs.flatMap((j) => Object.values(j.spec.lookups ?? {}).map((l) => l.path)),
+];
+
 /** Every file the run reads, however named (a symlink, ../x, a hard link): data, profiles and the plan; no output goes over one. */
 function refuseOverInputs(request: SyncRequest, jobs: readonly PreparedJob[], outputs: Record<string, string | undefined>): void {
   const plan = request.config ?? join(request.cwd ?? process.cwd(), DEFAULT_PLAN_FILE);
-  const read = inputFiles([...jobs.map((j) => j.job.file), ...jobs.flatMap((j) => (j.job.profile ? [j.job.profile] : [])), plan]);
+  const read = inputFiles([...dataFiles(jobs), ...jobs.flatMap((j) => (j.job.profile ? [j.job.profile] : [])), plan]);
   for (const [flag, file] of Object.entries(outputs)) {
     const input = file === undefined ? undefined : read.find(file);
     if (input !== undefined)
@@ -199,7 +205,7 @@ export async function runSyncCommand(
       ...environment,
       onEvent: (text, level) => progress.event(text, level),
       onPrepared: (jobs) => {
-        const inputs = jobs.map((j) => j.job.file);
+        const inputs = dataFiles(jobs);
         refuseOverInputs(request, jobs, { '--emit': emitFile, '--junit': flags.junit });
         if (flags.errors) errors = errorsWriter(flags.errors, inputs);
         for (const { job, source } of jobs) errors?.declareSource(job.file, { header: source.header, delimiter: source.detected.delimiter });

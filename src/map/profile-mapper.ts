@@ -6,7 +6,8 @@ import { columnResolver, type ColumnResolver, type RowLike } from './columns.js'
 import { compileValue } from './compile-value.js';
 import { describedMapper, type FieldRule } from './described-mapper.js';
 import { checkProfileTargets } from './profile-targets.js';
-import type { Profile, SkipCondition } from './profile-schema.js';
+import { lookupFor, type LookupTables } from './lookup-table.js';
+import type { FieldSpec, Profile, SkipCondition } from './profile-schema.js';
 import { schemaPath, targetShape } from './target-fields.js';
 import { fold } from './transforms/text.js';
 import { ZoneClock } from './transforms/time-zone.js';
@@ -31,9 +32,11 @@ export interface ProfileMapperOptions {
   header?: readonly string[];
   file: string;
   profile: Profile;
+  /** The run's lookup tables (lookup-table.ts): every lookup of the profile must be among them. */
+  lookups?: LookupTables;
 }
 
-export function profileMapper({ resource, method, header, file, profile }: ProfileMapperOptions): Mapper {
+export function profileMapper({ resource, method, header, file, profile, lookups }: ProfileMapperOptions): Mapper {
   const origin = profile.origin ?? 'profile';
   if (profile.resource !== resource) {
     throw new ConfigError(`profile ${origin}: resource: the profile maps ${profile.resource} items but ${file} is read as ${resource}`, {
@@ -47,9 +50,15 @@ export function profileMapper({ resource, method, header, file, profile }: Profi
   const shape = targetShape(resource, m);
   const columns = columnResolver(header, file, origin);
   const settings = { decimal: profile.decimal, dateFormat: profile.dateFormat, clock: new ZoneClock(profile.timeZone) };
+  const lookup = (spec: FieldSpec, where: string) => (spec.lookup === undefined ? undefined : lookupFor(lookups, spec.lookup, profile, where));
   const fields: FieldRule[] = Object.entries(profile.fields).map(([path, spec]) => {
     const target = shape.fields.get(schemaPath(path))!;
-    return { kind: 'field', path, value: compileValue(spec, { field: path, kind: target.kind, isId: target.isId }, `fields.${path}`, columns, settings) };
+    const where = `fields.${path}`;
+    return {
+      kind: 'field',
+      path,
+      value: compileValue(spec, { field: path, kind: target.kind, isId: target.isId }, where, columns, settings, lookup(spec, where)),
+    };
   });
   const named = shape.customFields === 'named';
   const customFields: FieldRule[] = (profile.customFields ?? []).map((cf, i) => ({
@@ -58,7 +67,14 @@ export function profileMapper({ resource, method, header, file, profile }: Profi
     // the display name: given, else the column it comes from, else the key
     name: named ? (cf.name ?? (cf.column?.length === 1 ? cf.column[0] : cf.key)) : undefined,
     type: cf.type,
-    value: compileValue(cf, { field: `customFields.${cf.key}`, kind: cf.type, isId: false }, `customFields[${i}]`, columns, settings),
+    value: compileValue(
+      cf,
+      { field: `customFields.${cf.key}`, kind: cf.type, isId: false },
+      `customFields[${i}]`,
+      columns,
+      settings,
+      lookup(cf, `customFields[${i}]`),
+    ),
   }));
   return describedMapper({
     resource,

@@ -4,6 +4,7 @@ import { access, stat } from 'node:fs/promises';
 import { resourceFromFileName, type Method, type Resource } from '../contract/resources.js';
 import { ConfigError, InputError, UsageError } from '../errors.js';
 import { createMapper, loadProfile } from '../map/index.js';
+import { loadLookups, type LookupTables } from '../map/lookup-table.js';
 import type { Profile } from '../map/profile-schema.js';
 import type { Mapper } from '../map/types.js';
 import { openSource } from '../read/index.js';
@@ -28,6 +29,8 @@ export interface JobSpec {
   opened: ReaderOptions;
   /** False for the simple engine: CSV through csv-parse alone, and mappers without their fast paths. */
   fast?: boolean;
+  /** The run's lookup tables the profile reads, loaded once (shared memory: the read worker gets them without a copy). */
+  lookups?: LookupTables;
 }
 
 export interface PreparedJob {
@@ -47,6 +50,8 @@ export async function prepareJobs(jobs: readonly Job[], method: Method, engine: 
     throw new UsageError('no input files', { suggestion: 'name files to read, or run from a directory with a batch-sync.config.json (or pass --config)' });
   }
   const prepared: PreparedJob[] = [];
+  /** The run's lookup tables, each loaded once whatever jobs and fields read it. */
+  const tables: LookupTables = {};
   /** Each file (by device and inode: a link is the same file) and kind read so far, as first named. */
   const readAs = new Map<string, string>();
   for (const job of jobs) {
@@ -76,7 +81,8 @@ export async function prepareJobs(jobs: readonly Job[], method: Method, engine: 
     }
     readAs.set(same, job.file);
     const reader = { ...profile?.reader, ...job.reader };
-    const spec: JobSpec = { file: job.file, resource, profile, reader, opened: await readerFor(job.file, reader, fast), fast };
+    const lookups = profile ? await loadLookups(profile, {}, tables, fast) : undefined;
+    const spec: JobSpec = { file: job.file, resource, profile, reader, opened: await readerFor(job.file, reader, fast), fast, lookups };
     prepared.push(await openJob(spec, method, job));
   }
   return prepared;
@@ -90,7 +96,7 @@ async function identity(file: string): Promise<string> {
 
 /** Opens a job's file and builds its mapper, as decided in its spec: on the main thread and in the read worker alike. */
 export async function openJob(spec: JobSpec, method: Method, job: Job = { file: spec.file }): Promise<PreparedJob> {
-  const { file, resource, profile, reader } = spec;
+  const { file, resource, profile, reader, lookups } = spec;
   const fast = spec.fast !== false;
   const source = asOriginalExport(await openSource(file, spec.opened, fast));
   const created = createMapper({
@@ -101,12 +107,16 @@ export async function openJob(spec: JobSpec, method: Method, job: Job = { file: 
     columnLetters: source.columnLetters,
     profile,
     file,
+    lookups,
   });
   // the simple engine maps every row and serialises its item with JSON.stringify
   const mapper: Mapper = fast ? created : { resource: created.resource, map: (record) => created.map(record) };
   // only runs that keep a state ask: the context digests the build, which takes a moment
   let context: string | undefined;
-  const fingerprint = () => (context ??= fingerprintContext({ method, resource, header: source.header, detected: source.detected, reader, profile }));
+  // what a lookup returns is part of the item: a lookup file that changed makes every row new to the state
+  const digests = Object.values(lookups ?? {}).map((l) => l.digest);
+  const mapping = digests.length === 0 ? profile : { profile, lookups: digests };
+  const fingerprint = () => (context ??= fingerprintContext({ method, resource, header: source.header, detected: source.detected, reader, profile: mapping }));
   return {
     job,
     spec,
