@@ -104,3 +104,37 @@ test('the run history does not count identical repeats as rows not accepted', as
   const h = await spawnCli(['history', '--state-dir', 'state', '--format', 'json'], { cwd: dir });
   expect(JSON.parse(h.stdout).runs.map((x: { read: number; skipped: number; notAccepted: number }) => [x.read, x.skipped, x.notAccepted])).toEqual([[3, 1, 0]]);
 });
+
+test('an export without a unique key (a Brazilian CRM’s companies list, rows repeated by its export): rowHash ids, repeats sent once, the ids stable on a rerun', async () => {
+  const rows = [
+    'Empresa;Cidade;Segmento',
+    'Padaria Pão Quente;São Paulo;Varejo',
+    'Oficina do Zé;Recife;Serviços',
+    'Padaria Pão Quente;São Paulo;Varejo',
+    'Padaria Pão Quente;Campinas;Varejo',
+    'Oficina do Zé;Recife;Serviços',
+  ];
+  const profile = {
+    resource: 'account',
+    fields: { externalId: { rowHash: true }, name: 'Empresa', type: { const: 'COMPANY' } },
+    customFields: [{ key: 'cidade', type: 'string', column: 'Cidade' }],
+  };
+  const dir = tempFiles({ 'empresas.csv': rows.join('\n'), 'empresas.profile.json': JSON.stringify(profile) });
+  const push = () => spawnCli(['push', '--sandbox', '--resource', 'account', '--format', 'json', 'empresas.csv'], { cwd: dir });
+  const first = await push();
+  expect(first.code, first.stderr).toBe(0);
+  const report = JSON.parse(first.stdout);
+  expect(report.totals).toMatchObject({ read: 5, accepted: 3, skipped: 2 });
+  expect(report.groups[0].reason).toBe('DUPLICATE_IDENTICAL rows repeat an earlier row exactly (first at empresas.csv:2): sent once');
+  expect(first.stderr).toContain('The embedded sandbox now holds: 0 sales-profiles, 3 accounts');
+  const emittedIds = async () =>
+    (await spawnCli(['validate', '--emit', '-', 'empresas.csv'], { cwd: dir })).stdout
+      .trim()
+      .split('\n')
+      .flatMap((l) => (JSON.parse(l) as { items: { externalId: string }[] }).items.map((i) => i.externalId));
+  const ids = await emittedIds();
+  expect(ids).toHaveLength(3);
+  for (const id of ids) expect(id).toMatch(/^rh-[0-9a-f]{20}$/);
+  // the same content, the same ids, run after run
+  expect(await emittedIds()).toEqual(ids);
+});
