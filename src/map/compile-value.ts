@@ -163,18 +163,25 @@ function compileMap(spec: FieldSpec, field: string, finish: Finish): Mapped {
     const key = fold(text.trim());
     const hit = map.get(key);
     if (hit !== undefined || map.has(key)) return finish(hit, column, ctx);
-    if (spec.otherwise !== undefined) return finish(spec.otherwise, column, ctx);
-    ctx.problems.push({
-      severity: 'error',
-      file: ctx.file,
-      line: ctx.line,
+    return otherwiseOr(spec, finish, ctx, {
       column,
       field,
       reason: `"${text}" is not in the value map (${listed})`,
       suggestion: 'add it to "map", or give "otherwise"',
     });
-    return undefined;
   };
+}
+
+/** A text the value map or the lookup file does not hold: the field's `otherwise`, else this problem (the row is invalid). */
+function otherwiseOr(
+  spec: FieldSpec,
+  finish: Finish,
+  ctx: RowContext,
+  problem: { column: string | undefined; field: string; reason: string; suggestion: string },
+): unknown {
+  if (spec.otherwise !== undefined) return finish(spec.otherwise, problem.column, ctx);
+  ctx.problems.push({ severity: 'error', file: ctx.file, line: ctx.line, ...problem });
+  return undefined;
 }
 
 /** The value of the lookup file's row whose key the text is, then `mapped` (another file's text is never typed); `empty` for an empty value. */
@@ -184,17 +191,8 @@ function compileLookup(spec: FieldSpec, field: string, lookup: LookupView, steps
     const value = lookup.get(key);
     if (value === '') return steps.empty(key, column, ctx);
     if (value !== undefined) return steps.mapped(value, column, ctx);
-    if (spec.otherwise !== undefined) return steps.finish(spec.otherwise, column, ctx);
-    ctx.problems.push({
-      severity: 'error',
-      file: ctx.file,
-      line: ctx.line,
-      column,
-      field,
-      reason: `${JSON.stringify(key)} is not ${article} ${lookup.key} in ${lookup.file}`,
-      suggestion: `add it to ${lookup.file}, or give "otherwise"`,
-    });
-    return undefined;
+    const reason = `${JSON.stringify(key)} is not ${article} ${lookup.key} in ${lookup.file}`;
+    return otherwiseOr(spec, steps.finish, ctx, { column, field, reason, suggestion: `add it to ${lookup.file}, or give "otherwise"` });
   };
 }
 

@@ -102,19 +102,7 @@ describe.each(ANSWER_STYLES_UNDER_TEST)('answers $style', ({ style, args: answer
           ],
         ),
         owners: 'failing in the run',
-        resource: 'deal',
-        profile: {
-          resource: 'deal',
-          fields: {
-            externalId: 'id',
-            title: 'nome',
-            ownerExternalId: { const: 'ana' },
-            agentExternalId: { const: 'ana' },
-            isWon: { const: false },
-            'amount.value': { const: '1' },
-            'amount.currency': { const: 'USD' },
-          },
-        },
+        ...deal,
       },
     ],
     [
