@@ -1,5 +1,6 @@
 // `lookup` (issue 25 item 3): a value through another file, loaded once, bounded, read off the heap
 // and shareable with the read worker. Real files on disk, read by our own readers.
+import { resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { describe, expect, test } from 'vitest';
 import { ConfigError } from '../../src/errors.js';
@@ -138,4 +139,12 @@ describe('lookup', () => {
     const profile = parseProfile(deal({ column: 'OwnerId', lookup: LOOKUP }), 'opportunity.profile.json');
     expect(() => createMapper({ resource: 'deal', header: OPP_HEADER, profile, file: 'Opportunity.csv' })).toThrow(/lookup.*User\.csv.*not loaded/);
   });
+});
+
+test('a workbook is a lookup file like any other (the xlsx reader, its typed cells as text)', async () => {
+  const fixture = resolve(__dirname, '../../fixtures/xlsx/oportunidades.xlsx');
+  const dir = tempFiles({});
+  const profile = { ...parseProfile(deal({ column: 'OwnerId', lookup: { file: fixture, key: 'Código', value: 'Cliente' } }), 'opportunity.profile.json'), dir };
+  const view = lookupView(Object.values(await loadLookups(profile))[0]!);
+  expect(view.get('00123')).toBe('Comercial Andina');
 });
