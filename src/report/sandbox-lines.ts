@@ -8,8 +8,11 @@ import { inputFiles } from './same-file.js';
 export interface SandboxHeld {
   records: Record<Resource, number>;
   batches: number;
-  /** Distinct owner/agent ids of the run's deals that none of its sales profiles carry, the first few named. */
-  ownersMissing?: { count: number; ids: readonly string[] };
+  /**
+   * Distinct owner/agent ids of the run's deals that none of its sales profiles carry, the first few
+   * named; `heldBack`: their deals were held back (else, with --no-hold-dependents, sent and refused).
+   */
+  ownersMissing?: { count: number; ids: readonly string[]; heldBack: boolean };
 }
 
 /**
@@ -27,7 +30,7 @@ export function sandboxLines(held: SandboxHeld, files: readonly string[], inputs
     const more = missing.count > missing.ids.length ? ` and ${missing.count - missing.ids.length} more` : '';
     const named = `${missing.ids.map((id) => JSON.stringify(id)).join(', ')}${more}`;
     lines.push(
-      `The embedded sandbox starts empty and refuses a deal whose owner or agent it does not hold: ${ids} of this run's deals ${missing.count === 1 ? 'is' : 'are'} in none of its sales profiles (${named}), so those deals were held back.`,
+      `The embedded sandbox starts empty and refuses a deal whose owner or agent it does not hold: ${ids} of this run's deals ${missing.count === 1 ? 'is' : 'are'} in none of its sales profiles (${named}), so ${missing.heldBack ? 'those deals were held back' : 'it refused those deals'}.`,
     );
     const beside = files.length > 0 ? salesProfilesBeside(files, inputs) : undefined;
     lines.push(

@@ -38,7 +38,7 @@ test('with --no-hold-dependents the deals are sent and refused, and the hint sti
   expect(r.code).toBe(1);
   expect(r.stdout).not.toContain('HELD_BACK');
   expect(r.stdout).toMatch(/16 rows: VALIDATION_ERROR/);
-  expect(r.stdout).toContain('2 owner/agent ids of this run\'s deals are in none of its sales profiles ("carla", "dario")');
+  expect(r.stdout).toContain('2 owner/agent ids of this run\'s deals are in none of its sales profiles ("carla", "dario"), so it refused those deals.');
 });
 
 test('the hint never suggests a file the run already has (issue 27 item 8), even when that file is beside the deals', async () => {
