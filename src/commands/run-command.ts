@@ -25,7 +25,7 @@ import type { SyncEnvironment, SyncOutcome, SyncRequest } from '../run/sync-type
 
 export const FILES_ARGUMENT = [
   '[files...]',
-  'CSV, JSON, NDJSON or .xlsx files, each optionally paired with its profile as FILE:PROFILE or with its kind as FILE:KIND (deals.csv:deal); none: run the jobs of the sync plan',
+  'CSV, JSON, NDJSON or .xlsx files, each optionally paired with its profile as FILE:PROFILE or with its kind as FILE:KIND (deals.csv:deal; a file may be named once per kind); none: run the jobs of the sync plan',
 ] as const;
 
 /** The run the options given on the command line ask for; the settings are resolved by sync(). */
@@ -138,10 +138,16 @@ function finishErrorsCsv(errors: ErrorsCsvWriter, outcome: SyncOutcome, failures
   }
 }
 
+/** The data files a run reads: each job's, and the files its profiles' lookups read. */
+const dataFiles = (jobs: readonly PreparedJob[]) => [
+  ...jobs.map((j) => j.job.file),
+  ...jobs.flatMap((j) => Object.values(j.spec.lookups ?? {}).map((l) => l.path)),
+];
+
 /** Every file the run reads, however named (a symlink, ../x, a hard link): data, profiles and the plan; no output goes over one. */
 function refuseOverInputs(request: SyncRequest, jobs: readonly PreparedJob[], outputs: Record<string, string | undefined>): InputFiles {
   const plan = request.config ?? join(request.cwd ?? process.cwd(), DEFAULT_PLAN_FILE);
-  const read = inputFiles([...jobs.map((j) => j.job.file), ...jobs.flatMap((j) => (j.job.profile ? [j.job.profile] : [])), plan]);
+  const read = inputFiles([...dataFiles(jobs), ...jobs.flatMap((j) => (j.job.profile ? [j.job.profile] : [])), plan]);
   for (const [flag, file] of Object.entries(outputs)) {
     const input = file === undefined ? undefined : read.find(file);
     if (input !== undefined)
@@ -209,11 +215,7 @@ export async function runSyncCommand(
       onEvent: (text, level) => progress.event(text, level),
       onPrepared: (jobs) => {
         read = refuseOverInputs(request, jobs, { '--emit': emitFile, '--junit': flags.junit });
-        if (flags.errors)
-          errors = errorsWriter(
-            flags.errors,
-            jobs.map((j) => j.job.file),
-          );
+        if (flags.errors) errors = errorsWriter(flags.errors, dataFiles(jobs));
         for (const { job, source } of jobs) errors?.declareSource(source.rowsFile ?? job.file, { header: source.header, delimiter: source.detected.delimiter });
         if (emitFile) emitted = openEmit(emitFile);
       },

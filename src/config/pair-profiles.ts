@@ -1,7 +1,8 @@
 // Which mapping profile maps which file named on the command line. A file gets, in this order: the
-// profile paired with it as `FILE:PROFILE`; the one --profile; the `<name>.profile.json` beside it
-// (where `init` writes it); none (canonical columns). What could be read two ways is refused. A
-// file may instead be paired with its kind as `FILE:KIND` (as `init` takes it).
+// profile paired with it as `FILE:PROFILE`; the one --profile; for `FILE:KIND`, the
+// `<name>.<kind>.profile.json` beside it; the `<name>.profile.json` beside it (where `init` writes
+// it); none (canonical columns). What could be read two ways is refused. A file paired with its kind
+// as `FILE:KIND` (as `init` takes it) is read as that kind, whatever --resource says.
 import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { parseResource, type Resource } from '../contract/resources.js';
@@ -9,9 +10,9 @@ import { UsageError } from '../errors.js';
 
 export interface PairedFile {
   file: string;
+  /** `FILE:KIND`: the kind the file is read as (a file may be read once per kind); wins over --resource. */
+  kind?: Resource;
   profile?: string;
-  /** Named as `FILE:KIND`: wins over --resource, which is for the files not paired with a kind. */
-  resource?: Resource;
   /** The profile was found beside the file, not named. */
   beside?: boolean;
 }
@@ -25,6 +26,9 @@ export function profileBeside(file: string): string {
 export function siblingProfile(file: string): string | undefined {
   return /\.profile\.json$/i.test(basename(file)) ? undefined : profileBeside(file);
 }
+
+/** `exports/deals.csv` read as sales-profile → `exports/deals.sales-profile.profile.json`. */
+const kindProfileBeside = (file: string, kind: Resource) => profileBeside(file).replace(/\.profile\.json$/, `.${kind}.profile.json`);
 
 /**
  * `FILE:PROFILE` or `FILE:KIND`. An argument that names an existing file is that file, colons and
@@ -41,8 +45,8 @@ export function splitFileArgument(arg: string, isFile: (path: string) => boolean
     const driveColon = /^[A-Za-z]$/.test(file.slice(-1)) && (i === 1 || arg[i - 2] === ':');
     if (driveColon || /^[A-Za-z]$/.test(file)) continue;
     if (/\.json$/i.test(right)) return { file, profile: right };
-    const resource = parseResource(right);
-    if (resource) return { file, resource };
+    const kind = parseResource(right);
+    if (kind) return { file, kind };
   }
   return { file: arg };
 }
@@ -54,8 +58,13 @@ export const isFileOnDisk = (path: string) => existsSync(path) && statSync(path)
  * --profile (which file gets which?), a --profile that no file takes, and one --profile for several
  * files when one of them has another profile beside it.
  */
-export function pairProfiles(args: readonly string[], profiles: readonly string[], resolvePath: (p: string) => string = (p) => p): PairedFile[] {
-  const isFile = (p: string) => isFileOnDisk(resolvePath(p));
+export function pairProfiles(
+  args: readonly string[],
+  profiles: readonly string[],
+  resolvePath: (p: string) => string = (p) => p,
+  onDisk: (path: string) => boolean = isFileOnDisk,
+): PairedFile[] {
+  const isFile = (p: string) => onDisk(resolvePath(p));
   const paired = args.map((a) => splitFileArgument(a, isFile));
   const named = [...new Set(profiles)];
   const loose = paired.filter((p) => p.profile === undefined);
@@ -84,6 +93,8 @@ export function pairProfiles(args: readonly string[], profiles: readonly string[
   return paired.map((p) => {
     if (p.profile !== undefined) return p;
     if (one !== undefined) return { ...p, profile: one };
+    const ofKind = p.kind === undefined ? undefined : kindProfileBeside(p.file, p.kind);
+    if (ofKind !== undefined && isFile(ofKind)) return { ...p, profile: ofKind, beside: true };
     const beside = siblingProfile(p.file);
     return beside && isFile(beside) ? { ...p, profile: beside, beside: true } : p;
   });

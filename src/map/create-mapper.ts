@@ -3,6 +3,7 @@
 import type { Method, Resource } from '../contract/resources.js';
 import { canonicalMapper } from './canonical-mapper.js';
 import { profileMapper } from './profile-mapper.js';
+import type { LookupTables } from './lookup-table.js';
 import type { Profile } from './profile-schema.js';
 import { itemAsIs, unreadable } from './records.js';
 import type { MapResult, Mapper } from './types.js';
@@ -21,6 +22,8 @@ export interface CreateMapperOptions {
   file: string;
   /** Workbooks: each header column's letter, so a cell at fault is named `Amount (C)` with its row. */
   columnLetters?: readonly string[];
+  /** The run's lookup tables, loaded before (lookup-table.ts loadLookups). */
+  lookups?: LookupTables;
 }
 
 /** Throws ConfigError when header and profile do not fit; row problems come back from `map` as data. */

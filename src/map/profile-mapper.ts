@@ -6,7 +6,8 @@ import { columnResolver, type ColumnResolver, type RowLike } from './columns.js'
 import { compileValue, type ValueFn } from './compile-value.js';
 import { describedMapper, type FieldRule } from './described-mapper.js';
 import { checkProfileTargets } from './profile-targets.js';
-import type { Profile, SkipCondition } from './profile-schema.js';
+import { lookupFor, type LookupTables } from './lookup-table.js';
+import type { FieldSpec, Profile, SkipCondition } from './profile-schema.js';
 import { leftOutNotice, postOnlyFields, schemaPath, targetShape } from './target-fields.js';
 import { fold } from './transforms/text.js';
 import { ZoneClock } from './transforms/time-zone.js';
@@ -51,6 +52,8 @@ export interface ProfileMapperOptions {
   header?: readonly string[];
   file: string;
   profile: Profile;
+  /** The run's lookup tables (lookup-table.ts): every lookup of the profile must be among them. */
+  lookups?: LookupTables;
 }
 
 /**
@@ -66,7 +69,7 @@ function forMethod(profile: Profile, method: Method): { used: Profile; leftOut: 
   return { used: { ...profile, fields }, leftOut };
 }
 
-export function profileMapper({ resource, method, header, file, profile: given }: ProfileMapperOptions): Mapper {
+export function profileMapper({ resource, method, header, file, profile: given, lookups }: ProfileMapperOptions): Mapper {
   const origin = given.origin ?? 'profile';
   if (given.resource !== resource) {
     throw new ConfigError(`profile ${origin}: resource: the profile maps ${given.resource} items but ${file} is read as ${resource}`, {
@@ -81,14 +84,16 @@ export function profileMapper({ resource, method, header, file, profile: given }
   const shape = targetShape(resource, m);
   const columns = columnResolver(header, file, origin);
   const settings = { decimal: profile.decimal, dateFormat: profile.dateFormat, clock: new ZoneClock(profile.timeZone) };
+  const lookup = (spec: FieldSpec, where: string) => (spec.lookup === undefined ? undefined : lookupFor(lookups, spec.lookup, profile, where));
   const fields: FieldRule[] = Object.entries(profile.fields).map(([path, spec]) => {
     const target = shape.fields.get(schemaPath(path))!;
-    const value = compileValue(spec, { field: path, kind: target.kind, isId: target.isId }, `fields.${path}`, columns, settings);
+    const where = `fields.${path}`;
+    const value = compileValue(spec, { field: path, kind: target.kind, isId: target.isId }, where, columns, settings, lookup(spec, where));
     const required = target.required && target.group === '' && spec.default === undefined && spec.column !== undefined;
     return {
       kind: 'field',
       path,
-      value: required ? namingTheFix(value, path, columns.resolve(spec.column![0]!, `fields.${path}.column`), target.kind) : value,
+      value: required ? namingTheFix(value, path, columns.resolve(spec.column![0]!, `${where}.column`), target.kind) : value,
     };
   });
   const named = shape.customFields === 'named';
@@ -98,7 +103,14 @@ export function profileMapper({ resource, method, header, file, profile: given }
     // the display name: given, else the column it comes from, else the key
     name: named ? (cf.name ?? (cf.column?.length === 1 ? cf.column[0] : cf.key)) : undefined,
     type: cf.type,
-    value: compileValue(cf, { field: `customFields.${cf.key}`, kind: cf.type, isId: false }, `customFields[${i}]`, columns, settings),
+    value: compileValue(
+      cf,
+      { field: `customFields.${cf.key}`, kind: cf.type, isId: false },
+      `customFields[${i}]`,
+      columns,
+      settings,
+      lookup(cf, `customFields[${i}]`),
+    ),
   }));
   const mapper = describedMapper({
     resource,

@@ -1,9 +1,10 @@
 // Everything that can be wrong before the first request: files, resources, profiles, headers.
 // All of it is checked for every job up front, so a bad plan fails with exit 2 having sent nothing.
-import { access } from 'node:fs/promises';
+import { access, stat } from 'node:fs/promises';
 import { resourceFromFileName, type Method, type Resource } from '../contract/resources.js';
 import { BatchSyncError, ConfigError, InputError, UsageError } from '../errors.js';
 import { createMapper, loadProfile } from '../map/index.js';
+import { loadLookups, type LookupTables } from '../map/lookup-table.js';
 import type { Profile } from '../map/profile-schema.js';
 import type { Mapper } from '../map/types.js';
 import { openSource } from '../read/index.js';
@@ -28,6 +29,8 @@ export interface JobSpec {
   opened: ReaderOptions;
   /** False for the simple engine: CSV through csv-parse alone, and mappers without their fast paths. */
   fast?: boolean;
+  /** The run's lookup tables the profile reads, loaded once (shared memory: the read worker gets them without a copy). */
+  lookups?: LookupTables;
 }
 
 export interface PreparedJob {
@@ -47,6 +50,10 @@ export async function prepareJobs(jobs: readonly Job[], method: Method, engine: 
     throw new UsageError('no input files', { suggestion: 'name files to read, or run from a directory with a batch-sync.config.json (or pass --config)' });
   }
   const prepared: PreparedJob[] = [];
+  /** The run's lookup tables, each loaded once whatever jobs and fields read it. */
+  const tables: LookupTables = {};
+  /** Each file (by device and inode: a link is the same file) and kind read so far, as first named. */
+  const readAs = new Map<string, string>();
   for (const job of jobs) {
     await access(job.file).catch((error: NodeJS.ErrnoException) => {
       throw new InputError(`${job.file}: ${error.code === 'ENOENT' ? 'no such file' : error.code === 'EACCES' ? 'permission denied' : error.message}`);
@@ -54,7 +61,10 @@ export async function prepareJobs(jobs: readonly Job[], method: Method, engine: 
     const profile = job.profile ? await loadProfile(job.profile) : undefined;
     const reader = { ...profile?.reader, ...job.reader };
     const { opened, resource: carried } = await inspectInput(job.file, reader, fast);
-    const spec: JobSpec = { file: job.file, resource: resourceOf(job, profile, carried), profile, reader, opened, fast };
+    const resource = resourceOf(job, profile, carried);
+    await refuseReadTwice(readAs, job, resource);
+    const lookups = profile ? await loadLookups(profile, {}, tables, fast) : undefined;
+    const spec: JobSpec = { file: job.file, resource, profile, reader, opened, fast, lookups };
     prepared.push(await openJob(spec, method, job));
   }
   return prepared;
@@ -83,9 +93,29 @@ function resourceOf(job: Job, profile: Profile | undefined, carried: Resource | 
   return resource;
 }
 
+/** A file is read once per kind and profile (two profiles may derive owners and agents from one file). */
+async function refuseReadTwice(readAs: Map<string, string>, job: Job, resource: Resource): Promise<void> {
+  const same = `${await identity(job.file)}\0${resource}\0${job.profile === undefined ? '' : await identity(job.profile)}`;
+  const earlier = readAs.get(same);
+  if (earlier !== undefined) {
+    const also = earlier === job.file ? '' : ` (also as ${earlier})`;
+    const how = job.profile === undefined ? '' : ' with the same profile';
+    throw new UsageError(`${job.file} is named twice as ${resource}${how}${also}: every row would repeat itself; name it once`, {
+      suggestion: 'a file may be read once per kind and profile: e.g. as sales-profile (owners derived from it) and as deal',
+    });
+  }
+  readAs.set(same, job.file);
+}
+
+/** The file itself, however it is named. */
+async function identity(file: string): Promise<string> {
+  const s = await stat(file);
+  return `${s.dev}:${s.ino}`;
+}
+
 /** Opens a job's file and builds its mapper, as decided in its spec: on the main thread and in the read worker alike. */
 export async function openJob(spec: JobSpec, method: Method, job: Job = { file: spec.file }): Promise<PreparedJob> {
-  const { file, resource, profile, reader } = spec;
+  const { file, resource, profile, reader, lookups } = spec;
   const fast = spec.fast !== false;
   const source = asOriginalExport(await openSource(file, spec.opened, fast), resource);
   const created = withHeaderHint(source, () =>
@@ -97,6 +127,7 @@ export async function openJob(spec: JobSpec, method: Method, job: Job = { file: 
       columnLetters: source.columnLetters,
       profile,
       file,
+      lookups,
     }),
   );
   // said once for the file, with its other file-level warnings (in the read worker, opening it
@@ -106,7 +137,10 @@ export async function openJob(spec: JobSpec, method: Method, job: Job = { file: 
   const mapper: Mapper = fast ? created : { resource: created.resource, map: (record) => created.map(record), columnOf: created.columnOf };
   // only runs that keep a state ask: the context digests the build, which takes a moment
   let context: string | undefined;
-  const fingerprint = () => (context ??= fingerprintContext({ method, resource, header: source.header, detected: source.detected, reader, profile }));
+  // what a lookup returns is part of the item: a lookup file that changed makes every row new to the state
+  const digests = Object.values(lookups ?? {}).map((l) => l.digest);
+  const mapping = digests.length === 0 ? profile : { profile, lookups: digests };
+  const fingerprint = () => (context ??= fingerprintContext({ method, resource, header: source.header, detected: source.detected, reader, profile: mapping }));
   return {
     job,
     spec,

@@ -27,9 +27,10 @@ function unusableDir(what: string, error: unknown): unknown {
 }
 
 /** What an incremental run asks the state: whether a row or an item is unchanged, and the fingerprints for the read worker. */
-function incrementalHooks(store: StateStore, scope: string): Pick<RunHooks, 'unchanged' | 'learn' | 'sameRow' | 'fingerprints'> {
+function incrementalHooks(store: StateStore, scope: string): Pick<RunHooks, 'unchanged' | 'holds' | 'learn' | 'sameRow' | 'fingerprints'> {
   return {
     unchanged: (resource, id, json) => store.unchanged(scope, resource, id, json),
+    holds: (resource, id, json) => store.unchanged(scope, resource, id, json),
     learn: (resource, id, fp) => store.learn(scope, resource, id, fp),
     sameRow: (resource, id, fp) => store.sameRow(scope, resource, id, fp),
     fingerprints: (resource) => store.fingerprints(scope, resource),

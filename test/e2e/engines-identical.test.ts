@@ -2,9 +2,9 @@
 // (json and human), errors CSVs and emitted batches, byte for byte once run ids and times are
 // normalised, on every fixture with its profile or plan, on the shared CRM export and on a
 // generated bench-like input large enough for the fast engine's read worker to cut it in chunks.
-import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { openSource } from '../../src/read/index.js';
 import { runCli } from '../helpers/cli.js';
@@ -192,6 +192,58 @@ suite('a generated bench-like input, with rows the worker and the main thread mu
   test('canonical deals (push --sandbox)', async () => {
     await expectSameOnBothEngines(['push', '--sandbox', '--concurrency', '1', canonical.profiles, canonical.deals]);
   });
+
+  test('the profile language of issue 25 over them: owners derived from the deals file through a lookup, replace, rowHash, repeated rows (push --sandbox)', async () => {
+    const dir = dirname(canonical.deals);
+    const email = { column: 'ownerExternalId', lookup: { file: 'sales-profiles.csv', key: 'externalId', value: 'email' } };
+    const owners = {
+      resource: 'sales-profile',
+      fields: {
+        externalId: email,
+        email,
+        'profile.firstName': {
+          column: 'ownerExternalId',
+          replace: [
+            { pattern: '-(\\d+)$', with: ' $1' },
+            { pattern: '-', with: ' ' },
+          ],
+          transform: 'firstName',
+        },
+        'profile.lastName': { column: 'ownerExternalId', replace: { pattern: '^.*-', with: '' } },
+      },
+    };
+    const deals = {
+      resource: 'deal',
+      fields: {
+        externalId: { column: 'externalId', replace: { pattern: '^D-0*', with: 'D' } },
+        title: 'title',
+        ownerExternalId: email,
+        agentExternalId: { ...email, column: 'agentExternalId' },
+        isWon: 'isWon',
+        'amount.value': 'amount.value',
+        'amount.currency': 'amount.currency',
+      },
+      customFields: [{ key: 'row', type: 'string', rowHash: true }],
+    };
+    writeFileSync(join(dir, 'owners.profile.json'), JSON.stringify(owners));
+    writeFileSync(join(dir, 'language.profile.json'), JSON.stringify(deals));
+    const out = await expectSameOnBothEngines([
+      'push',
+      '--sandbox',
+      '--concurrency',
+      '1',
+      '--batch-size',
+      '500',
+      // two jobs over 20,000 rows take seconds: progress lines would differ with the timing
+      '--quiet',
+      `${canonical.deals}:${join(dir, 'owners.profile.json')}`,
+      `${canonical.deals}:${join(dir, 'language.profile.json')}`,
+    ]);
+    const report = JSON.parse(out['json stdout']!);
+    expect(report.groups.some((g: { reason: string }) => g.reason.startsWith('DUPLICATE_IDENTICAL'))).toBe(true);
+    expect(report.counts['sales-profile'].accepted).toBeGreaterThan(1);
+    expect(report.counts.deal.accepted).toBeGreaterThan(19_000);
+  }, 120_000);
 
   test('the Spanish Excel export through its profile (validate)', async () => {
     const out = await expectSameOnBothEngines(['validate', `${spanish.deals}:${spanish.profile}`]);
