@@ -149,6 +149,7 @@ export function openNightlySession(ctx: SessionContext): RunSession | undefined 
         }
       },
       landed: landing.landed,
+      withdrawn: landing.drop,
       resent: resender!.resent,
     },
     resume: resender?.resume,
