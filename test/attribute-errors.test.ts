@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { ANSWER_STYLES, DEFAULT_SUCCESS_CODES } from '../src/send/answers.js';
+import { ANSWER_STYLES } from '../src/contract/answer-styles.js';
+import { DEFAULT_SUCCESS_CODES } from '../src/send/answers.js';
 import { readAnswer, type AnswerReading } from '../src/send/attribute-errors.js';
 
 const ids = ['D-1', 'D-2', 'D-3', 'D-4'];

@@ -56,7 +56,7 @@ export function registerPush(program: Command, output: Output, setExit: SetExit)
         request,
         output,
         environment,
-        (outcome) => (outcome.sandbox ? sandboxLines(outcome.sandbox, outcome.report, files) : []),
+        (outcome) => (outcome.sandbox ? sandboxLines(outcome.sandbox, files, outcome.inputs) : []),
         (outcome, code) => notifier?.finish({ report: outcome.report, exitCode: code }) ?? Promise.resolve(),
       );
       setExit(exitCode);

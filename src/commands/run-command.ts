@@ -25,7 +25,7 @@ import type { SyncEnvironment, SyncOutcome, SyncRequest } from '../run/sync-type
 
 export const FILES_ARGUMENT = [
   '[files...]',
-  'CSV, JSON, NDJSON or .xlsx files, each optionally paired with its profile as FILE:PROFILE; none: run the jobs of the sync plan',
+  'CSV, JSON, NDJSON or .xlsx files, each optionally paired with its profile as FILE:PROFILE or with its kind as FILE:KIND (deals.csv:deal; a file may be named once per kind); none: run the jobs of the sync plan',
 ] as const;
 
 /** The run the options given on the command line ask for; the settings are resolved by sync(). */
@@ -138,10 +138,16 @@ function finishErrorsCsv(errors: ErrorsCsvWriter, outcome: SyncOutcome, failures
   }
 }
 
+/** The data files a run reads: each job's, and the files its profiles' lookups read. */
+const dataFiles = (jobs: readonly PreparedJob[]) => [
+  ...jobs.map((j) => j.job.file),
+  ...jobs.flatMap((j) => Object.values(j.spec.lookups ?? {}).map((l) => l.path)),
+];
+
 /** Every file the run reads, however named (a symlink, ../x, a hard link): data, profiles and the plan; no output goes over one. */
 function refuseOverInputs(request: SyncRequest, jobs: readonly PreparedJob[], outputs: Record<string, string | undefined>): InputFiles {
   const plan = request.config ?? join(request.cwd ?? process.cwd(), DEFAULT_PLAN_FILE);
-  const read = inputFiles([...jobs.map((j) => j.job.file), ...jobs.flatMap((j) => (j.job.profile ? [j.job.profile] : [])), plan]);
+  const read = inputFiles([...dataFiles(jobs), ...jobs.flatMap((j) => (j.job.profile ? [j.job.profile] : [])), plan]);
   for (const [flag, file] of Object.entries(outputs)) {
     const input = file === undefined ? undefined : read.find(file);
     if (input !== undefined)
@@ -202,8 +208,6 @@ export async function runSyncCommand(
   const toStdout = flags.emit === '-';
   const emitFile = toStdout ? undefined : flags.emit;
   const batches: PlannedBatchInfo[] | undefined = request.mode === 'dry-run' ? [] : undefined;
-  // whether any request went out: an output file failing after that is exit 3, before it exit 2
-  let sent = false;
   let outcome: SyncOutcome;
   try {
     outcome = await sync(request, {
@@ -211,18 +215,12 @@ export async function runSyncCommand(
       onEvent: (text, level) => progress.event(text, level),
       onPrepared: (jobs) => {
         read = refuseOverInputs(request, jobs, { '--emit': emitFile, '--junit': flags.junit });
-        if (flags.errors)
-          errors = errorsWriter(
-            flags.errors,
-            jobs.map((j) => j.job.file),
-          );
-        for (const { job, source } of jobs) errors?.declareSource(job.file, { header: source.header, delimiter: source.detected.delimiter });
+        if (flags.errors) errors = errorsWriter(flags.errors, dataFiles(jobs));
+        for (const { job, source } of jobs) errors?.declareSource(source.rowsFile ?? job.file, { header: source.header, delimiter: source.detected.delimiter });
         if (emitFile) emitted = openEmit(emitFile);
       },
       onProgress: (c) => progress.update(c),
       sink: (o) => {
-        // a row not accepted with a batch id, other than NOT_SENT, went out in a request (rejected, unverified, not delivered)
-        if (o.batchId !== undefined && o.message !== 'NOT_SENT') sent = true;
         if (flags.errors) errors?.write(o);
       },
       emit: toStdout ? (body) => output.out(body) : emitFile ? (body) => emitted?.write(`${body}\n`) : environment.emit,
@@ -248,9 +246,8 @@ export async function runSyncCommand(
   if (errors) finishErrorsCsv(errors, outcome, failures, flags.errors!);
   const junitFailure = flags.junit === undefined ? undefined : writeJunit(outcome, flags.junit);
   if (junitFailure) failures.push(junitFailure);
-  // a push's accepted row was sent (the sink hears only the rows not accepted)
-  if (request.mode === 'push' && outcome.report.totals.accepted > 0) sent = true;
-  const exitCode = failures.length === 0 ? outcome.exitCode : Math.max(outcome.exitCode, sent ? EXIT.aborted : EXIT.usage);
+  // an output file that failed: exit 3 once any request went out (the server may hold rows), else 2
+  const exitCode = failures.length === 0 ? outcome.exitCode : Math.max(outcome.exitCode, outcome.sent ? EXIT.aborted : EXIT.usage);
   if (batches) outcome.report.batches = batches;
   printReport(outcome, exitCode, { output, flags, toStdout, cwd: request.cwd ?? process.cwd(), more: epilogue?.(outcome) ?? [], failures, inputs: read });
   await finish?.(outcome, exitCode);

@@ -3,7 +3,8 @@
 import { z } from 'zod';
 import { METHODS, RESOURCE_NAMES_HELP } from '../contract/resources.js';
 import { withoutQuery } from '../send/base-url.js';
-import { ANSWER_STYLE_NAMES, DEFAULT_ANSWER_STYLE, DEFAULT_SUCCESS_CODES } from '../send/answers.js';
+import { ANSWER_STYLES_HELP, answerStyle, DEFAULT_ANSWER_STYLE } from '../contract/answer-styles.js';
+import { DEFAULT_SUCCESS_CODES } from '../send/answers.js';
 import type { OptionRow, OptionTable } from './option.js';
 import { int, onOff, text } from './option-schemas.js';
 import { READER_OPTIONS } from './options-reader.js';
@@ -37,7 +38,10 @@ export const INPUT_OPTIONS = {
         'mapping profile for the files not paired as FILE:PROFILE (default: <name>.profile.json beside each file, where init writes it, else canonical column names)',
       ),
   },
-  resource: { flag: '-r, --resource <kind>', schema: text(`what the files hold: ${RESOURCE_NAMES_HELP} (default: from the profile or the file name)`) },
+  resource: {
+    flag: '-r, --resource <kind>',
+    schema: text(`what the files not paired as FILE:KIND hold: ${RESOURCE_NAMES_HELP} (default: from an errors CSV's _resource, the profile or the file name)`),
+  },
   config: { flag: '-c, --config <file>', schema: text('sync plan (default: ./batch-sync.config.json if present)') },
   ...READER_OPTIONS,
   format: {
@@ -91,11 +95,7 @@ const SETTINGS_OPTIONS = {
     flag: '--answers <style>',
     plan: 'answers.style',
     default: DEFAULT_ANSWER_STYLE,
-    schema: z
-      .enum(ANSWER_STYLE_NAMES, { error: `takes ${ANSWER_STYLE_NAMES.join(' or ')}` })
-      .describe(
-        'how the API answers: documented (success a value, details may name no row; the default) or named (success counts accepted rows, every detail names its row); with --sandbox, the sandbox answers so too',
-      ),
+    schema: answerStyle.describe(`how the API answers (${ANSWER_STYLES_HELP}); with --sandbox, the sandbox answers so too`),
   },
   // the old defaults.checkSuccessCount still means answers.successIsCount
   checkSuccessCount: {

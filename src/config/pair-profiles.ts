@@ -1,12 +1,17 @@
 // Which mapping profile maps which file named on the command line. A file gets, in this order: the
-// profile paired with it as `FILE:PROFILE`; the one --profile; the `<name>.profile.json` beside it
-// (where `init` writes it); none (canonical columns). What could be read two ways is refused.
+// profile paired with it as `FILE:PROFILE`; the one --profile; for `FILE:KIND`, the
+// `<name>.<kind>.profile.json` beside it; the `<name>.profile.json` beside it (where `init` writes
+// it); none (canonical columns). What could be read two ways is refused. A file paired with its kind
+// as `FILE:KIND` (as `init` takes it) is read as that kind, whatever --resource says.
 import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { parseResource, type Resource } from '../contract/resources.js';
 import { UsageError } from '../errors.js';
 
 export interface PairedFile {
   file: string;
+  /** `FILE:KIND`: the kind the file is read as (a file may be read once per kind); wins over --resource. */
+  kind?: Resource;
   profile?: string;
   /** The profile was found beside the file, not named. */
   beside?: boolean;
@@ -22,20 +27,26 @@ export function siblingProfile(file: string): string | undefined {
   return /\.profile\.json$/i.test(basename(file)) ? undefined : profileBeside(file);
 }
 
+/** `exports/deals.csv` read as sales-profile → `exports/deals.sales-profile.profile.json`. */
+const kindProfileBeside = (file: string, kind: Resource) => profileBeside(file).replace(/\.profile\.json$/, `.${kind}.profile.json`);
+
 /**
- * `FILE:PROFILE`. An argument that names an existing file is that file, colons and all. Otherwise it
- * is split at the last `:` whose right side ends in `.json` and which is not a drive letter's colon
- * (`C:\…`: one letter at the start or right after the separating colon); with no such colon it is a
- * file name as written.
+ * `FILE:PROFILE` or `FILE:KIND`. An argument that names an existing file is that file, colons and
+ * all. Otherwise it is split at the last `:` whose right side ends in `.json` (a profile) or is a
+ * resource's name as --resource takes it (a kind), and which is not a drive letter's colon (`C:\…`:
+ * one letter at the start or right after the separating colon); with no such colon it is a file
+ * name as written.
  */
-export function splitFileProfile(arg: string, isFile: (path: string) => boolean): PairedFile {
+export function splitFileArgument(arg: string, isFile: (path: string) => boolean): PairedFile {
   if (isFile(arg)) return { file: arg };
   for (let i = arg.lastIndexOf(':'); i > 0; i = arg.lastIndexOf(':', i - 1)) {
     const file = arg.slice(0, i);
-    const profile = arg.slice(i + 1);
+    const right = arg.slice(i + 1);
     const driveColon = /^[A-Za-z]$/.test(file.slice(-1)) && (i === 1 || arg[i - 2] === ':');
-    if (driveColon || !/\.json$/i.test(profile) || /^[A-Za-z]$/.test(file)) continue;
-    return { file, profile };
+    if (driveColon || /^[A-Za-z]$/.test(file)) continue;
+    if (/\.json$/i.test(right)) return { file, profile: right };
+    const kind = parseResource(right);
+    if (kind) return { file, kind };
   }
   return { file: arg };
 }
@@ -47,9 +58,14 @@ export const isFileOnDisk = (path: string) => existsSync(path) && statSync(path)
  * --profile (which file gets which?), a --profile that no file takes, and one --profile for several
  * files when one of them has another profile beside it.
  */
-export function pairProfiles(args: readonly string[], profiles: readonly string[], resolvePath: (p: string) => string = (p) => p): PairedFile[] {
-  const isFile = (p: string) => isFileOnDisk(resolvePath(p));
-  const paired = args.map((a) => splitFileProfile(a, isFile));
+export function pairProfiles(
+  args: readonly string[],
+  profiles: readonly string[],
+  resolvePath: (p: string) => string = (p) => p,
+  onDisk: (path: string) => boolean = isFileOnDisk,
+): PairedFile[] {
+  const isFile = (p: string) => onDisk(resolvePath(p));
+  const paired = args.map((a) => splitFileArgument(a, isFile));
   const named = [...new Set(profiles)];
   const loose = paired.filter((p) => p.profile === undefined);
   if (named.length > 1) {
@@ -76,8 +92,10 @@ export function pairProfiles(args: readonly string[], profiles: readonly string[
   }
   return paired.map((p) => {
     if (p.profile !== undefined) return p;
-    if (one !== undefined) return { file: p.file, profile: one };
+    if (one !== undefined) return { ...p, profile: one };
+    const ofKind = p.kind === undefined ? undefined : kindProfileBeside(p.file, p.kind);
+    if (ofKind !== undefined && isFile(ofKind)) return { ...p, profile: ofKind, beside: true };
     const beside = siblingProfile(p.file);
-    return beside && isFile(beside) ? { file: p.file, profile: beside, beside: true } : p;
+    return beside && isFile(beside) ? { ...p, profile: beside, beside: true } : p;
   });
 }

@@ -2,6 +2,7 @@
 // ranges are the sandbox's own schema's (sandbox/options.ts), which every caller of startSandbox
 // goes through, so the command checks its values there too.
 import { z } from 'zod';
+import { ANSWER_STYLES_HELP, answerStyle, SANDBOX_ANSWER_STYLE } from '../contract/answer-styles.js';
 import { SANDBOX_DEFAULTS } from '../sandbox/options.js';
 import { SANDBOX_KEY_ENV } from './environment.js';
 import type { OptionTable } from './option.js';
@@ -39,13 +40,9 @@ export const SANDBOX_OPTIONS = {
   seed: { flag: '--seed <n>', schema: number('seed for --fail-rate, so the same batches fail on every run') },
   answers: {
     flag: '--answers <style>',
-    schema: z
-      .enum(['named', 'documented'])
-      .describe(
-        "named: every error detail names its item (items[3] externalId=X: …) and data.success counts accepted items; documented: as the real API's documentation shows — details that name no item, data.success always 100, data.code 201 when a record was created (the closest local stand-in for the real API)",
-      ),
-    default: 'named' as const,
-    helpDefault: 'named',
+    schema: answerStyle.describe(`${ANSWER_STYLES_HELP} (documented is the closest local stand-in for the real API)`),
+    default: SANDBOX_ANSWER_STYLE,
+    helpDefault: SANDBOX_ANSWER_STYLE,
   },
   quiet: { flag: '--quiet', schema: onOff('do not print a line per batch') },
 } satisfies OptionTable;

@@ -2,7 +2,7 @@
 // which beats the default (config/options.ts declares each). Two groups are derived from several
 // options at once: how the API answers, and whether the run keeps a state directory.
 import { join, resolve } from 'node:path';
-import { ANSWER_STYLES } from '../send/answers.js';
+import { ANSWER_STYLES } from '../contract/answer-styles.js';
 import { networkEnv } from './network-env.js';
 import { resolveOptions, type GivenFlags, type OptionValues } from './option.js';
 import { RUN_OPTIONS } from './options.js';

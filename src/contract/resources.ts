@@ -57,4 +57,13 @@ export function resourceFromFileName(path: string): Resource | undefined {
   return joined ? 'sales-profile' : undefined;
 }
 
+/** How a sentence names each kind. */
+const NOUNS: Record<Resource, string> = { 'sales-profile': 'sales profile', account: 'account', deal: 'deal', activity: 'activity' };
+
+/** `an account`, `a sales profile`: a resource in a sentence, with its article. */
+export function aResource(resource: Resource): string {
+  const noun = NOUNS[resource];
+  return `${/^[aeiou]/.test(noun) ? 'an' : 'a'} ${noun}`;
+}
+
 export const RESOURCE_NAMES_HELP = 'sales-profile, account, deal, activity (plural forms and "users" also work)';

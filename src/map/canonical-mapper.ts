@@ -2,13 +2,13 @@
 // the item's field paths is read cell by cell with the contract's types. Cells are already in API
 // form (ISO dates, `1234.56`); only what a CSV cannot say is converted: `true`/`false` → boolean,
 // custom numbers → number, an empty cell → absent, the literal `null` → null where null is allowed.
-import type { Method, Resource } from '../contract/resources.js';
+import { aResource, type Method, type Resource } from '../contract/resources.js';
 import { ConfigError } from '../errors.js';
 import { excelError, roundedId, scientificId } from './cell-checks.js';
 import { parseCanonicalHeader, type CanonicalColumn } from './canonical-header.js';
 import type { ValueFn } from './compile-value.js';
 import { describedMapper, type FieldRule } from './described-mapper.js';
-import { missingRequired, targetShape } from './target-fields.js';
+import { leftOutNotice, missingRequired, postOnlyFields, targetShape } from './target-fields.js';
 import type { Mapper } from './types.js';
 
 /** Why a cell's text is not its column's value. */
@@ -67,18 +67,27 @@ export function canonicalMapper(opts: {
   const shape = targetShape(resource, method);
   // a trailing delimiter's columns name no field (the reader warns when one holds data)
   const ignored = new Set(opts.unnamedAtEnd);
-  const columns = parseCanonicalHeader(ignored.size ? header.filter((h) => !ignored.has(h)) : header, shape, resource, file);
+  const parsed = parseCanonicalHeader(
+    ignored.size ? header.filter((h) => !ignored.has(h)) : header,
+    shape,
+    resource,
+    file,
+    method === 'patch' ? postOnlyFields(resource) : undefined,
+  );
+  // one export serves both methods: what PATCH cannot send is left out, said once for the file
+  const leftOut = parsed.filter((c) => c.kind === 'post-only');
+  const columns = parsed.filter((c) => c.kind !== 'post-only');
   const missing = missingRequired(
     shape,
     columns.flatMap((c) => (c.kind === 'field' ? [c.path] : [])),
   );
   if (missing.length) {
-    throw new ConfigError(`${file}: no column for ${missing.map((m) => `"${m}"`).join(', ')}, required in a ${resource} item`, {
+    throw new ConfigError(`${file}: no column for ${missing.map((m) => `"${m}"`).join(', ')}, required in ${aResource(resource)} item`, {
       suggestion: `add the column${missing.length > 1 ? 's' : ''}, or map the export with a profile (batch-sync init ${file} --resource ${resource})`,
     });
   }
   const named = shape.customFields === 'named';
-  const rules = columns.map((c: CanonicalColumn): FieldRule => {
+  const rules = columns.map((c: Exclude<CanonicalColumn, { kind: 'post-only' }>): FieldRule => {
     if (c.kind === 'field') {
       return {
         kind: 'field',
@@ -90,5 +99,16 @@ export function canonicalMapper(opts: {
     return { kind: 'custom', key: c.key, type: c.type, name: named ? c.name : undefined, value };
   });
   // cells are the line's own text: one escape check of the line serves them all
-  return describedMapper({ resource, method, header, rules, skips: [], valuesAreCells: true, jsonItems: 'as-is' });
+  const mapper = describedMapper({ resource, method, header, rules, skips: [], valuesAreCells: true, jsonItems: 'as-is' });
+  if (leftOut.length === 0) return mapper;
+  const names = leftOut.map((c) => `"${c.column}"`).join(', ');
+  return {
+    ...mapper,
+    notes: [
+      leftOutNotice(
+        `${leftOut.length === 1 ? 'column' : 'columns'} ${names}`,
+        leftOut.map((c) => c.path),
+      ),
+    ],
+  };
 }

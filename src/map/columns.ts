@@ -4,6 +4,8 @@ import { ConfigError } from '../errors.js';
 import { closeMatches } from './close-matches.js';
 
 export interface ColumnResolver {
+  /** The file's header; undefined for JSON records (their keys are only known per record). */
+  readonly header: readonly string[] | undefined;
   /** The header's own spelling of `name`; `where` is the profile field that names it. */
   resolve(name: string, where: string): string;
   /**
@@ -21,7 +23,7 @@ export type RowLike = Record<string, string | undefined> | readonly string[];
 const byName = (column: string) => (row: RowLike) => (row as Record<string, string | undefined>)[column];
 
 export function columnResolver(header: readonly string[] | undefined, file: string, profileName: string): ColumnResolver {
-  if (!header) return { resolve: (name) => name, reader: byName, index: () => -1 }; // JSON records: keys are only known per record
+  if (!header) return { header, resolve: (name) => name, reader: byName, index: () => -1 }; // JSON records: keys are only known per record
   const exact = new Set(header);
   const loose = new Map<string, string[]>();
   for (const h of header) {
@@ -29,6 +31,7 @@ export function columnResolver(header: readonly string[] | undefined, file: stri
     loose.set(key, [...(loose.get(key) ?? []), h]);
   }
   return {
+    header,
     index: (column) => header.lastIndexOf(column),
     reader(column) {
       const at = header.lastIndexOf(column);

@@ -1,12 +1,16 @@
-// One field of a profile compiled into a closure over a row: source (column, columns, const or
-// template) → trim → Excel checks → default → value map → text transforms → conversion. Built once
-// per file; per row it only reads cells and calls functions already chosen.
+// One field of a profile compiled into a closure over a row: source (column, columns, const,
+// template or rowHash) → trim → Excel checks → replace → default → lookup → value map → text
+// transforms → conversion. Built once per file; per row it only reads cells and calls functions
+// already chosen.
 import type { Diagnostic } from '../util/diagnostic.js';
 import { excelError, roundedId, scientificId } from './cell-checks.js';
 import type { ColumnResolver, RowLike } from './columns.js';
 import { CONVERSIONS, type FieldSpec, type TransformName } from './profile-schema.js';
+import type { LookupView } from './lookup-table.js';
+import { compileRowHash } from './row-hash.js';
 import type { LeafKind } from './target-fields.js';
 import { parseTemplate } from './template.js';
+import { compileReplace } from './transforms/replace.js';
 import { Failure, TEXT, conversionFor, type ConversionSettings } from './transforms/index.js';
 import { fold } from './transforms/text.js';
 
@@ -17,7 +21,6 @@ export interface RowContext {
   /** A workbook row's type letters, by header index (RowRecord.types): typed cells skip locale formats. */
   types?: string;
 }
-export type Row = Record<string, string | undefined>;
 /** The value for the item, or undefined when the field is absent (problems go to `ctx`). */
 export type ValueFn = (row: RowLike, ctx: RowContext) => unknown;
 
@@ -43,6 +46,14 @@ type Source = (row: RowLike, at: SourceAt) => string;
 
 function compileSource(spec: FieldSpec, where: string, columns: ColumnResolver): Source | { constant: unknown } {
   if (spec.const !== undefined) return { constant: spec.const };
+  if (spec.rowHash !== undefined) {
+    const id = compileRowHash(spec.rowHash, where, columns);
+    return (row, at) => {
+      at.column = undefined;
+      at.index = -1;
+      return id(row);
+    };
+  }
   if (spec.template !== undefined) {
     const parsed = parseTemplate(spec.template);
     if (!parsed.ok) throw new Error(`unchecked template at ${where}`); // profile-targets reports it first
@@ -105,8 +116,12 @@ function compileSource(spec: FieldSpec, where: string, columns: ColumnResolver):
   };
 }
 
-export function compileValue(spec: FieldSpec, target: ValueTarget, where: string, columns: ColumnResolver, settings: ConversionSettings): ValueFn {
-  const source = compileSource(spec, where, columns);
+/** A string through text transforms and conversion; non-strings (const true, map → 42) are final. */
+type Finish = (value: unknown, column: string | undefined, ctx: RowContext, typed?: boolean) => unknown;
+/** A text through the value map (else `finish`); `typed`: the text is a typed workbook cell's. */
+type Mapped = (text: string, column: string | undefined, ctx: RowContext, typed?: boolean) => unknown;
+
+function compileFinish(spec: FieldSpec, target: ValueTarget, settings: ConversionSettings): Finish {
   const chain = spec.transform ?? [];
   const last = chain[chain.length - 1];
   const conversionName = last && (CONVERSIONS as readonly string[]).includes(last) ? last : undefined;
@@ -121,30 +136,87 @@ export function compileValue(spec: FieldSpec, target: ValueTarget, where: string
   // a workbook's typed cell is already `1234.5` or ISO-8601 whatever the profile's locale formats say;
   // a number cell is no date (its serial would depend on the workbook's date system)
   const convertTyped = conversionFor(conversionName, target.kind, { decimal: '.', dateFormat: 'YYYY-MM-DD', clock: settings.clock });
-  const trim = spec.trim !== false;
-  const map = spec.map ? new Map(Object.entries(spec.map).map(([k, v]) => [fold(k.trim()), v])) : undefined;
-  const mapKeys = spec.map
-    ? Object.keys(spec.map)
-        .slice(0, 8)
-        .map((k) => `"${k}"`)
-        .join(', ')
-    : '';
-  const hasDefault = spec.default !== undefined;
-  const { field } = target;
-
-  // a string through text transforms and conversion; non-strings (const true, map → 42) are final
-  const finish = (value: unknown, column: string | undefined, ctx: RowContext, typed = false): unknown => {
+  return (value, column, ctx, typed = false) => {
     if (typeof value !== 'string') return value;
     let text = value;
     for (const f of texts) text = f(text);
     if (!convert) return text;
     const out = typed ? convertTyped!(text) : convert(text);
     if (out instanceof Failure) {
-      ctx.problems.push({ severity: 'error', file: ctx.file, line: ctx.line, column, field, reason: out.reason });
+      ctx.problems.push({ severity: 'error', file: ctx.file, line: ctx.line, column, field: target.field, reason: out.reason });
       return undefined;
     }
     return out;
   };
+}
+
+// a value map's and `otherwise`'s values are the profile's text, not the cell: never typed
+function compileMap(spec: FieldSpec, field: string, finish: Finish): Mapped {
+  if (!spec.map) return finish;
+  const map = new Map(Object.entries(spec.map).map(([k, v]) => [fold(k.trim()), v]));
+  const keys = Object.keys(spec.map);
+  const listed = `${keys
+    .slice(0, 8)
+    .map((k) => `"${k}"`)
+    .join(', ')}${keys.length > 8 ? ', …' : ''}`;
+  return (text, column, ctx) => {
+    const key = fold(text.trim());
+    const hit = map.get(key);
+    if (hit !== undefined || map.has(key)) return finish(hit, column, ctx);
+    return otherwiseOr(spec, finish, ctx, {
+      column,
+      field,
+      reason: `"${text}" is not in the value map (${listed})`,
+      suggestion: 'add it to "map", or give "otherwise"',
+    });
+  };
+}
+
+/** A text the value map or the lookup file does not hold: the field's `otherwise`, else this problem (the row is invalid). */
+function otherwiseOr(
+  spec: FieldSpec,
+  finish: Finish,
+  ctx: RowContext,
+  problem: { column: string | undefined; field: string; reason: string; suggestion: string },
+): unknown {
+  if (spec.otherwise !== undefined) return finish(spec.otherwise, problem.column, ctx);
+  ctx.problems.push({ severity: 'error', file: ctx.file, line: ctx.line, ...problem });
+  return undefined;
+}
+
+/** The value of the lookup file's row whose key the text is, then `mapped` (another file's text is never typed); `empty` for an empty value. */
+function compileLookup(spec: FieldSpec, field: string, lookup: LookupView, steps: { finish: Finish; mapped: Mapped; empty: Mapped }): Mapped {
+  const article = /^[aeio]/i.test(lookup.key) ? 'an' : 'a';
+  return (key, column, ctx) => {
+    const value = lookup.get(key);
+    if (value === '') return steps.empty(key, column, ctx);
+    if (value !== undefined) return steps.mapped(value, column, ctx);
+    const reason = `${JSON.stringify(key)} is not ${article} ${lookup.key} in ${lookup.file}`;
+    return otherwiseOr(spec, steps.finish, ctx, { column, field, reason, suggestion: `add it to ${lookup.file}, or give "otherwise"` });
+  };
+}
+
+/** `lookup`: the view of the field's table (lookup-table.ts), when the spec has a lookup. */
+export function compileValue(
+  spec: FieldSpec,
+  target: ValueTarget,
+  where: string,
+  columns: ColumnResolver,
+  settings: ConversionSettings,
+  lookup?: LookupView,
+): ValueFn {
+  const source = compileSource(spec, where, columns);
+  const replace = compileReplace(spec.replace);
+  const trim = spec.trim !== false;
+  const { field } = target;
+  const finish = compileFinish(spec, target, settings);
+  const mapped = compileMap(spec, field, finish);
+  // an empty cell (or one a replace emptied, or an empty looked-up value) takes the default
+  const empty: Mapped = (_text, column, ctx) => {
+    if (spec.default === undefined) return undefined;
+    return typeof spec.default === 'string' ? mapped(spec.default, column, ctx) : spec.default;
+  };
+  const looked = lookup === undefined ? undefined : compileLookup(spec, field, lookup, { finish, mapped, empty });
 
   const fromText = (raw: string, column: string | undefined, ctx: RowContext, type?: string): unknown => {
     const text = trim ? raw.trim() : raw;
@@ -154,30 +226,10 @@ export function compileValue(spec: FieldSpec, target: ValueTarget, where: string
       ctx.problems.push({ severity: 'error', file: ctx.file, line: ctx.line, column, field, reason: problem });
       return undefined;
     }
-    if (text === '') {
-      if (!hasDefault) return undefined;
-      return typeof spec.default === 'string' ? mapped(spec.default, column, ctx) : spec.default;
-    }
-    return mapped(text, column, ctx, type === 'n' || type === 'd' || type === 'b');
-  };
-
-  // a value map's and `otherwise`'s values are the profile's text, not the cell: never typed
-  const mapped = (text: string, column: string | undefined, ctx: RowContext, typed = false): unknown => {
-    if (!map) return finish(text, column, ctx, typed);
-    const key = fold(text.trim());
-    const hit = map.get(key);
-    if (hit !== undefined || map.has(key)) return finish(hit, column, ctx);
-    if (spec.otherwise !== undefined) return finish(spec.otherwise, column, ctx);
-    ctx.problems.push({
-      severity: 'error',
-      file: ctx.file,
-      line: ctx.line,
-      column,
-      field,
-      reason: `"${text}" is not in the value map (${mapKeys}${Object.keys(spec.map!).length > 8 ? ', …' : ''})`,
-      suggestion: 'add it to "map", or give "otherwise"',
-    });
-    return undefined;
+    const replaced = replace === undefined ? text : replace(text);
+    if (replaced === '') return empty(replaced, column, ctx);
+    if (looked !== undefined) return looked(replaced, column, ctx);
+    return mapped(replaced, column, ctx, type === 'n' || type === 'd' || type === 'b');
   };
 
   if (typeof source !== 'function') {

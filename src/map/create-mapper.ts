@@ -3,6 +3,7 @@
 import type { Method, Resource } from '../contract/resources.js';
 import { canonicalMapper } from './canonical-mapper.js';
 import { profileMapper } from './profile-mapper.js';
+import type { LookupTables } from './lookup-table.js';
 import type { Profile } from './profile-schema.js';
 import { itemAsIs, unreadable } from './records.js';
 import type { MapResult, Mapper } from './types.js';
@@ -21,12 +22,14 @@ export interface CreateMapperOptions {
   file: string;
   /** Workbooks: each header column's letter, so a cell at fault is named `Amount (C)` with its row. */
   columnLetters?: readonly string[];
+  /** The run's lookup tables, loaded before (lookup-table.ts loadLookups). */
+  lookups?: LookupTables;
 }
 
 /** Throws ConfigError when header and profile do not fit; row problems come back from `map` as data. */
 export function createMapper(opts: CreateMapperOptions): Mapper {
   const { header, columnLetters } = opts;
-  if (header && columnLetters) return withCellLetters(createMapper({ ...opts, columnLetters: undefined }), header, columnLetters);
+  if (header && columnLetters) return withCellLetters(createMapper({ ...opts, columnLetters: undefined }), header, columnLetters, !opts.profile);
   if (opts.profile) return profileMapper({ ...opts, profile: opts.profile });
   if (header) return canonicalMapper({ ...opts, header });
   // JSON without a profile: items pass through as they are
@@ -42,8 +45,11 @@ export function createMapper(opts: CreateMapperOptions): Mapper {
   };
 }
 
-/** Diagnostics that name a header column name its letter too: `Monto (E)`, on the row the report gives. */
-function withCellLetters(mapper: Mapper, header: readonly string[], letters: readonly string[]): Mapper {
+/**
+ * Diagnostics that name a header column name its letter too: `Monto (E)`, on the row the report
+ * gives; `canonical`: the columns are the fields, so a contract problem's field names its column.
+ */
+function withCellLetters(mapper: Mapper, header: readonly string[], letters: readonly string[], canonical: boolean): Mapper {
   const labels = new Map(header.map((name, i) => [name, `${name} (${letters[i]})`]));
   const relabel = (d: Diagnostic): Diagnostic => {
     const label = d.column === undefined ? undefined : labels.get(d.column);
@@ -51,6 +57,7 @@ function withCellLetters(mapper: Mapper, header: readonly string[], letters: rea
   };
   return {
     ...mapper,
+    ...(canonical ? { columnOf: (field: string) => labels.get(field) } : {}),
     map(record) {
       const r = mapper.map(record);
       if (r.kind === 'invalid') return { ...r, problems: r.problems.map(relabel) };

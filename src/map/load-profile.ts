@@ -2,7 +2,7 @@
 // `profile deals.profile.json: fields.amount.value.format: expected one of ...`, and the
 // placeholders `init` leaves for the user, all as ConfigError (exit 2).
 import { readFile } from 'node:fs/promises';
-import { basename } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import { formatPath } from '../contract/issues.js';
 import { ConfigError } from '../errors.js';
 import { checkProfileTargets } from './profile-targets.js';
@@ -94,5 +94,6 @@ export async function loadProfile(path: string): Promise<Profile> {
       cause: error,
     });
   }
-  return parseProfile(parseJson(text, basename(path)), basename(path));
+  // a lookup's file is relative to the profile's folder
+  return { ...parseProfile(parseJson(text, basename(path)), basename(path)), dir: dirname(resolve(path)) };
 }

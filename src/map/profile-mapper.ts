@@ -1,13 +1,14 @@
 // A profile compiled against one file's header into a mapping description (described-mapper.ts):
 // each field and custom field becomes a closure, each skip condition a test, all chosen once.
-import type { Method, Resource } from '../contract/resources.js';
+import { aResource, type Method, type Resource } from '../contract/resources.js';
 import { ConfigError } from '../errors.js';
 import { columnResolver, type ColumnResolver, type RowLike } from './columns.js';
 import { compileValue, type ValueFn } from './compile-value.js';
 import { describedMapper, type FieldRule } from './described-mapper.js';
 import { checkProfileTargets } from './profile-targets.js';
-import type { Profile, SkipCondition } from './profile-schema.js';
-import { schemaPath, targetShape } from './target-fields.js';
+import { lookupFor, type LookupTables } from './lookup-table.js';
+import type { FieldSpec, Profile, SkipCondition } from './profile-schema.js';
+import { leftOutNotice, postOnlyFields, schemaPath, targetShape } from './target-fields.js';
 import { fold } from './transforms/text.js';
 import { ZoneClock } from './transforms/time-zone.js';
 import type { Mapper } from './types.js';
@@ -51,30 +52,48 @@ export interface ProfileMapperOptions {
   header?: readonly string[];
   file: string;
   profile: Profile;
+  /** The run's lookup tables (lookup-table.ts): every lookup of the profile must be among them. */
+  lookups?: LookupTables;
 }
 
-export function profileMapper({ resource, method, header, file, profile }: ProfileMapperOptions): Mapper {
-  const origin = profile.origin ?? 'profile';
-  if (profile.resource !== resource) {
-    throw new ConfigError(`profile ${origin}: resource: the profile maps ${profile.resource} items but ${file} is read as ${resource}`, {
-      suggestion: `use a ${resource} profile, or read the file as ${profile.resource}`,
+/**
+ * One export serves both methods: a profile not written for PATCH has its create-only fields
+ * (account `type`, sales-profile `email`) left out of a PATCH run, and says so once.
+ */
+function forMethod(profile: Profile, method: Method): { used: Profile; leftOut: string[] } {
+  if (method !== 'patch' || profile.method === 'patch') return { used: profile, leftOut: [] };
+  const postOnly = postOnlyFields(profile.resource);
+  const leftOut = Object.keys(profile.fields).filter((path) => postOnly.has(schemaPath(path)));
+  if (leftOut.length === 0) return { used: profile, leftOut };
+  const fields = Object.fromEntries(Object.entries(profile.fields).filter(([path]) => !leftOut.includes(path)));
+  return { used: { ...profile, fields }, leftOut };
+}
+
+export function profileMapper({ resource, method, header, file, profile: given, lookups }: ProfileMapperOptions): Mapper {
+  const origin = given.origin ?? 'profile';
+  if (given.resource !== resource) {
+    throw new ConfigError(`profile ${origin}: resource: the profile maps ${given.resource} items but ${file} is read as ${resource}`, {
+      suggestion: `use ${aResource(resource)} profile, or read the file as ${given.resource}`,
     });
   }
-  const m = method ?? profile.method ?? 'post';
+  const m = method ?? given.method ?? 'post';
+  const { used: profile, leftOut } = forMethod(given, m);
   const targets = checkProfileTargets({ ...profile, method: m });
   if (targets.length) throw new ConfigError(`profile ${origin}: ${targets.join(`\n  profile ${origin}: `)}`);
 
   const shape = targetShape(resource, m);
   const columns = columnResolver(header, file, origin);
   const settings = { decimal: profile.decimal, dateFormat: profile.dateFormat, clock: new ZoneClock(profile.timeZone) };
+  const lookup = (spec: FieldSpec, where: string) => (spec.lookup === undefined ? undefined : lookupFor(lookups, spec.lookup, profile, where));
   const fields: FieldRule[] = Object.entries(profile.fields).map(([path, spec]) => {
     const target = shape.fields.get(schemaPath(path))!;
-    const value = compileValue(spec, { field: path, kind: target.kind, isId: target.isId }, `fields.${path}`, columns, settings);
+    const where = `fields.${path}`;
+    const value = compileValue(spec, { field: path, kind: target.kind, isId: target.isId }, where, columns, settings, lookup(spec, where));
     const required = target.required && target.group === '' && spec.default === undefined && spec.column !== undefined;
     return {
       kind: 'field',
       path,
-      value: required ? namingTheFix(value, path, columns.resolve(spec.column![0]!, `fields.${path}.column`), target.kind) : value,
+      value: required ? namingTheFix(value, path, columns.resolve(spec.column![0]!, `${where}.column`), target.kind) : value,
     };
   });
   const named = shape.customFields === 'named';
@@ -84,9 +103,16 @@ export function profileMapper({ resource, method, header, file, profile }: Profi
     // the display name: given, else the column it comes from, else the key
     name: named ? (cf.name ?? (cf.column?.length === 1 ? cf.column[0] : cf.key)) : undefined,
     type: cf.type,
-    value: compileValue(cf, { field: `customFields.${cf.key}`, kind: cf.type, isId: false }, `customFields[${i}]`, columns, settings),
+    value: compileValue(
+      cf,
+      { field: `customFields.${cf.key}`, kind: cf.type, isId: false },
+      `customFields[${i}]`,
+      columns,
+      settings,
+      lookup(cf, `customFields[${i}]`),
+    ),
   }));
-  return describedMapper({
+  const mapper = describedMapper({
     resource,
     method: m,
     header,
@@ -96,4 +122,6 @@ export function profileMapper({ resource, method, header, file, profile }: Profi
     valuesAreCells: false,
     jsonItems: 'as-rows',
   });
+  if (leftOut.length === 0) return mapper;
+  return { ...mapper, notes: [`profile ${origin}: ${leftOutNotice(leftOut.map((p) => `fields.${p}`).join(', '), leftOut)}`] };
 }

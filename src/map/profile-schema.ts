@@ -21,6 +21,54 @@ const name = z.string({ error: () => 'expected a column name' }).min(1, 'must no
 const asList = (v: unknown) => (typeof v === 'string' ? [v] : v);
 
 const DECIMAL_SETTINGS = [',', '.', 'auto'] as const;
+const oneOrList = (v: unknown) => (v && !Array.isArray(v) ? [v] : v);
+
+/** How a file is read: the profile's export, or a lookup's file. */
+const readerSpec = z.strictObject({
+  delimiter: z.string().min(1).max(2, 'one character (or \\t)').optional(),
+  encoding: z.string().min(1).optional(),
+  headerRow: z.number().int().min(1).optional(),
+  sheet: z
+    .union([z.string().min(1), z.number().int().min(1)])
+    .transform(String)
+    .optional(),
+  /** JSON: a JSON pointer to the array of items (`/records`). */
+  root: z.string().optional(),
+});
+
+/** `{ "pattern": "^ACC-0*", "with": "" }`: every match replaced (`$1` for a group); flags among g, i, m, s, u. */
+const replaceRule = z
+  .strictObject({
+    pattern: z.string({ error: () => 'expected a JavaScript regular expression' }).min(1, 'must not be empty'),
+    with: z.string({ error: () => 'expected the replacement text ("" deletes the match; $1 is the first group)' }),
+    flags: z
+      .string()
+      .refine((f) => /^[gimsu]*$/.test(f) && new Set(f).size === f.length, {
+        error: (iss) => `"${String(iss.input)}" is not a set of flags among g, i, m, s, u`,
+      })
+      .optional(),
+  })
+  .superRefine((r, ctx) => {
+    try {
+      new RegExp(r.pattern, r.flags);
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', path: ['pattern'], message: `not a JavaScript regular expression: ${(error as Error).message}` });
+    }
+  });
+export type ReplaceRule = z.output<typeof replaceRule>;
+
+/** `{ "file": "User.csv", "key": "Id", "value": "Email" }`: the cell looked up in another file (lookup-table.ts). */
+const lookupSpec = z.strictObject({
+  /** Relative to the profile file. */
+  file: z.string().min(1, 'must not be empty'),
+  key: name,
+  value: name,
+  reader: readerSpec.optional(),
+});
+export type LookupSpec = z.output<typeof lookupSpec>;
+
+/** The value sources: a field takes exactly one. */
+const SOURCES = ['column', 'const', 'template', 'rowHash'] as const;
 
 /** Where a value comes from, and what is done to it: shared by fields and custom fields. */
 const valueSpec = {
@@ -29,7 +77,13 @@ const valueSpec = {
   const: scalar.optional(),
   /** `"{opportunity_id} – {product}"`, with optional `{column|transform}`. */
   template: z.string().min(1, 'must not be empty').optional(),
+  /** An id from the row's content (row-hash.ts): every cell (`true`) or these columns'. */
+  rowHash: z.union([z.literal(true), z.array(name).min(1, 'list at least one column')], { error: () => 'expected true or a list of column names' }).optional(),
   trim: z.boolean().optional(),
+  /** Applied in order to the text right after `trim`. */
+  replace: z.preprocess(oneOrList, z.array(replaceRule)).optional(),
+  /** The text looked up in another file, before `map` and the transforms. */
+  lookup: lookupSpec.optional(),
   /** Used when the cell is empty; goes through `map` and the transforms like a cell. */
   default: scalar.optional(),
   /** Value map, matched ignoring case, accents and surrounding spaces. */
@@ -41,12 +95,12 @@ const valueSpec = {
   decimal: oneOf(DECIMAL_SETTINGS).optional(),
 };
 
-function exactlyOneSource(spec: { column?: unknown; const?: unknown; template?: unknown }, ctx: z.core.$RefinementCtx) {
-  const given = (['column', 'const', 'template'] as const).filter((k) => spec[k] !== undefined);
+function exactlyOneSource(spec: Partial<Record<(typeof SOURCES)[number], unknown>>, ctx: z.core.$RefinementCtx) {
+  const given = SOURCES.filter((k) => spec[k] !== undefined);
   if (given.length !== 1) {
     ctx.addIssue({
       code: 'custom',
-      message: given.length === 0 ? 'give one of "column", "const" or "template"' : `give only one of ${given.map((g) => `"${g}"`).join(', ')}`,
+      message: given.length === 0 ? 'give one of "column", "const", "template" or "rowHash"' : `give only one of ${given.map((g) => `"${g}"`).join(', ')}`,
     });
   }
 }
@@ -91,19 +145,7 @@ export const profileSchema = z.strictObject({
     return r ?? 'deal';
   }),
   method: oneOf(METHODS).optional(),
-  reader: z
-    .strictObject({
-      delimiter: z.string().min(1).max(2, 'one character (or \\t)').optional(),
-      encoding: z.string().min(1).optional(),
-      headerRow: z.number().int().min(1).optional(),
-      sheet: z
-        .union([z.string().min(1), z.number().int().min(1)])
-        .transform(String)
-        .optional(),
-      /** JSON: a JSON pointer to the array of items (`/records`). */
-      root: z.string().optional(),
-    })
-    .optional(),
+  reader: readerSpec.optional(),
   timeZone: z
     .string()
     .refine(isValidTimeZone, { error: (iss) => `"${String(iss.input)}" is not an IANA time zone (e.g. America/Sao_Paulo, UTC)` })
@@ -112,7 +154,7 @@ export const profileSchema = z.strictObject({
   decimal: oneOf(DECIMAL_SETTINGS).default('auto'),
   /** Date format of every date unless a field says otherwise. */
   dateFormat: oneOf(DATE_FORMATS).default('auto'),
-  skipIf: z.preprocess((v) => (v && !Array.isArray(v) ? [v] : v), z.array(skipCondition)).optional(),
+  skipIf: z.preprocess(oneOrList, z.array(skipCondition)).optional(),
   fields: z.record(z.string(), fieldSpec),
   customFields: z.array(customFieldSpec).optional(),
 });
@@ -120,4 +162,6 @@ export const profileSchema = z.strictObject({
 export type Profile = z.output<typeof profileSchema> & {
   /** File name the profile came from, for messages. */
   origin?: string;
+  /** The directory of the profile file: a lookup's `file` is relative to it (else to the working directory). */
+  dir?: string;
 };

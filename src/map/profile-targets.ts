@@ -1,8 +1,9 @@
 // Checks of a profile against the item kind it targets (independent of any file): every field is a
 // field of the item, required fields are mapped, transforms come in a sensible order, templates parse.
+import { aResource } from '../contract/resources.js';
 import { closeMatches } from './close-matches.js';
 import { CONVERSIONS, type FieldSpec, type Profile } from './profile-schema.js';
-import { missingRequired, schemaPath, targetShape } from './target-fields.js';
+import { missingRequired, postOnlyFields, schemaPath, targetShape } from './target-fields.js';
 import { parseTemplate } from './template.js';
 
 function specProblems(where: string, spec: Pick<FieldSpec, 'transform' | 'template'>, out: string[]) {
@@ -20,6 +21,9 @@ function specProblems(where: string, spec: Pick<FieldSpec, 'transform' | 'templa
 export function checkProfileTargets(profile: Profile): string[] {
   const method = profile.method ?? 'post';
   const shape = targetShape(profile.resource, method);
+  const item = aResource(profile.resource);
+  // a profile written for PATCH (`"method": "patch"`) mapping what only POST sends contradicts itself
+  const postOnly = method === 'patch' ? postOnlyFields(profile.resource) : new Set<string>();
   const out: string[] = [];
   for (const [path, spec] of Object.entries(profile.fields)) {
     const where = `fields.${path}`;
@@ -27,12 +31,16 @@ export function checkProfileTargets(profile: Profile): string[] {
       out.push(`${where}: custom fields go in the "customFields" list of the profile`);
       continue;
     }
+    if (postOnly.has(schemaPath(path))) {
+      out.push(`${where}: ${path} is sent on create (POST) only, and this profile is for PATCH ("method": "patch"): remove it`);
+      continue;
+    }
     if (!shape.fields.has(schemaPath(path))) {
       const near = closeMatches(
         path,
         [...shape.fields.keys()].map((p) => p.replace('[]', '[0]')),
       );
-      out.push(`${where}: not a field of a ${profile.resource} item (${method.toUpperCase()})${near.length ? `; did you mean ${near.join(', ')}?` : ''}`);
+      out.push(`${where}: not a field of ${item} item (${method.toUpperCase()})${near.length ? `; did you mean ${near.join(', ')}?` : ''}`);
       continue;
     }
     specProblems(where, spec, out);
@@ -41,11 +49,10 @@ export function checkProfileTargets(profile: Profile): string[] {
     shape,
     Object.keys(profile.fields).filter((p) => shape.fields.has(schemaPath(p))),
   );
-  for (const m of missing)
-    out.push(`fields.${m}: required for a ${profile.resource} item (${method.toUpperCase()}) but not mapped; give a column, template or const`);
+  for (const m of missing) out.push(`fields.${m}: required for ${item} item (${method.toUpperCase()}) but not mapped; give a column, template or const`);
   const keys = new Set<string>();
   (profile.customFields ?? []).forEach((cf, i) => {
-    if (shape.customFields === 'none') out.push(`customFields[${i}]: a ${profile.resource} item has no custom fields`);
+    if (shape.customFields === 'none') out.push(`customFields[${i}]: ${item} item has no custom fields`);
     if (keys.has(cf.key)) out.push(`customFields[${i}].key: "${cf.key}" is used twice`);
     keys.add(cf.key);
     specProblems(`customFields[${i}]`, cf, out);

@@ -2,7 +2,6 @@
 // JSON items without a profile pass through as they are, and JSON items read through a profile are
 // seen as rows of dotted keys.
 import type { ItemRecord, UnreadableRecord } from '../read/types.js';
-import type { Row } from './compile-value.js';
 import type { MapResult } from './types.js';
 
 export function unreadable(record: UnreadableRecord): MapResult {
@@ -17,6 +16,8 @@ export function itemAsIs(record: ItemRecord): MapResult {
 }
 
 /** `{ "amount": { "value": 5 } }` → `{ "amount.value": "5" }`, so a profile can name JSON keys as columns. */
+type Row = Record<string, string | undefined>;
+
 export function flattenItem(item: unknown): Row {
   const row: Row = Object.create(null) as Row;
   const walk = (value: unknown, prefix: string) => {

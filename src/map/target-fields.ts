@@ -98,6 +98,24 @@ export function targetShape(resource: Resource, method: Method): TargetShape {
   return result;
 }
 
+/**
+ * The fields an item of this kind has on create (POST) and not on update (PATCH): account `type`,
+ * sales-profile `email`, activity `associated.*`. Read off the contract, never listed by hand.
+ */
+export function postOnlyFields(resource: Resource): ReadonlySet<string> {
+  const patch = targetShape(resource, 'patch').fields;
+  return new Set([...targetShape(resource, 'post').fields.keys()].filter((path) => !patch.has(path)));
+}
+
+/**
+ * The one notice for what a PATCH run leaves out, `what` as the user wrote it (`column "type"`,
+ * `fields.type`): `column "type" left out: type is sent on create (POST) only, and this run updates (PATCH)`.
+ */
+export function leftOutNotice(what: string, fields: readonly string[]): string {
+  const which = fields.length === 1 ? `${fields[0]} is` : 'they are';
+  return `${what} left out: ${which} sent on create (POST) only, and this run updates (PATCH)`;
+}
+
 /** `stages[2].value` → `stages[].value`: the schema path of a concrete field path. */
 export function schemaPath(path: string): string {
   return path.replace(/\[\d+\]/g, '[]');

@@ -12,6 +12,8 @@ export type MapResult =
 export interface Mapper {
   resource: Resource;
   map(record: SourceRecord): MapResult;
+  /** What the whole file is told once about its mapping (a PATCH run leaving POST-only columns out): a warning each. */
+  notes?: readonly string[];
   /**
    * The ids a run checks across rows (REF_PATHS), read straight from the record without building the
    * item. Only asked of a record known to map to a valid item without warnings (an incremental
@@ -25,6 +27,12 @@ export interface Mapper {
    * which say what is wrong. Absent where not worth it.
    */
   json?(record: SourceRecord, refs: unknown[]): string | undefined;
+  /**
+   * The column an item's field came from, as diagnostics name it (`amount.value (F)`), for a problem
+   * the contract finds after mapping. Only where it is certain: a canonical workbook's columns are
+   * its fields.
+   */
+  columnOf?(field: string): string | undefined;
 }
 
 /** externalId, owner, agent, associated account and deal: what the main thread checks across rows. */

@@ -5,8 +5,11 @@ import type { RowMeta } from './row-meta.js';
 export const OUTCOMES = ['accepted', 'rejected', 'invalid', 'skipped'] as const;
 export type OutcomeKind = (typeof OUTCOMES)[number];
 
-/** Reasons a row is skipped on purpose: by the profile's condition, or unchanged in incremental mode. */
-const DELIBERATE = new Set(['SKIPPED', 'UNCHANGED']);
+/**
+ * Reasons a row is skipped on purpose: by the profile's condition, unchanged in incremental mode, or
+ * a repeat of an earlier row's very item (sent once, with that row).
+ */
+const DELIBERATE = new Set(['SKIPPED', 'UNCHANGED', 'DUPLICATE_IDENTICAL']);
 
 /** A row left out on purpose is not a failure: it counts neither against the exit code nor the guard. */
 export function isDeliberateSkip(o: Pick<RowOutcome, 'outcome' | 'message'>): boolean {

@@ -113,6 +113,11 @@ export interface HeaderChoiceInfo {
 
 export interface OpenedSource {
   file: string;
+  /**
+   * The file as its records and warnings name it when that is not `file`: a workbook of several
+   * worksheets' sheet, `cartera.xlsx[Ventas 2026]` (util/sheet-label.ts).
+   */
+  rowsFile?: string;
   format: SourceFormat;
   /** CSV header after normalisation (trimmed, NBSP → space, unnamed → column_N); undefined for JSON. */
   header?: string[];

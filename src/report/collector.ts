@@ -89,17 +89,26 @@ const zero = (): ResourceCounts => ({ read: 0, accepted: 0, rejected: 0, invalid
 function outcomeGroups(maxGroups: number, maxExamples: number) {
   const groups = new Map<string, OutcomeGroup>();
   // the previous row's key: runs of rows with one reason (a rerun's UNCHANGED rows) normalise it once
-  let last: Pick<RowOutcome, 'resource' | 'outcome' | 'message' | 'detail' | 'field'> & { key: string } = {
+  let last: Pick<RowOutcome, 'resource' | 'outcome' | 'message' | 'detail' | 'field' | 'file'> & { key: string } = {
     resource: 'deal',
     outcome: 'accepted',
     message: '',
     detail: '',
+    file: '',
     key: '',
   };
+  // (the file, for identical repeats: grouped per file, group-key.ts)
   const keyOf = (o: RowOutcome): string => {
-    if (o.detail === last.detail && o.message === last.message && o.field === last.field && o.resource === last.resource && o.outcome === last.outcome)
+    if (
+      o.detail === last.detail &&
+      o.message === last.message &&
+      o.field === last.field &&
+      o.resource === last.resource &&
+      o.outcome === last.outcome &&
+      o.file === last.file
+    )
       return last.key;
-    last = { resource: o.resource, outcome: o.outcome, message: o.message, detail: o.detail, field: o.field, key: groupKey(o) };
+    last = { resource: o.resource, outcome: o.outcome, message: o.message, detail: o.detail, field: o.field, file: o.file, key: groupKey(o) };
     return last.key;
   };
   return {
@@ -240,8 +249,9 @@ export function createCollector(options: CollectorOptions = {}): Collector {
       groups.add(o as RowOutcome & { outcome: OutcomeGroup['outcome'] });
       if (isDeliberateSkip(o)) {
         deliberateSkips++;
-        // unchanged rows of an incremental run are the point of it: a count, never a listing
-        if (o.message === 'UNCHANGED') return;
+        // unchanged rows of an incremental run are the point of it, and a repeat was sent with the
+        // row it repeats: a count, never a listing
+        if (o.message === 'UNCHANGED' || o.message === 'DUPLICATE_IDENTICAL') return;
       }
       if (kept.length < maxKept) kept.push(o);
       else notListed++;

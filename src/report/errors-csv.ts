@@ -1,7 +1,8 @@
 // The rows not accepted, handed back with their original columns so the user can fix them in a
 // spreadsheet and feed the file back to `push` with the same profile. One errors file per input file
-// (`deals.csv` → `<dir>/deals.errors.csv`): the header, delimiter and resource of each input stay as
-// they were, which is what lets the profile read it back. Our own columns are appended, `_`-prefixed.
+// (`deals.csv` → `<dir>/deals.errors.csv`): the header and delimiter of each input stay as they
+// were, which is what lets the profile read it back. Our own columns are appended, `_`-prefixed,
+// the row's resource among them.
 import { accessSync, closeSync, constants, mkdtempSync, openSync, readSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { StringDecoder } from 'node:string_decoder';
@@ -10,12 +11,17 @@ import { stringify } from 'csv-stringify/sync';
 import { BatchSyncError, EXIT, UsageError, errorMessage } from '../errors.js';
 import type { AtomicFile } from '../util/atomic-file.js';
 import { openOutput } from '../util/output-file.js';
+import { splitSheetLabel } from '../util/sheet-label.js';
 import { neutraliseCell } from './formula-guard.js';
 import type { RowOutcome } from '../plan/outcome.js';
 import { inputFiles, sameFileNote } from './same-file.js';
 
-/** Appended after the original columns; mappers ignore them when the file is fed back. */
-export const ERRORS_CSV_COLUMNS = ['_line', '_outcome', '_field', '_message', '_detail'] as const;
+/**
+ * Appended after the original columns; mappers ignore them when the file is fed back. `_resource`
+ * is the row's kind, so `push failed.csv` knows it whatever the file is named (errors CSVs written
+ * before it came lack it, and are still read back).
+ */
+export const ERRORS_CSV_COLUMNS = ['_line', '_outcome', '_field', '_message', '_detail', '_resource'] as const;
 const ADDED = new Set<string>(ERRORS_CSV_COLUMNS);
 /** Written rows are buffered up to this size, then go to disk: streaming without a syscall per row. */
 const FLUSH_BYTES = 64 * 1024;
@@ -64,7 +70,13 @@ export interface ErrorsCsvWriter {
   abort(): void;
 }
 
-const defaultErrorsFileName = (source: string) => `${basename(source).replace(/\.[^.]*$/, '')}.errors.csv`;
+/** `deals.csv` → `deals.errors.csv`; a sheet of a workbook of several, `cartera.xlsx[Ventas 2026]` → `cartera[Ventas 2026].errors.csv`. */
+function defaultErrorsFileName(source: string): string {
+  const { path, sheet } = splitSheetLabel(source);
+  // a sheet's name may hold characters Windows refuses in a file name (Excel refuses only : \ / ? * [ ])
+  const suffix = sheet === undefined ? '' : `[${sheet.replace(/[<>:"/\\|?*\u0000-\u001f]/g, '_')}]`;
+  return `${basename(path).replace(/\.[^.]*$/, '')}${suffix}.errors.csv`;
+}
 
 interface OpenFile {
   source: string;
@@ -74,6 +86,10 @@ interface OpenFile {
   rows: number;
   buffer: string;
 }
+
+// a lone \r is quoted too (csv-stringify quotes only \n with unix records): unquoted, a reader
+// would end the record there
+const line = (f: OpenFile, cells: string[]) => stringify([cells.map(neutraliseCell)], { delimiter: f.delimiter, record_delimiter: 'unix', quoted_match: /\r/ });
 
 export function createErrorsCsv(options: ErrorsCsvOptions): ErrorsCsvWriter {
   const name = options.fileName ?? defaultErrorsFileName;
@@ -100,11 +116,6 @@ export function createErrorsCsv(options: ErrorsCsvOptions): ErrorsCsvWriter {
   let failed: BatchSyncError | undefined;
   let droppedCells = 0;
 
-  // a lone \r is quoted too (csv-stringify quotes only \n with unix records): unquoted, a reader
-  // would end the record there
-  const line = (f: OpenFile, cells: string[]) =>
-    stringify([cells.map(neutraliseCell)], { delimiter: f.delimiter, record_delimiter: 'unix', quoted_match: /\r/ });
-
   const flush = (f: OpenFile) => {
     f.file.write(f.buffer);
     f.buffer = '';
@@ -114,8 +125,10 @@ export function createErrorsCsv(options: ErrorsCsvOptions): ErrorsCsvWriter {
     const existing = open.get(o.file);
     if (existing) return existing;
     const target = uniqueTarget(o.file);
-    refuseInput(o.file, target);
-    const d = declared.get(o.file) ?? {};
+    // a workbook's sheet: its input is the workbook, declared by its path
+    const input = splitSheetLabel(o.file).path;
+    refuseInput(input, target);
+    const d = declared.get(o.file) ?? declared.get(input) ?? {};
     // an errors file fed back carries stale `_` columns: they are replaced, not duplicated
     const header = (d.header ?? Object.keys(o.row ?? {})).filter((h) => !ADDED.has(h));
     const f: OpenFile = {
@@ -158,7 +171,7 @@ export function createErrorsCsv(options: ErrorsCsvOptions): ErrorsCsvWriter {
         const row = o.row ?? {};
         const known = new Set(f.header);
         droppedCells += Object.keys(row).filter((k) => !known.has(k) && !ADDED.has(k)).length;
-        const cells = [...f.header.map((h) => row[h] ?? ''), String(o.line), o.outcome, o.field ?? '', o.message, o.detail];
+        const cells = [...f.header.map((h) => row[h] ?? ''), String(o.line), o.outcome, o.field ?? '', o.message, o.detail, o.resource];
         f.buffer += line(f, cells);
         f.rows++;
         if (f.buffer.length >= FLUSH_BYTES) flush(f);

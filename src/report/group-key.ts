@@ -43,8 +43,27 @@ export function withoutOwnPrefix(detail: string, externalId: string | undefined)
   return detail.replace(new RegExp(`(^|;)\\s*(?:items\\[\\d+\\]\\s+)?externalId=${id}\\s*:\\s*`, 'g'), (_, start: string) => (start ? '; ' : ''));
 }
 
+/** Rows whose item repeats an earlier row's exactly: one group per file, whichever rows they repeat. */
+const IDENTICAL = 'DUPLICATE_IDENTICAL';
+
+/**
+ * `2 rows repeat an earlier row exactly (first at deals.csv:2): sent once`, from the group's first
+ * row (`rows of b.csv repeat …` when the row it repeats is in another file).
+ */
+export function identicalLine(count: number, first: Pick<RowOutcome, 'file' | 'detail'>): string {
+  const at = first.detail.replace(/^identical to /, '');
+  const of = at.startsWith(`${first.file}:`) ? '' : ` of ${first.file}`;
+  return `${count} ${count === 1 ? `row${of} repeats` : `rows${of} repeat`} an earlier row exactly (first at ${at}): sent once`;
+}
+
+export const isIdenticalGroup = (g: { outcome: string; examples: readonly Pick<RowOutcome, 'message'>[] }) =>
+  g.outcome === 'skipped' && g.examples[0]?.message === IDENTICAL;
+
+type Labelled = Pick<RowOutcome, 'message' | 'detail' | 'field'> & { externalId?: string; file?: string };
+
 /** The label a group is printed under: `VALIDATION_ERROR amount.currency: "…" is not …`. */
-export function groupLabel(o: Pick<RowOutcome, 'message' | 'detail' | 'field'> & { externalId?: string }): string {
+export function groupLabel(o: Labelled): string {
+  if (o.message === IDENTICAL && o.file !== undefined) return `${IDENTICAL} ${identicalLine(2, { file: o.file, detail: o.detail }).replace(/^2 /, '')}`;
   const reason = normaliseReason(withoutOwnPrefix(o.detail, o.externalId));
   // invalid rows carry the field apart from the reason; the server puts it inside the detail
   const withField = o.field && !reason.startsWith(o.field) ? `${o.field}: ${reason}` : reason;
@@ -52,6 +71,7 @@ export function groupLabel(o: Pick<RowOutcome, 'message' | 'detail' | 'field'> &
 }
 
 /** Resource + outcome + the normalised message: rows with equal keys are one group. */
-export function groupKey(o: Pick<RowOutcome, 'resource' | 'outcome' | 'message' | 'detail' | 'field'> & { externalId?: string }): string {
+export function groupKey(o: Pick<RowOutcome, 'resource' | 'outcome' | 'message'> & Labelled): string {
+  if (o.message === IDENTICAL) return `${o.resource}\u0000${o.outcome}\u0000${IDENTICAL}\u0000${o.file}`;
   return `${o.resource}\u0000${o.outcome}\u0000${groupLabel(o)}`;
 }

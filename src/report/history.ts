@@ -41,8 +41,10 @@ export function historyRun(fields: unknown): HistoryRun | undefined {
   if (!result.success) return undefined;
   const parsed = result.data;
   const t = parsed.totals;
-  // unchanged and skipIf rows were meant to be left out (plan/outcome.ts isDeliberateSkip)
-  const deliberate = parsed.groups.filter((g) => g.outcome === 'skipped' && /^(UNCHANGED|SKIPPED)\b/.test(g.reason)).reduce((n, g) => n + g.count, 0);
+  // unchanged, skipIf and identical repeated rows were meant to be left out (plan/outcome.ts isDeliberateSkip)
+  const deliberate = parsed.groups
+    .filter((g) => g.outcome === 'skipped' && /^(UNCHANGED|SKIPPED|DUPLICATE_IDENTICAL)\b/.test(g.reason))
+    .reduce((n, g) => n + g.count, 0);
   const ms = Date.parse(parsed.endedAt) - Date.parse(parsed.startedAt);
   return {
     runId: parsed.runId,

@@ -6,6 +6,7 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { shorten } from '../shorten.js';
 import { isDeliberateSkip, type RowOutcome } from '../plan/outcome.js';
 import type { Diagnostic } from '../util/diagnostic.js';
+import { sheetLabel, splitSheetLabel } from '../util/sheet-label.js';
 import type { Output } from './output.js';
 import { plural } from './plural.js';
 import { commandName, failedRows, isSendingMode, previewLines, type RunReport } from './run-report.js';
@@ -43,11 +44,22 @@ export function workflowCommand(level: Level, properties: Record<string, string 
   return `::${level}${props ? ` ${props}${close}` : ''}::${escapeData(message)}`;
 }
 
-/** A row's file as GitHub names it: relative to the workspace, with forward slashes. */
-export function annotationPath(file: string, context: ReportContext): string {
-  const absolute = resolve(context.cwd, file);
+/**
+ * A row's file as GitHub names it: relative to the workspace, with forward slashes; `withSheet`: a
+ * workbook's sheet after it (`cartera.xlsx[Ventas 2026]`), where it is text and no link.
+ */
+export function annotationPath(file: string, context: ReportContext, withSheet = false): string {
+  const { path, sheet } = splitSheetLabel(file);
+  const absolute = resolve(context.cwd, path);
   const rel = relative(context.workspace ?? context.cwd, absolute);
-  return (rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : absolute).split(sep).join('/');
+  const shown = (rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : absolute).split(sep).join('/');
+  return withSheet && sheet !== undefined ? sheetLabel(shown, sheet) : shown;
+}
+
+/** `[Ventas 2026] row 45: ` before an annotation's message: GitHub's line is no sheet's row. */
+function sheetPosition(file: string, line: number | undefined): string {
+  const { sheet } = splitSheetLabel(file);
+  return sheet === undefined ? '' : `[${sheet}]${line === undefined ? '' : `:${line}`}  `;
 }
 
 /**
@@ -76,13 +88,17 @@ function firstOfEach<T>(lists: T[][], max: number): T[] {
 function rowAnnotation(o: RowOutcome, context: ReportContext): string {
   const title = `batch-sync: ${o.resource} ${o.outcome}${o.field ? ` (${o.field})` : ''}`;
   const id = o.externalId ? `externalId ${o.externalId}: ` : '';
-  const message = `${id}${o.message} ${shorten(o.detail, MAX_MESSAGE)}`;
+  const message = `${sheetPosition(o.file, o.line)}${id}${o.message} ${shorten(o.detail, MAX_MESSAGE)}`;
   return workflowCommand('error', { file: fileProperty(o.file, context), line: o.line, title }, message);
 }
 
 function warningAnnotation(d: Diagnostic, context: ReportContext): string {
   const title = `batch-sync: warning${d.field ? ` (${d.field})` : ''}`;
-  return workflowCommand('warning', { file: fileProperty(d.file, context), line: d.line, title }, shorten(d.reason, MAX_MESSAGE));
+  return workflowCommand(
+    'warning',
+    { file: fileProperty(d.file, context), line: d.line, title },
+    sheetPosition(d.file, d.line) + shorten(d.reason, MAX_MESSAGE),
+  );
 }
 
 function summaryAnnotation(report: RunReport, shown: number, context: ReportContext): string {

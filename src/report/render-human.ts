@@ -20,6 +20,7 @@ import {
   type RunReport,
 } from './run-report.js';
 import { plural } from './plural.js';
+import { identicalLine, isIdenticalGroup } from './group-key.js';
 
 /** A server detail can be a whole stack trace; examples are for recognising the problem. */
 const MAX_DETAIL = 300;
@@ -54,6 +55,11 @@ function humanReport(raw: RunReport, c: ChalkInstance): string[] {
       const n = report.counts[g.resource]?.[g.outcome] ?? 0;
       const colour = g.outcome === 'skipped' ? c.yellow : c.red;
       lines.push(colour.bold(`${g.resource}: ${plural(n, 'row')} ${titles[g.outcome]}`));
+    }
+    if (isIdenticalGroup(g)) {
+      // sent once, with the row each repeats: nothing to look at row by row
+      lines.push(identicalLine(g.count, g.examples[0]!), '');
+      continue;
     }
     lines.push(`${plural(g.count, 'row')}: ${g.label}`);
     for (const e of g.examples) lines.push(`  ${exampleLine(e)}`);

@@ -54,7 +54,7 @@ export function stepSummary(report: RunReport, context: ReportContext, exitCode:
   if (groups.length > 0) {
     lines.push('', '| rows | resource | reason | examples (file:line externalId) |', '|---:|---|---|---|');
     for (const g of groups) {
-      const examples = g.examples.map((o) => markdownCell(`${annotationPath(o.file, context)}:${o.line}${o.externalId ? ` ${o.externalId}` : ''}`));
+      const examples = g.examples.map((o) => markdownCell(`${annotationPath(o.file, context, true)}:${o.line}${o.externalId ? ` ${o.externalId}` : ''}`));
       lines.push(`| ${g.count} | ${g.resource} | ${markdownCell(g.label)} | ${examples.join('<br>')} |`);
     }
     const more = failing.length - groups.length;

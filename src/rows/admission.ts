@@ -6,7 +6,7 @@ import { admit, jsonOf, type Candidate, type RunKnowledge } from '../plan/admit.
 import type { Batcher, PlannedBatch } from '../plan/batcher.js';
 import type { RowOutcome } from '../plan/outcome.js';
 import type { ItemHash, ItemJson } from '../util/item-hash.js';
-import type { CrossChecks } from '../validate/cross-checks.js';
+import type { CrossChecks, FirstRow } from '../validate/cross-checks.js';
 import type { Diagnostic } from '../util/diagnostic.js';
 import { type ChunkLease, ChunkRowMeta, EncodedItem, LazyRow, MappedItem, rowOf, type RowRef } from './chunk-items.js';
 import { ownString } from './own-string.js';
@@ -28,6 +28,7 @@ export interface AdmissionParts {
 
 export class Admission implements RowSink, RunKnowledge<RowOutcome> {
   readonly holdsDependents: boolean;
+  readonly ownersFromRunOnly: boolean;
   readonly failedProfiles: ReadonlySet<string>;
   readonly maxItemBytes: number;
   private readonly resource: Resource;
@@ -42,6 +43,7 @@ export class Admission implements RowSink, RunKnowledge<RowOutcome> {
     json: undefined,
     bytes: 0,
     detail: '',
+    absent: false,
     prior: undefined,
   };
   /** The item of a row's REF_PATHS ids, for the references check (reused row to row). */
@@ -58,6 +60,8 @@ export class Admission implements RowSink, RunKnowledge<RowOutcome> {
   constructor(private readonly parts: AdmissionParts) {
     this.resource = parts.resource;
     this.holdsDependents = parts.settings.holdDependents && parts.resource === 'deal';
+    // the embedded sandbox starts empty: a deal whose owner this run does not carry would be refused
+    this.ownersFromRunOnly = parts.settings.sandbox === true && parts.settings.mode !== 'validate';
     this.failedProfiles = parts.failedProfiles;
     this.maxItemBytes = parts.batcher.maxItemBytes;
   }
@@ -126,8 +130,16 @@ export class Admission implements RowSink, RunKnowledge<RowOutcome> {
 
   // RunKnowledge: what admit asks
 
-  claim(externalId: string): string | undefined {
-    return this.parts.checks.claim(this.resource, externalId, this)?.reason;
+  claim(externalId: string, mark: ItemHash): FirstRow | undefined {
+    return this.parts.checks.claim(this.resource, externalId, this, mark);
+  }
+
+  carriesProfile(id: string): boolean {
+    return this.parts.checks.carriesProfile(id);
+  }
+
+  holds(externalId: string, json: ItemJson): boolean {
+    return this.parts.hooks.holds?.(this.resource, externalId, json) ?? false;
   }
 
   resent(externalId: string): RowOutcome | undefined {
@@ -159,7 +171,8 @@ export class Admission implements RowSink, RunKnowledge<RowOutcome> {
     c.json = undefined;
     c.prior = undefined;
     const verdict = admit(c, this);
-    if (verdict !== 'duplicate') for (const w of this.parts.checks.references(this.resource, refs, this)) this.warn(w);
+    // a repeated id's references were checked on its first row
+    if (verdict !== 'duplicate' && verdict !== 'identical') for (const w of this.parts.checks.references(this.resource, refs, this)) this.warn(w);
     this.settle(verdict, fp);
   }
 
@@ -175,7 +188,13 @@ export class Admission implements RowSink, RunKnowledge<RowOutcome> {
     const record = this.parts.record;
     switch (verdict) {
       case 'duplicate':
-        return record({ ...this.here('invalid', 'DUPLICATE', c.detail), field: 'externalId' });
+        return record({
+          ...this.here('invalid', 'DUPLICATE', `duplicate externalId "${externalId}": first seen at ${c.detail}, which wins; this row is not sent`),
+          field: 'externalId',
+        });
+      case 'identical':
+        // deliberate, like an unchanged row: no fix to make, so no cells kept for the errors CSV
+        return record({ outcome: 'skipped', resource, file, line, externalId, message: 'DUPLICATE_IDENTICAL', detail: `identical to ${c.detail}` });
       case 'resent':
         return record({ ...c.prior!, file, line, row: c.prior!.outcome === 'accepted' ? undefined : rowOf(this.row) });
       case 'held-back':
@@ -183,10 +202,14 @@ export class Admission implements RowSink, RunKnowledge<RowOutcome> {
           this.here(
             'skipped',
             'HELD_BACK',
-            `held back: its owner/agent sales-profile ${c.detail} was not accepted in this run (--no-hold-dependents sends it anyway)`,
+            c.absent
+              ? `held back: its owner/agent ${c.detail} is in no sales profile of this run, and the embedded sandbox starts empty (--no-hold-dependents sends it anyway)`
+              : `held back: its owner/agent sales-profile ${c.detail} was not accepted in this run (--no-hold-dependents sends it anyway)`,
           ),
         );
       case 'unchanged':
+        // a later row with this id and the state's item repeats this one
+        if (externalId !== undefined) this.parts.checks.heldAsIs(resource);
         if (!c.same && fp !== undefined) this.parts.hooks.learn?.(resource, externalId!, fp);
         // most rows of a rerun, and no output shows their cells (never in the errors CSV): no row, so
         // the outcome (kept as a report example) holds no chunk of the read worker

@@ -78,7 +78,11 @@ export function processRow(record: SourceRecord, ctx: RowContext, sink: RowSink,
   const clean = mapped.warnings.length === 0;
   if (mayKnow && clean && externalId !== undefined && ctx.known.knows(externalId, fp)) return sink.same(fp, undefined, mapped.item);
   const checked = ctx.validate(mapped.item);
-  if (!checked.ok) return sink.invalid(externalId, checked.problems[0]?.field, undefined, checked.problems.map((p) => problemText(p)).join('; '));
+  if (!checked.ok) {
+    const field = checked.problems[0]?.field;
+    const column = field === undefined ? undefined : mapper.columnOf?.(field);
+    return sink.invalid(externalId, field, column, checked.problems.map((p) => problemText(p)).join('; '));
+  }
   for (const w of checked.warnings) sink.warn({ severity: 'warning', file: record.file, line: record.line, field: w.field, reason: w.reason });
   sink.valid(clean && checked.warnings.length === 0 ? fp : undefined, undefined, checked.item, undefined);
 }

@@ -28,6 +28,8 @@ export interface RunSettings {
   concurrency?: number;
   maxConcurrency: number;
   holdDependents: boolean;
+  /** `push --sandbox`: the target is an embedded sandbox started empty for this run. */
+  sandbox?: boolean;
   checkSuccessCount: boolean;
   namesItems: boolean;
   successCodes: readonly number[];
@@ -52,6 +54,8 @@ export interface RunHooks {
   accepted?(resource: Resource, meta: RowMeta, itemJson: ItemJson): void;
   /** Whether an item is unchanged since the server last accepted it (incremental mode). */
   unchanged?(resource: Resource, externalId: string, itemJson: ItemJson): boolean;
+  /** The same question about a repeated row's item, only asked: a dry run's preview does not count it. */
+  holds?(resource: Resource, externalId: string, itemJson: ItemJson): boolean;
   /** An item found unchanged came from a row with this fingerprint: recorded, so the next run knows the row. */
   learn?(resource: Resource, externalId: string, fp: ItemHash): void;
   /** Whether the item last accepted for this id came from a row with this fingerprint (incremental mode). */

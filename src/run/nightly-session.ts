@@ -8,7 +8,7 @@ import { reportJson } from '../report/render-json.js';
 import { summaryLine } from '../report/summary-line.js';
 import { ensureInFlightDir, loadInFlightFor, type LoadedInFlight } from '../state/in-flight.js';
 import { inFlightWriter, type InFlightWriter } from '../state/in-flight-writer.js';
-import { pruneReports, runFolder, writeRunReport } from '../state/report-archive.js';
+import { dropEmptyRunFolder, pruneReports, runFolder, writeRunReport } from '../state/report-archive.js';
 import { acquireLock, describeHolder } from '../state/run-lock.js';
 import { stateScope } from '../state/state-scope.js';
 import { openStateStore, type StateStore } from '../state/state-store.js';
@@ -28,9 +28,10 @@ function unusableDir(what: string, error: unknown): unknown {
 }
 
 /** What an incremental run asks the state: whether a row or an item is unchanged, and the fingerprints for the read worker. */
-function incrementalHooks(store: StateStore, scope: string): Pick<RunHooks, 'unchanged' | 'learn' | 'sameRow' | 'fingerprints'> {
+function incrementalHooks(store: StateStore, scope: string): Pick<RunHooks, 'unchanged' | 'holds' | 'learn' | 'sameRow' | 'fingerprints'> {
   return {
     unchanged: (resource, id, json) => store.unchanged(scope, resource, id, json),
+    holds: (resource, id, json) => store.unchanged(scope, resource, id, json),
     learn: (resource, id, fp) => store.learn(scope, resource, id, fp),
     sameRow: (resource, id, fp) => store.sameRow(scope, resource, id, fp),
     fingerprints: (resource) => store.fingerprints(scope, resource),
@@ -86,8 +87,14 @@ function openUnderLock(ctx: SessionContext, stateDir: string, scope: string): Op
     opened.inFlight = inFlightWriter(opened.inFlightDir);
   }
   if (settings.reportDir !== undefined) {
-    opened.folder = runFolder(settings.reportDir, ctx.runId);
-    opened.errors = createErrorsCsv({ dir: opened.folder, inputs: ctx.inputs });
+    const folder = runFolder(settings.reportDir, ctx.runId);
+    try {
+      opened.errors = createErrorsCsv({ dir: folder, inputs: ctx.inputs });
+    } catch (error) {
+      dropEmptyRunFolder(folder);
+      throw error;
+    }
+    opened.folder = folder;
   }
   return opened;
 }
@@ -157,7 +164,7 @@ export function openNightlySession(ctx: SessionContext): RunSession | undefined 
     // otherwise write nearly every row there)
     sink: errors && ((o) => errors.write(o)),
     prepared(jobs) {
-      for (const { job, source } of jobs) errors?.declareSource(job.file, { header: source.header, delimiter: source.detected.delimiter });
+      for (const { job, source } of jobs) errors?.declareSource(source.rowsFile ?? job.file, { header: source.header, delimiter: source.detected.delimiter });
     },
     close(result) {
       try {
@@ -191,6 +198,8 @@ function closeSession(
   if (leftover !== undefined) notice(leftover);
   if (!result || folder === undefined || settings.reportDir === undefined) {
     errors?.abort();
+    // the run failed before it had a report (exit 2): its folder would hold nothing
+    if (folder !== undefined) dropEmptyRunFolder(folder);
     return failures;
   }
   try {

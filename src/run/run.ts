@@ -7,7 +7,7 @@ import { batchId as makeBatchId } from '../plan/batch-id.js';
 import { BodyBuffers, createBatcher } from '../plan/batcher.js';
 import { inSendOrder, SEND_ORDER } from '../plan/order.js';
 import type { RowOutcome } from '../plan/outcome.js';
-import { createCrossChecks } from '../validate/cross-checks.js';
+import { createCrossChecks, type OwnersNotInRun } from '../validate/cross-checks.js';
 import { Admission } from '../rows/admission.js';
 import { newIsolation, type Isolation } from '../plan/bisect.js';
 import type { BatchSender } from '../send/dispatch.js';
@@ -26,6 +26,8 @@ export interface RunResult {
   read: Partial<Record<Resource, number>>;
   /** Distinct owner/agent ids the run's deals and activities name but its sales profiles do not. */
   ownersNotInRun: number;
+  /** The same for the deals alone, with the first few ids (the embedded sandbox's hint). */
+  dealOwnersNotInRun: OwnersNotInRun;
   /** What --isolate-unattributed cost, when it was on. */
   isolation?: Isolation;
 }
@@ -84,6 +86,7 @@ export async function runPipeline(
     interrupted: signal?.aborted === true && run.aborted === undefined,
     read,
     ownersNotInRun: checks.ownersNotInRun(),
+    dealOwnersNotInRun: checks.dealOwnersNotInRun(),
     isolation: run.isolation,
   };
 }
@@ -134,7 +137,9 @@ function runControl(
     isolation,
     counts: { rowsRead: 0, batchesAcked: 0, itemsAcked: 0, retries: 0 },
     record(o: RowOutcome) {
-      if (o.resource === 'sales-profile' && o.externalId && (o.outcome === 'invalid' || o.outcome === 'rejected')) failedProfiles.add(o.externalId);
+      // a repeated row is no failed profile: its id's first row decides (it records its own failure)
+      if (o.resource === 'sales-profile' && o.externalId && (o.outcome === 'rejected' || (o.outcome === 'invalid' && o.message !== 'DUPLICATE')))
+        failedProfiles.add(o.externalId);
       hooks.record(o);
     },
     abort(failure) {

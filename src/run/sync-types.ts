@@ -16,7 +16,7 @@ import type { SyncPlan } from '../config/sync-plan.js';
 import type { Job, ProgressCounts, RunMode } from '../rows/types.js';
 
 /** The hooks by which the incremental state takes part in a run. */
-type StateHooks = 'accepted' | 'unchanged' | 'learn' | 'sameRow' | 'fingerprints' | 'durable' | 'sending' | 'landed' | 'withdrawn' | 'resent';
+type StateHooks = 'accepted' | 'unchanged' | 'holds' | 'learn' | 'sameRow' | 'fingerprints' | 'durable' | 'sending' | 'landed' | 'withdrawn' | 'resent';
 
 export interface SyncRequest {
   mode: RunMode;
@@ -101,6 +101,11 @@ export interface RunSession {
 export interface SyncOutcome {
   report: RunReport;
   exitCode: number;
+  /**
+   * Whether any request went out to the API (push only). An output file that fails after that is
+   * exit 3 (the server may hold rows), before it exit 2.
+   */
+  sent: boolean;
   settings: ResolvedSettings;
   plan?: SyncPlan;
   collector: Collector;

@@ -40,9 +40,10 @@ function jobsFor(request: SyncRequest, plan: SyncPlan | undefined): Job[] {
   if (request.files.length > 0) {
     // named as typed: `deals.csv:14` for `push deals.csv`, the full path for a full path
     const profiles = request.profiles ?? (request.profile ? [request.profile] : []);
-    return pairProfiles(request.files, profiles, (p) => resolve(cwd, p)).map(({ file, profile, beside }) => ({
+    return pairProfiles(request.files, profiles, (p) => resolve(cwd, p)).map(({ file, kind, profile, beside }) => ({
       file: cwd === process.cwd() ? file : resolve(cwd, file),
-      resource: request.resource,
+      // FILE:KIND is the file's own; --resource is for the files not paired with a kind
+      resource: kind ?? request.resource,
       profile: profile ? resolve(cwd, profile) : undefined,
       ...(beside ? { profileBeside: true } : {}),
       reader: request.reader,
@@ -180,6 +181,8 @@ export async function sync(request: SyncRequest, environment: SyncEnvironment = 
       sandbox = await connection?.close();
     }
     assertAccounted(collector, result.read);
+    // the embedded sandbox held only this run's profiles: which owners its deals lacked
+    if (sandbox) sandbox = { ...sandbox, ownersMissing: { ...result.dealOwnersNotInRun, heldBack: settings.holdDependents } };
     const aborted = abortedBy(result, stoppedBy());
     // validate and dry runs send nothing: no isolation to report, whatever the flag
     const isolation = connection &&
@@ -196,7 +199,9 @@ export async function sync(request: SyncRequest, environment: SyncEnvironment = 
     };
     const report = buildRunReport(meta, collector, session?.preview?.());
     finished = { report, exitCode: exitCodeOf(report, result.interrupted) };
-    out = { ...finished, settings, plan, collector, inputs: prepared.map((p) => p.job.file), sandbox };
+    // counted by the flow control as each request leaves: resent, isolating and retried ones too
+    const sent = (meta.traffic?.requests ?? 0) > 0;
+    out = { ...finished, sent, settings, plan, collector, inputs: prepared.map((p) => p.job.file), sandbox };
     return out;
   } finally {
     const failures = session?.close(finished) ?? [];

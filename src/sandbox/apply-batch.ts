@@ -5,12 +5,14 @@
 //   fields into an existing record, and an unknown externalId is a NOT_FOUND item error.
 // - A deal's ownerExternalId and agentExternalId must exist as sales profiles (the spec's one rule
 //   of order); a missing one is a VALIDATION_ERROR naming the field. Nothing else is cross-checked.
-// - Two answer styles (`answers`): `named` (the default) labels every detail with its item
-//   (`items[3] externalId=D-9: …`) and data.success counts accepted items; `documented` answers as
-//   the real API's documentation shows: details without a label and data.success a fixed 100.
+// - Two answer styles (`answers`, contract/answer-styles.ts): `named` (the default) labels every
+//   detail with its item (`items[3] externalId=D-9: …`) and data.success counts accepted items;
+//   `documented` answers as the real API's documentation shows: details without a label and
+//   data.success a fixed 100.
 //   data.code: `named` always 200 (processed; the items' fate is in data.error), `documented` 201
 //   when a record was created, else 200 (as the documentation's example). Status SUCCESS. Codes
 //   other than 200 and 201 would read as a failed batch (README, "Reading the API's answers").
+import { ANSWER_STYLES, SANDBOX_ANSWER_STYLE, type AnswerStyle } from '../contract/answer-styles.js';
 import type { DataError } from '../contract/envelope.js';
 import { formatProblem, toFieldProblems } from '../contract/issues.js';
 import type { Method, Resource } from '../contract/resources.js';
@@ -21,8 +23,6 @@ interface BatchAnswer {
   data: { code: number; success: number; error: DataError[] };
   status: 'SUCCESS';
 }
-
-export type AnswerStyle = 'named' | 'documented';
 
 /** The documentation's example answers `success: 100` for a one-item batch: a value, not a count. */
 const DOCUMENTED_SUCCESS = 100;
@@ -39,8 +39,14 @@ function idOf(item: unknown): string {
   return typeof id === 'string' && id.trim() !== '' ? id : '?';
 }
 
-export function applyBatch(store: RecordStore, resource: Resource, method: Method, items: readonly unknown[], style: AnswerStyle = 'named'): AppliedBatch {
-  const named = style === 'named';
+export function applyBatch(
+  store: RecordStore,
+  resource: Resource,
+  method: Method,
+  items: readonly unknown[],
+  style: AnswerStyle = SANDBOX_ANSWER_STYLE,
+): AppliedBatch {
+  const { namesItems: named, successIsCount } = ANSWER_STYLES[style];
   // compiled: the same schema, with a generated check for the valid items that are nearly every item a
   // load test sends; invalid items still get zod's own issues
   const schema = compiledItemSchema(resource, method);
@@ -85,5 +91,5 @@ export function applyBatch(store: RecordStore, resource: Resource, method: Metho
 
   if (success > 0) store.changed();
   const code = !named && created > 0 ? 201 : 200;
-  return { answer: { data: { code, success: named ? success : DOCUMENTED_SUCCESS, error }, status: 'SUCCESS' }, accepted: success };
+  return { answer: { data: { code, success: successIsCount ? success : DOCUMENTED_SUCCESS, error }, status: 'SUCCESS' }, accepted: success };
 }

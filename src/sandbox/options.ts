@@ -1,6 +1,7 @@
 // What a sandbox can be told: where to listen, which key to require, where to keep its records, and
 // which limits and faults to play. One zod schema, used by startSandbox and by the command's checks.
 import { z } from 'zod';
+import { ANSWER_STYLES_HELP, answerStyle, SANDBOX_ANSWER_STYLE } from '../contract/answer-styles.js';
 import type { BatchLogEntry } from './batch-history.js';
 
 export const SANDBOX_DEFAULTS = {
@@ -36,12 +37,7 @@ export const sandboxOptionsSchema = z
     maxBodyBytes: positiveInt.default(SANDBOX_DEFAULTS.maxBodyBytes).describe('Body size; above it 413.'),
     seed: z.number().int().optional().describe('Seed of the random numbers behind failRate (deterministic tests).'),
     historyLimit: positiveInt.default(SANDBOX_DEFAULTS.historyLimit),
-    answers: z
-      .enum(['named', 'documented'])
-      .default('named')
-      .describe(
-        "named: every detail labelled items[i] externalId=X, success counts accepted items; documented: as the real API's documentation shows (no label, success 100).",
-      ),
+    answers: answerStyle.default(SANDBOX_ANSWER_STYLE).describe(ANSWER_STYLES_HELP),
   })
   .refine((o) => o.rateBurst === undefined || o.rateLimit !== undefined, { message: 'goes with --rate-limit', path: ['rateBurst'] });
 

@@ -13,14 +13,3 @@ export interface AnswersProfile {
 
 /** 200 as the spec's status, 201 as the documentation's example. */
 export const DEFAULT_SUCCESS_CODES: readonly number[] = [200, 201];
-
-/** The two answer styles the sandbox can play, as presets of the profile. */
-export const ANSWER_STYLES = {
-  /** As the real API's documentation shows: success not a count, details that may name no item. */
-  documented: { successIsCount: false, namesItems: false },
-  /** As the sandbox answers by default: success counts accepted items, every detail names its item. */
-  named: { successIsCount: true, namesItems: true },
-} as const;
-export type AnswerStyle = keyof typeof ANSWER_STYLES;
-export const ANSWER_STYLE_NAMES = Object.keys(ANSWER_STYLES) as AnswerStyle[];
-export const DEFAULT_ANSWER_STYLE: AnswerStyle = 'documented';

@@ -79,7 +79,6 @@ export class FlowControl {
     this.sleep = options.sleep ?? sleep;
     this.capMs = options.maxServerWaitMs ?? DEFAULT_RETRY.maxRetryAfterMs;
     this.limit = new ConcurrencyLimit(options);
-    this.traffic.peakConcurrency = this.limit.current;
   }
 
   /** Requests that may be in flight now, and the rate requests are paced at (undefined: not paced). */
@@ -133,6 +132,8 @@ export class FlowControl {
       return cleared === false ? undefined : { closed: cleared };
     }
     this.outstanding++;
+    // the report's peak: requests actually under way at once, not the limit that allowed them
+    this.traffic.peakConcurrency = Math.max(this.traffic.peakConcurrency, this.outstanding);
     this.traffic.requests++;
     const started = this.now();
     let released = false;
@@ -239,7 +240,6 @@ export class FlowControl {
       this.recovery = new AbortController();
     }
     if (headers && signal !== 'throttled') this.advertised(headers, now);
-    this.traffic.peakConcurrency = Math.max(this.traffic.peakConcurrency, this.limit.current);
     this.wakeWaiters();
   }
 

@@ -122,6 +122,6 @@ export interface Traffic {
   retries: number;
   /** Time requests waited before going out, summed over requests: for a rate (ours or the server's) and before retries. */
   waitMs: number;
-  /** The highest number of requests the limit allowed in flight. */
+  /** The most requests that were under way at once (counted where each starts and ends), not the limit that allowed them. */
   peakConcurrency: number;
 }

@@ -2,7 +2,7 @@
 // summary line, and the errors CSV of the rows not accepted. Only the last N run folders are kept.
 // Run ids start with a UTC timestamp, so name order is time order; only folders named like a run
 // id are ever deleted, whatever else the user keeps in the report directory.
-import { closeSync, constants, fstatSync, mkdirSync, openSync, readdirSync, readSync, rmSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, mkdirSync, openSync, readdirSync, readSync, rmdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { TopLevelFields } from '../util/json-fields.js';
 import { fileKind, openOutput } from '../util/output-file.js';
@@ -16,6 +16,19 @@ export function runFolder(reportDir: string, runId: string): string {
   const dir = join(reportDir, runId);
   mkdirSync(dir, { recursive: true });
   return dir;
+}
+
+/**
+ * A run that ended before it had a report (exit 2: nothing was sent) leaves no folder behind: one
+ * that holds nothing would read as a run in `history` and count against --keep-reports. Only an
+ * empty folder goes; anything in it stays.
+ */
+export function dropEmptyRunFolder(dir: string): void {
+  try {
+    rmdirSync(dir);
+  } catch {
+    // not empty, or already gone: nothing to tidy
+  }
 }
 
 /** Whole or not at all; never through a FIFO or device found where a report file belongs (nobody asked for that one). */

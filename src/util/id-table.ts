@@ -31,19 +31,34 @@ function hashOf(id: string): number {
 const encodingOf = (hash: number): 'utf16le' | 'latin1' => ((hash & 1) === 1 ? 'utf16le' : 'latin1');
 const bytesOf = (id: string, hash: number) => ((hash & 1) === 1 ? 2 * id.length : id.length);
 
+/** An IdTable's parts in SharedArrayBuffers: another thread reads the same memory (IdTable.fromShared). */
+export interface SharedIdTable {
+  arena: SharedArrayBuffer;
+  starts: SharedArrayBuffer;
+  hashes: SharedArrayBuffer;
+  slots: SharedArrayBuffer;
+}
+
+/** A copy of `view` in a SharedArrayBuffer. */
+function shared(view: Uint8Array): SharedArrayBuffer {
+  const buffer = new SharedArrayBuffer(view.byteLength);
+  new Uint8Array(buffer).set(view);
+  return buffer;
+}
+
 export class IdTable {
-  private arena = Buffer.allocUnsafe(1 << 16);
+  private arena: Buffer<ArrayBufferLike> = Buffer.allocUnsafe(1 << 16);
   private arenaUsed = 0;
   /**
    * Per entry: where its bytes start in the arena (they end where the next entry's start: the
    * arena is only appended to) and its hash. 8 bytes an entry; callers keep what they attach to an
    * id in their own arrays, by entry number.
    */
-  private starts = new Uint32Array(1024);
-  private hashes = new Uint32Array(1024);
+  private starts: Uint32Array<ArrayBufferLike> = new Uint32Array(1024);
+  private hashes: Uint32Array<ArrayBufferLike> = new Uint32Array(1024);
   private count = 0;
   /** Open addressing: entry number + 1, or EMPTY. Kept at most half full. */
-  private slots = new Uint32Array(2048);
+  private slots: Uint32Array<ArrayBufferLike> = new Uint32Array(2048);
   private scratch = Buffer.allocUnsafe(256);
 
   get size(): number {
@@ -98,6 +113,32 @@ export class IdTable {
     for (let i = start; i < end; i++) arena[to + i] = bytes[i]!;
     this.add(this.arenaUsed + length, hash, slot);
     return -1;
+  }
+
+  /**
+   * The table copied into SharedArrayBuffers, for a table built once and then only read (a lookup's
+   * keys): IdTable.fromShared gives a thread its view of that memory without another copy.
+   */
+  share(): SharedIdTable {
+    const u8 = (a: Uint32Array) => new Uint8Array(a.buffer, a.byteOffset, 4 * this.count);
+    return {
+      arena: shared(this.arena.subarray(0, this.arenaUsed)),
+      starts: shared(u8(this.starts)),
+      hashes: shared(u8(this.hashes)),
+      slots: shared(new Uint8Array(this.slots.buffer, this.slots.byteOffset, this.slots.byteLength)),
+    };
+  }
+
+  /** A read-only view of a shared table: indexOf and has, never claim (it cannot grow). */
+  static fromShared(parts: SharedIdTable): Pick<IdTable, 'indexOf' | 'has' | 'size'> {
+    const table = new IdTable();
+    table.arena = Buffer.from(parts.arena);
+    table.arenaUsed = parts.arena.byteLength;
+    table.starts = new Uint32Array(parts.starts);
+    table.hashes = new Uint32Array(parts.hashes);
+    table.slots = new Uint32Array(parts.slots);
+    table.count = table.starts.length;
+    return table;
   }
 
   /** Every id with its entry number, in the order added (the state store writes its snapshot from this). */

@@ -4,6 +4,7 @@
 import type { Resource } from '../contract/resources.js';
 import type { Diagnostic } from '../util/diagnostic.js';
 import { IdTable } from '../util/id-table.js';
+import type { ItemHash } from '../util/item-hash.js';
 import { grownUint32 } from '../util/outgrown.js';
 
 interface Where {
@@ -11,13 +12,27 @@ interface Where {
   line: number;
 }
 
+/**
+ * The mark of an item that is the one the incremental state holds for its id (its row was found
+ * unchanged): no hash of an item is all zeros (item-hash.ts), so it is told apart from any.
+ */
+export const STATE_ITEM: ItemHash = Object.freeze({ hi: 0, lo: 0 });
+
+/** The row an id was first seen at ("file:line") and the mark of its item (its hash, or STATE_ITEM). */
+export interface FirstRow {
+  at: string;
+  mark: ItemHash;
+}
+
 export interface CrossChecks {
   /**
-   * Registers an item's externalId. Returns an error diagnostic when the id was already seen in
-   * this resource: the first occurrence wins (batches run concurrently, so "last wins" would
+   * Registers an item's externalId with its item's mark. When the id was already seen in this
+   * resource, returns that first row: it wins (batches run concurrently, so "last wins" would
    * depend on timing) and the later row is not sent.
    */
-  claim(resource: Resource, externalId: string, where: Where): Diagnostic | undefined;
+  claim(resource: Resource, externalId: string, where: Where, mark: ItemHash): FirstRow | undefined;
+  /** The id claimed last in this resource has the item the state holds (its row was found unchanged). */
+  heldAsIs(resource: Resource): void;
   /** Warnings for references to records absent from the run (they may exist on the server). */
   references(resource: Resource, item: Record<string, unknown>, where: Where): readonly Diagnostic[];
   /**
@@ -26,7 +41,23 @@ export interface CrossChecks {
    * on the server.
    */
   ownersNotInRun(): number;
+  /** Whether a sales profile of this run has this id (so far: kinds are read in dependency order). */
+  carriesProfile(id: string): boolean;
+  /**
+   * The same for the deals' owners and agents alone (the ones a server checks, and the embedded
+   * sandbox does): how many distinct ids, and the first few, for the end-of-run hint.
+   */
+  dealOwnersNotInRun(): OwnersNotInRun;
 }
+
+export interface OwnersNotInRun {
+  count: number;
+  /** The first ones met, in reading order (at most NAMED_OWNERS). */
+  ids: string[];
+}
+
+/** Owner ids the sandbox's hint names; a count says how many more. */
+const NAMED_OWNERS = 10;
 
 /**
  * The ids of one resource and where each was first seen. A run may carry a million of them: each
@@ -36,23 +67,32 @@ export interface CrossChecks {
 class FirstSeen {
   readonly ids = new IdTable();
   private lines = new Uint32Array(1024);
+  /** Each entry's item mark, two words (hi, lo): 8 bytes an id, never the item itself. */
+  private marks = new Uint32Array(2048);
   private readonly fileStarts: number[] = [];
   private readonly fileNames: string[] = [];
 
-  /** Adds the id; when it was seen before, says where ("file:line"). */
-  claim(id: string, where: Where): string | undefined {
+  /** Adds the id; when it was seen before, says where and what its item was. */
+  claim(id: string, where: Where, mark: ItemHash): FirstRow | undefined {
     const first = this.ids.claim(id);
-    if (first >= 0) return `${this.fileOf(first)}:${this.lines[first]}`;
+    if (first >= 0) return { at: `${this.fileOf(first)}:${this.lines[first]}`, mark: { hi: this.marks[2 * first]!, lo: this.marks[2 * first + 1]! } };
     const entry = this.ids.size - 1;
     if (entry === this.lines.length) {
       this.lines = grownUint32(this.lines, Math.ceil(this.lines.length * 1.5));
+      this.marks = grownUint32(this.marks, 2 * this.lines.length);
     }
     this.lines[entry] = where.line;
+    this.mark(entry, mark);
     if (this.fileNames.at(-1) !== where.file) {
       this.fileStarts.push(entry);
       this.fileNames.push(where.file);
     }
     return undefined;
+  }
+
+  mark(entry: number, mark: ItemHash): void {
+    this.marks[2 * entry] = mark.hi;
+    this.marks[2 * entry + 1] = mark.lo;
   }
 
   private fileOf(entry: number): string {
@@ -78,8 +118,16 @@ export function createCrossChecks(): CrossChecks {
   };
   const present = (resource: Resource) => seen.get(resource)?.ids;
   const absentOwners = new IdTable();
+  const absentDealOwners = new IdTable();
+  const named: string[] = [];
+  const carries = (id: string) => present('sales-profile')?.has(id) === true;
   const owner = (id: unknown) => {
-    if (typeof id === 'string' && present('sales-profile')?.has(id) !== true) absentOwners.claim(id);
+    if (typeof id === 'string' && !carries(id)) absentOwners.claim(id);
+  };
+  const dealOwner = (id: unknown) => {
+    if (typeof id !== 'string' || carries(id)) return;
+    owner(id);
+    if (absentDealOwners.claim(id) < 0 && named.length < NAMED_OWNERS) named.push(id);
   };
 
   function missing(resource: Resource, id: unknown, field: string, where: Where, what: string): Diagnostic | undefined {
@@ -96,23 +144,17 @@ export function createCrossChecks(): CrossChecks {
   }
 
   return {
-    claim(resource, externalId, where) {
-      const first = idsOf(resource).claim(externalId, where);
-      if (first === undefined) return undefined;
-      return {
-        severity: 'error',
-        file: where.file,
-        line: where.line,
-        field: 'externalId',
-        reason: `duplicate externalId "${externalId}": first seen at ${first}, which wins; this row is not sent`,
-      };
+    claim: (resource, externalId, where, mark) => idsOf(resource).claim(externalId, where, mark),
+    heldAsIs(resource) {
+      const ids = idsOf(resource);
+      if (ids.ids.size > 0) ids.mark(ids.ids.size - 1, STATE_ITEM);
     },
     references(resource, item, where) {
       // most items reference what the run carries: no array is built for them (one per row before)
       let out: Diagnostic[] | undefined;
       if (resource === 'deal') {
-        owner(item.ownerExternalId);
-        owner(item.agentExternalId);
+        dealOwner(item.ownerExternalId);
+        dealOwner(item.agentExternalId);
         out = more(out, missing('sales-profile', item.ownerExternalId, 'ownerExternalId', where, 'owner'));
         if (item.agentExternalId !== item.ownerExternalId) {
           out = more(out, missing('sales-profile', item.agentExternalId, 'agentExternalId', where, 'agent'));
@@ -130,5 +172,7 @@ export function createCrossChecks(): CrossChecks {
       return out ?? NONE;
     },
     ownersNotInRun: () => absentOwners.size,
+    carriesProfile: carries,
+    dealOwnersNotInRun: () => ({ count: absentDealOwners.size, ids: [...named] }),
   };
 }

@@ -1,24 +1,13 @@
 // Every shipped fixture pushes cleanly into the embedded sandbox by the command the README gives
 // for it: the commands are read from the README itself, so the two cannot drift apart.
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { expect, test } from 'vitest';
 import { dealsCsv, SALES_PROFILES_CSV, spawnCli, tempFiles } from '../helpers/cli.js';
+import { readmeCommands } from '../helpers/readme.js';
 
 const ROOT = resolve(__dirname, '../..');
 
-/** The commands in the README's "The shipped fixtures" block, one per line. */
-function readmeFixtureCommands(): string[] {
-  const readme = readFileSync(resolve(ROOT, 'README.md'), 'utf8');
-  const section = readme.split('\n### The shipped fixtures\n')[1]?.split('\n```sh\n')[1]?.split('\n```')[0];
-  if (!section) throw new Error('README has no "### The shipped fixtures" section with a sh block');
-  return section
-    .split('\n')
-    .map((l) => l.replace(/\s+#.*$/, '').trim())
-    .filter((l) => l.startsWith('batch-sync '));
-}
-
-const commands = readmeFixtureCommands();
+const commands = readmeCommands('### The shipped fixtures');
 
 test('the README has a push --sandbox command for every shipped fixture folder', () => {
   for (const folder of ['canonical', 'crm-sales-opportunities', 'es-excel', 'es-reporte', 'hubspot', 'salesforce']) {
@@ -40,9 +29,10 @@ test('a deals file alone into the empty embedded sandbox: the report says how to
   const r = await spawnCli(['push', '--sandbox', 'fixtures/hubspot/deals.csv'], { cwd: ROOT });
   expect(r.code).toBe(1);
   expect(r.stdout).toContain(
-    "The embedded sandbox starts empty: 3 owner/agent ids of this run's deals are in none of its sales profiles, and it refuses a deal whose owner or agent it does not hold.",
+    'The embedded sandbox starts empty and refuses a deal whose owner or agent it does not hold: 3 owner/agent ids of this run\'s deals are in none of its sales profiles ("ana-souza", "bruno-diaz", "camila-rojas"), so those deals were held back.',
   );
-  expect(r.stdout).toContain('Push the sales profiles in the same run, e.g.: batch-sync push --sandbox sales-profiles.csv fixtures/hubspot/deals.csv');
+  // no sales-profiles file lies beside these deals: none is made up (the old hint named a file that did not exist)
+  expect(r.stdout).toContain("Add them to the run's sales profiles (a users export, or profiles derived from the deals file's owner column), then push again.");
   // the summary line stays the last line on stderr
   expect(r.stderr.trimEnd().split('\n').at(-1)).toMatch(/^batch-sync push: run \S+ FAILED exit=1 /);
 });

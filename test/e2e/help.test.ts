@@ -38,13 +38,36 @@ test('a usage error says what is wrong in one line and exits 2', async () => {
 test('push --help and sandbox --help say how answers are read, and that isolation resends rows', async () => {
   const push = await spawnCli(['push', '--help']);
   const text = push.stdout.replace(/\s+/g, ' ');
-  expect(text).toMatch(/--answers <style> how the API answers: documented .* \(choices: "documented", "named"\)/);
+  expect(text).toMatch(
+    /--answers <style> how the API answers \(documented: .*; named: .*\); with --sandbox, the sandbox answers so too \(choices: "documented", "named"\)/,
+  );
   expect(text).toMatch(/--isolate-unattributed .*RESENDS rows the server may already have applied: use it only when POST\/PATCH replace by externalId/);
   expect(text).toMatch(/--isolation-budget <n> .*default 5000/);
   const sandbox = await spawnCli(['sandbox', '--help']);
   expect(sandbox.stdout.replace(/\s+/g, ' ')).toMatch(
-    /--answers <style> .*documented: as the real API's documentation shows .*\(choices: "named", "documented", default: "named"\)/,
+    /--answers <style> .*documented: as the real API's documentation shows: .*\(choices: "documented", "named", default: "named"\)/,
   );
+});
+
+test('push and sandbox describe the answer styles in the same words, and refuse another style alike', async () => {
+  const styles = (help: string) => {
+    const text = help.replace(/\s+/g, ' ');
+    return ['documented', 'named'].map((style) => new RegExp(`${style}: ([^;()]*)`).exec(text.slice(text.indexOf('--answers <style>')))?.[1]?.trim());
+  };
+  const push = styles((await spawnCli(['push', '--help'])).stdout);
+  const sandbox = styles((await spawnCli(['sandbox', '--help'])).stdout);
+  expect(push.every((words) => words !== undefined && words.length > 20)).toBe(true);
+  expect(sandbox).toEqual(push);
+  const refusals = await Promise.all(
+    [
+      ['push', '--answers', 'bogus', 'deals.csv'],
+      ['sandbox', '--answers', 'bogus'],
+    ].map((args) => spawnCli(args)),
+  );
+  for (const r of refusals) {
+    expect(r.code).toBe(2);
+    expect(r.stderr.split('\n')[0]).toBe("error: option '--answers <style>' argument 'bogus' is invalid. Allowed choices are documented, named.");
+  }
 });
 
 test('validate and push --help offer --engine and say the outputs are the same; a bad engine is a usage error', async () => {

@@ -208,9 +208,10 @@ describe('an answer that contradicts itself about a one-item batch', () => {
 describe('push --sandbox answers in the style the run reads', () => {
   test('by default as documented: one refused deal leaves its batch UNVERIFIED; --answers named pins it', async () => {
     const { files } = oneRefused();
-    const documented = await runCli(['push', '--sandbox', '--format', 'json', '--batch-size', '10', ...files]);
+    // D-7's owner is in none of the run's profiles: only sent (to be refused) with --no-hold-dependents
+    const documented = await runCli(['push', '--sandbox', '--no-hold-dependents', '--format', 'json', '--batch-size', '10', ...files]);
     expect((JSON.parse(documented.stdout) as Report).counts.deal).toMatchObject({ accepted: 10, rejected: 0, skipped: 10 });
-    const named = await runCli(['push', '--sandbox', '--format', 'json', '--batch-size', '10', '--answers', 'named', ...files]);
+    const named = await runCli(['push', '--sandbox', '--no-hold-dependents', '--format', 'json', '--batch-size', '10', '--answers', 'named', ...files]);
     const report = JSON.parse(named.stdout) as Report;
     expect(report.counts.deal).toMatchObject({ accepted: 19, rejected: 1, skipped: 0 });
     expect(report.notAccepted[0]!.detail).toMatch(/^items\[6\] externalId=D-7: ownerExternalId/);

@@ -109,3 +109,30 @@ test('a sync plan job without a profile takes the one beside its file too, so bo
   expect(r.stderr).toContain(`profile ${join(dir, 'hubspot.profile.json')} for ${join(dir, 'hubspot.csv')} (found beside it)`);
   expect(r.stderr).not.toContain('salesforce.profile.json for');
 });
+
+test("FILE:KIND names a file's kind, as init takes it; --resource applies to the files not paired with one", async () => {
+  const dir = tempFiles({});
+  copyFileSync(F('canonical/sales-profiles.csv'), join(dir, 'people.csv'));
+  copyFileSync(F('canonical/deals.csv'), join(dir, 'export.csv'));
+  // neither name says its kind: without a pairing the run cannot tell
+  const unpaired = await runCli(['validate', join(dir, 'people.csv'), join(dir, 'export.csv')]);
+  expect(unpaired.code).toBe(2);
+  expect(unpaired.stderr).toContain('cannot tell which resource this file holds');
+  const paired = await runCli(['validate', '--format', 'json', `${join(dir, 'people.csv')}:sales-profiles`, join(dir, 'export.csv'), '--resource', 'deal']);
+  expect(paired.code, paired.stderr).toBe(0);
+  const report = JSON.parse(paired.stdout);
+  expect(report.counts['sales-profile'].accepted).toBeGreaterThan(0);
+  expect(report.counts.deal.accepted).toBeGreaterThan(0);
+  // the kind and a profile that maps another kind cannot both hold
+  const clash = await runCli(['validate', `${F('hubspot/deals.csv')}:account`]);
+  expect(clash.code).toBe(2);
+  expect(clash.stderr.split('\n')[0]).toContain('maps deal items');
+});
+
+test('push --help and validate --help name FILE:KIND', async () => {
+  for (const command of ['push', 'validate']) {
+    const help = (await runCli([command, '--help'])).stdout.replace(/\s+/g, ' ');
+    expect(help).toContain('FILE:PROFILE');
+    expect(help).toContain('FILE:KIND');
+  }
+});

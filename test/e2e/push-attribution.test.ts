@@ -22,7 +22,17 @@ describe('attribution by externalId', () => {
       'deals.csv': [HEADER, 'ACME,Good deal,ana,ana,false,1.00,USD', 'ACME 2,Bad deal,ghost,ghost,false,2.00,USD'].join('\n'),
     });
     const errors = join(dir, 'failed.csv');
-    const r = await runCli(['push', '--sandbox', '--answers', 'named', '--errors', errors, join(dir, 'sales-profiles.csv'), join(dir, 'deals.csv')]);
+    const r = await runCli([
+      'push',
+      '--sandbox',
+      '--no-hold-dependents',
+      '--answers',
+      'named',
+      '--errors',
+      errors,
+      join(dir, 'sales-profiles.csv'),
+      join(dir, 'deals.csv'),
+    ]);
     expect(r.code).toBe(1);
     const failed = readFileSync(errors, 'utf8');
     // expected: the row of "ACME 2" (deals.csv:3) is the rejected one; "ACME" was accepted by the sandbox

@@ -127,13 +127,36 @@ describe('an outage of 503s', () => {
 
 describe('concurrency', () => {
   test('--concurrency pins the requests in flight; --max-concurrency caps the adaptive limit', async () => {
-    const pinned = await push(20, {}, ['--concurrency', '2']);
+    // the peak counts requests really under way at once: a slow answer makes sure they overlap
+    const pinned = await push(20, { latencyMs: 50 }, ['--concurrency', '2']);
     expectEachOnce(pinned, 20);
     expect(pinned.traffic.peakConcurrency).toBe(2);
-    const capped = await push(40, {}, ['--max-concurrency', '6']);
+    const capped = await push(40, { latencyMs: 50 }, ['--max-concurrency', '6']);
     expectEachOnce(capped, 40);
     expect(capped.traffic.peakConcurrency).toBeGreaterThanOrEqual(4);
     expect(capped.traffic.peakConcurrency).toBeLessThanOrEqual(6);
+  });
+
+  test('the peak is the most requests that were in flight at once, in every report format', async () => {
+    const formats = async (count: number, options: Partial<SandboxOptions>, args: string[]) => {
+      const json = await push(count, options, args);
+      expectEachOnce(json, count);
+      const sb = await startSandbox({ port: 0, apiKey: KEY, ...options });
+      started.push(sb);
+      const dir = tempFiles({ 'accounts.csv': accountsCsv(count) });
+      const human = await runCli(['push', '--batch-size', '1', ...args, join(dir, 'accounts.csv')], { BATCH_SYNC_API_KEY: KEY, BATCH_SYNC_BASE_URL: sb.url });
+      return {
+        json: json.traffic.peakConcurrency,
+        human: /up to (\d+) in flight/.exec(human.stdout)?.[1],
+        summary: /peak-concurrency=(\d+)/.exec(human.stderr)?.[1],
+      };
+    };
+    // one request: one in flight, whatever the limit allowed
+    expect(await formats(1, {}, [])).toEqual({ json: 1, human: '1', summary: '1' });
+    // two batches under a pinned 4: two in flight, never 4
+    expect(await formats(2, { latencyMs: 200 }, ['--concurrency', '4'])).toEqual({ json: 2, human: '2', summary: '2' });
+    // 12 slow batches under a pinned 4: the four places are all taken at once
+    expect(await formats(12, { latencyMs: 200 }, ['--concurrency', '4'])).toEqual({ json: 4, human: '4', summary: '4' });
   });
 
   test('push --help documents the defaults', async () => {

@@ -76,7 +76,9 @@ describe.each(ANSWER_STYLES_UNDER_TEST)('answers $style', ({ style, args: answer
       expect(csv.charCodeAt(0)).toBe(0xfeff);
       const [header, row, ...rest] = csv.slice(1).trim().split('\n');
       expect(rest).toEqual([]);
-      expect(header).toBe('externalId,title,ownerExternalId,agentExternalId,isWon,amount.value,amount.currency,_line,_outcome,_field,_message,_detail');
+      expect(header).toBe(
+        'externalId,title,ownerExternalId,agentExternalId,isWon,amount.value,amount.currency,_line,_outcome,_field,_message,_detail,_resource',
+      );
       expect(row).toMatch(/^D-4,Deal 4,nobody,nobody,false,4\.50,USD,5,rejected,/);
       expect(sandbox.records('deal')).toHaveLength(5);
     });

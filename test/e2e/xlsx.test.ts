@@ -48,20 +48,24 @@ describe('positions, errors CSV', () => {
     const dir = tempFiles({});
     const r = await spawnCli(['validate', X('deals.xlsx'), '--resource', 'deal', '--errors', dir], { cwd: ROOT });
     expect(r.code, r.stderr).toBe(1);
-    expect(r.stdout).toContain(`  ${X('deals.xlsx')}:3  cell F3: a formula without a stored value (save the workbook in Excel so its values are stored)`);
-    expect(r.stdout).toContain(`  ${X('deals.xlsx')}:5  cell J5 holds a value outside the header's columns (A–H)`);
     expect(r.stdout).toContain(
-      `  ${X('deals.xlsx')}:9  externalId (A) → externalId: the number 1234567890123460000 is longer than the 15 digits Excel keeps (its last digits are lost); format the id column as text`,
+      `  ${X('deals.xlsx')}[Deals]:3  cell F3: a formula without a stored value (save the workbook in Excel so its values are stored)`,
     );
-    expect(r.stdout).toContain(`${X('deals.xlsx')}:6  skipped 2 blank rows in sheet "Deals" (the first is row 6)`);
+    expect(r.stdout).toContain(`  ${X('deals.xlsx')}[Deals]:5  cell J5 holds a value outside the header's columns (A–H)`);
+    expect(r.stdout).toContain(
+      `  ${X('deals.xlsx')}[Deals]:9  externalId (A) → externalId: the number 1234567890123460000 is longer than the 15 digits Excel keeps (its last digits are lost); format the id column as text`,
+    );
+    expect(r.stdout).toContain(`${X('deals.xlsx')}[Deals]:6  skipped 2 blank rows in sheet "Deals" (the first is row 6)`);
     expect(r.stdout).toContain('read sheet "Deals", the first that holds data (the workbook has "Deals", "Other"; --sheet chooses another)');
-    const csv = readFileSync(join(dir, 'deals.errors.csv'), 'utf8')
+    const csv = readFileSync(join(dir, 'deals[Deals].errors.csv'), 'utf8')
       .replace(/^\uFEFF/, '')
       .split('\n');
-    expect(csv[0]).toBe('externalId,title,ownerExternalId,agentExternalId,isWon,amount.value,amount.currency,closeDate,_line,_outcome,_field,_message,_detail');
+    expect(csv[0]).toBe(
+      'externalId,title,ownerExternalId,agentExternalId,isWon,amount.value,amount.currency,closeDate,_line,_outcome,_field,_message,_detail,_resource',
+    );
     expect(csv.slice(1, 3)).toEqual([
-      'D-2,Dos,ana,ana,false,,USD,2024-03-16,3,invalid,,INVALID,cell F3: a formula without a stored value (save the workbook in Excel so its values are stored)',
-      'D-3,Tres,ana,ana,false,mil,USD,2024-03-17,4,invalid,amount.value,INVALID,"amount.value: ""mil"" is not a decimal string (digits, optional ""-"" and ""."" only)"',
+      'D-2,Dos,ana,ana,false,,USD,2024-03-16,3,invalid,,INVALID,cell F3: a formula without a stored value (save the workbook in Excel so its values are stored),deal',
+      'D-3,Tres,ana,ana,false,mil,USD,2024-03-17,4,invalid,amount.value,INVALID,"amount.value: ""mil"" is not a decimal string (digits, optional ""-"" and ""."" only)",deal',
     ]);
   });
 
@@ -82,7 +86,44 @@ describe('positions, errors CSV', () => {
       }),
     });
     const r = await spawnCli(['validate', X('deals.xlsx'), '--profile', join(dir, 'p.profile.json')], { cwd: ROOT });
-    expect(r.stdout).toContain(`${X('deals.xlsx')}:4  D-3  amount.value (F) → amount.value: "mil" is not a number`);
+    expect(r.stdout).toContain(`${X('deals.xlsx')}[Deals]:4  D-3  amount.value (F) → amount.value: "mil" is not a number`);
+  });
+});
+
+describe('positions name the sheet of a workbook of several (cartera.xlsx[Ventas 2026]:45)', () => {
+  const deals = X('deals.xlsx'); // sheets "Deals" and "Other"
+  const at = `${deals}[Deals]`;
+  const args = ['validate', deals, '--resource', 'deal'];
+
+  it('human report, JSON, JUnit and the errors file: every position is file[sheet]:row; a canonical contract error names the column and its letter', async () => {
+    const dir = tempFiles({});
+    const human = await spawnCli([...args, '--errors', dir, '--junit', join(dir, 'r.xml')], { cwd: ROOT });
+    expect(human.code, human.stderr).toBe(1);
+    expect(human.stdout).toContain(`  ${at}:3  cell F3: a formula without a stored value`);
+    expect(human.stdout).toContain(`  ${at}:4  D-3  amount.value (F) → amount.value: "mil" is not a decimal string (digits, optional "-" and "." only)`);
+    expect(human.stdout).toContain(`${at}:6  skipped 2 blank rows in sheet "Deals" (the first is row 6)`);
+    expect(human.stdout).not.toMatch(/deals\.xlsx:\d/);
+    expect(readFileSync(join(dir, 'r.xml'), 'utf8')).toContain(`${at}:4  externalId=D-3  field=amount.value`);
+    expect(existsSync(join(dir, 'deals[Deals].errors.csv'))).toBe(true);
+    const json = await spawnCli([...args, '--format', 'json'], { cwd: ROOT });
+    const report = JSON.parse(json.stdout) as { failed?: { file: string; line: number; column: string | null }[] };
+    const rows = JSON.stringify(report);
+    expect(rows).toContain(`"file":${JSON.stringify(at)},"line":4`);
+    expect(rows).toContain('"column":"amount.value (F)"');
+  });
+
+  it('GitHub annotations keep the path (so they attach to the file) and put the sheet and row first in the message', async () => {
+    const dir = tempFiles({});
+    const r = await spawnCli([...args, '--format', 'github'], { cwd: ROOT, env: { GITHUB_WORKSPACE: ROOT, GITHUB_STEP_SUMMARY: join(dir, 'summary.md') } });
+    expect(r.stdout).toMatch(/::error file=fixtures\/xlsx\/deals\.xlsx,line=4,title=[^:]*::\[Deals\]:4 {2}externalId D-3: /);
+    // Markdown: the brackets escaped, so they show as written (and the colon a character reference, so no
+    // value of the data becomes a link)
+    expect(readFileSync(join(dir, 'summary.md'), 'utf8')).toContain('fixtures/xlsx/deals.xlsx\\[Deals\\]&#58;4 D-3');
+  });
+
+  it('a workbook of one worksheet keeps file:row', async () => {
+    const r = await spawnCli(['validate', X('libreoffice/deals.xlsx'), '--resource', 'deal', '--format', 'json'], { cwd: ROOT });
+    expect(r.stdout).not.toContain('deals.xlsx[');
   });
 });
 

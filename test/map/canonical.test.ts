@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import type { Resource } from '../../src/contract/resources.js';
+import { RESOURCES, type Resource } from '../../src/contract/resources.js';
 import { createMapper } from '../../src/map/index.js';
+import { postOnlyFields } from '../../src/map/target-fields.js';
 import { contractProblems, row, rowsFromCsv, rowsFromFile } from './helpers.js';
 
 function mapFile(name: string, resource: Resource) {
@@ -132,5 +133,14 @@ describe('canonical cells', () => {
     const { header: h, records } = rowsFromCsv('externalId,name,type,customFields.__proto__\nA1,Acme,COMPANY,x\n');
     const r = createMapper({ resource: 'account', header: h, file: 'a.csv' }).map(records[0]!);
     expect(r.kind === 'item' && r.item.customFields).toEqual([{ key: '__proto__', type: 'string', value: 'x', name: '__proto__' }]);
+  });
+});
+
+test('the fields only POST sends are read off the contract: what PATCH lacks of each kind', () => {
+  expect(Object.fromEntries(RESOURCES.map((r) => [r, [...postOnlyFields(r)]]))).toEqual({
+    'sales-profile': ['email'],
+    account: ['type'],
+    deal: [],
+    activity: ['associated.accountExternalId', 'associated.dealExternalId'],
   });
 });

@@ -175,7 +175,9 @@ describe('profile validation points at the profile field', () => {
     expect(profileError({ ...base, fields: { ...base.fields, title: { column: 'A', const: 'B' } } })).toMatch(
       /fields\.title: give only one of "column", "const"/,
     );
-    expect(profileError({ ...base, fields: { ...base.fields, title: { trim: true } } })).toMatch(/fields\.title: give one of "column", "const" or "template"/);
+    expect(profileError({ ...base, fields: { ...base.fields, title: { trim: true } } })).toMatch(
+      /fields\.title: give one of "column", "const", "template" or "rowHash"/,
+    );
     expect(profileError({ ...base, timeZone: 'America/Sao Paulo' })).toMatch(/timeZone: "America\/Sao Paulo" is not an IANA time zone/);
     expect(profileError({ ...base, colour: 1 })).toMatch(/colour/);
     expect(profileError({ ...base, resource: 'invoices' })).toMatch(/resource: unknown resource "invoices"/);

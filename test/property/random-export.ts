@@ -65,6 +65,7 @@ const cell: fc.Arbitrary<string> = fc.oneof(
 
 export interface RandomExport {
   header: string[];
+  /** Some rows are exact copies of earlier ones (an export that repeats rows): identical repeats. */
   rows: string[][];
   delimiter: (typeof DELIMITERS)[number];
   /** Pass --delimiter; otherwise the reader detects it. */
@@ -89,8 +90,10 @@ export const randomExport: fc.Arbitrary<RandomExport> = fc
       { maxLength: 12 },
     ),
     endings: fc.array(fc.nat(2), { minLength: 12, maxLength: 12 }),
+    /** Rows written again, exactly, at the end (by index into the rows, wrapped). */
+    repeats: fc.array(fc.nat(11), { maxLength: 3 }),
   })
-  .map(({ rowSpecs, header, ...rest }) => {
+  .map(({ rowSpecs, header, repeats, ...rest }) => {
     const width = header.length;
     const rows = rowSpecs.map(({ shape, cells }) => {
       if (shape === 'blank') return Array.from({ length: width }, () => '');
@@ -98,7 +101,8 @@ export const randomExport: fc.Arbitrary<RandomExport> = fc
       if (shape === 'long') return cells.slice(0, width + 1);
       return cells.slice(0, width);
     });
-    return { header, rows, ...rest };
+    const copies = rows.length === 0 ? [] : repeats.map((i) => [...rows[i % rows.length]!]);
+    return { header, rows: [...rows, ...copies], ...rest };
   });
 
 /** Records our contract promises to read: a row whose cells are all blank is not data (Excel pads with `;;;`). */

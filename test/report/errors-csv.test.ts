@@ -55,7 +55,7 @@ describe('errors CSV', () => {
     const { files } = w.finish();
     expect(files).toEqual([{ source: 'deals.csv', path: join(dir, 'deals.errors.csv'), rows: 2 }]);
     const text = read(files[0]!.path);
-    expect(text.startsWith('\uFEFFid,title,amount,currency,_line,_outcome,_field,_message,_detail\n')).toBe(true);
+    expect(text.startsWith('\uFEFFid,title,amount,currency,_line,_outcome,_field,_message,_detail,_resource\n')).toBe(true);
     const rows = parseBack(files[0]!.path);
     expect(rows).toEqual([
       {
@@ -68,6 +68,7 @@ describe('errors CSV', () => {
         _field: 'amount.currency',
         _message: 'VALIDATION_ERROR',
         _detail: 'items[1] externalId=D-3: amount.currency: "USX" is not an ISO-4217 currency code',
+        _resource: 'deal',
       },
       {
         id: 'D-4',
@@ -79,6 +80,7 @@ describe('errors CSV', () => {
         _field: 'amount.value',
         _message: 'INVALID',
         _detail: '"abc" is not a decimal number',
+        _resource: 'deal',
       },
     ]);
     expect(Object.keys(rows[0]!).slice(-ERRORS_CSV_COLUMNS.length)).toEqual([...ERRORS_CSV_COLUMNS]);
@@ -114,7 +116,8 @@ describe('errors CSV', () => {
     w.declareSource('deals.errors.csv', { header: ['id', '_line', '_outcome', '_field', '_message', '_detail'] });
     w.write({ ...invalid(2, 'x'), file: 'deals.errors.csv', row: { id: 'D-1', _line: '9', _outcome: 'invalid', _field: '', _message: 'OLD', _detail: 'old' } });
     const [file] = w.finish().files;
-    expect(read(file!.path).split('\n')[0]).toBe('\uFEFFid,_line,_outcome,_field,_message,_detail');
+    // an errors CSV from before _resource came gets it too
+    expect(read(file!.path).split('\n')[0]).toBe('\uFEFFid,_line,_outcome,_field,_message,_detail,_resource');
     expect(parseBack(file!.path)[0]).toMatchObject({ id: 'D-1', _line: '2', _message: 'INVALID' });
   });
 

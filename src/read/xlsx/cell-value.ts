@@ -1,7 +1,7 @@
 // A stored number as the text the rest of the pipeline reads: decimal text for a number, ISO-8601
 // for a number its style shows as a date. Calendar arithmetic in UTC only: the wall time the
 // workbook shows is the wall time written, never shifted by this machine's time zone.
-import { NumberKind } from './workbook-parts.js';
+import { NumberKind } from './styles.js';
 
 /**
  * The number as the shortest decimal text of at most 15 significant digits, without an exponent:
@@ -59,26 +59,57 @@ export function dateText(serial: number, kind: NumberKind, date1904: boolean): s
   // below 60 are one day later than the epoch 1899-12-30 gives, and 60 itself is that day
   else if (days === 60) day = '1900-02-29';
   else day = isoDay(EPOCH_1900 + (days < 60 ? days + 1 : days) * DAY_MS);
-  return seconds === 0 && kind !== NumberKind.dateTime ? day : `${day}T${clock}`;
+  // a time format on a day or more (a formula's 24:00, a date-time shown as its time) keeps both
+  return seconds === 0 && kind === NumberKind.date ? day : `${day}T${clock}`;
 }
+
+/**
+ * An ISO cell (`t="d"`) as a serial date would be read: to the second (rounded, as serials are),
+ * without the `Z` Excel writes after a wall time; any other text is kept as written.
+ */
+export function isoText(stored: string): string {
+  const m = ISO_CELL.exec(stored);
+  if (!m || (m[1] === undefined && m[2] === undefined)) return stored.replace(/Z$/, '');
+  const [, day = '', time = '', fraction = ''] = m;
+  if (fraction === '' || fraction < '.5') return time === '' ? day : day ? `${day}T${time}` : time;
+  // half a second or more: one second later, carried into the minute, hour and day
+  const ms = Date.parse(`${day || '1970-01-01'}T${time}Z`) + 1000;
+  const iso = new Date(ms).toISOString().slice(0, 19);
+  return day ? iso : iso.slice(11);
+}
+const ISO_CELL = /^(?:(\d{4}-\d\d-\d\d)(?:T|$))?(?:(\d\d:\d\d:\d\d)(\.\d+)?)?Z?$/;
 
 function isoDay(ms: number): string {
   const d = new Date(ms);
   return `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
 }
 
-/** `B12` → 1 (0-based column index); -1 when the reference has no column letters. */
-export function columnIndex(ref: string): number {
+/**
+ * A cell reference's column (0-based: `B12` → 1) when it is one — one to three capital letters up to
+ * XFD, then exactly `line`, its row's number —; -1 when it is malformed (`a2`, `A0`, `A02`, `B`,
+ * past XFD), -2 when it is well formed but names another row. One pass of character codes: it runs
+ * for every cell of the sheet.
+ */
+export function refColumn(ref: string, line: number): number {
+  const length = ref.length;
   let n = 0;
   let i = 0;
-  for (; i < ref.length; i++) {
+  for (; i < length; i++) {
     const c = ref.charCodeAt(i);
-    if (c >= 65 && c <= 90) n = n * 26 + (c - 64);
-    else if (c >= 97 && c <= 122) n = n * 26 + (c - 96);
-    else break;
+    if (c < 65 || c > 90) break;
+    n = n * 26 + c - 64;
   }
-  return i === 0 ? -1 : n - 1;
+  if (i === 0 || i > 3 || n > 16_384 || i === length || ref.charCodeAt(i) === 48) return -1;
+  let row = 0;
+  for (; i < length; i++) {
+    const c = ref.charCodeAt(i);
+    if (c < 48 || c > 57) return -1;
+    row = row * 10 + c - 48;
+  }
+  if (row > MAX_ROW) return -1;
+  return row === line ? n - 1 : -2;
 }
+const MAX_ROW = 1_048_576;
 
 /** 0 → `A`, 27 → `AB`. */
 export function columnLetter(index: number): string {

@@ -7,10 +7,13 @@ import { buildHeader } from '../csv/header.js';
 import { chooseHeaderRow, headerChoiceInfo, headerWarnings, nonEmptyCells, type PrefixRecord } from '../header-row.js';
 import { CsvRow } from '../csv/row-builder.js';
 import { DEFAULT_MAX_RECORD_BYTES, type OpenedSource, type ReaderOptions, type SourceRecord, type SourceWarning } from '../types.js';
+import { sheetLabel } from '../../util/sheet-label.js';
 import { columnLetter } from './cell-value.js';
+import { RowsRead } from './row-order.js';
 import { readSharedStrings } from './shared-strings.js';
 import { MAX_COLUMNS, type SheetContext, type SheetRow, sheetRows } from './sheet-rows.js';
-import { readStyles, readWorkbookInfo, type SheetEntry } from './workbook-parts.js';
+import { readStyles } from './styles.js';
+import { readPackage, type SheetEntry } from './workbook-package.js';
 import { openWorkbookZip, type WorkbookZip } from './workbook-zip.js';
 import { XmlBroken, XmlTooLong } from './xml-stream.js';
 
@@ -38,19 +41,18 @@ export async function openXlsx(file: string, options: ReaderOptions, warnings: S
   let prefix: SheetRow[];
   let sheets: SheetEntry[];
   try {
-    const info = await readWorkbookInfo(zip);
-    sheets = info.sheets;
-    const styles = await readStyles(zip);
-    const strings = await readSharedStrings(zip, maxTextChars);
-    ctx = { strings, styles, date1904: info.date1904, maxTextChars };
-    ({ sheet, prefix } = await chooseSheet(file, zip, info.sheets, options, ctx, warnings));
+    const workbook = await readWorkbook(file, zip, maxTextChars);
+    ctx = workbook.ctx;
+    sheets = workbook.sheets;
+    ({ sheet, prefix } = await chooseSheet(file, zip, workbook.sheets, options, ctx, warnings));
   } catch (err) {
     throw readError(file, err);
   } finally {
     zip.close();
   }
   const where = `${file}: sheet "${sheet.name}"`;
-  const records = prefix.map((r): PrefixRecord => ({ cells: r.cells, line: r.line }));
+  // rows stored out of order are still the sheet's rows: the header is chosen among them in row order
+  const records = [...prefix].sort((a, b) => a.line - b.line).map((r): PrefixRecord => ({ cells: r.cells, line: r.line }));
   const chosen = chooseHeaderRow(records, options.headerRow, 'row');
   const headerRow = chosen && prefix.find((r) => r.line === chosen.record.line);
   if (!headerRow) {
@@ -63,26 +65,25 @@ export async function openXlsx(file: string, options: ReaderOptions, warnings: S
   const first = headerRow.cells.findIndex((c) => c.trim() !== '');
   const header = buildHeader(`${file}`, headerRow.line, headerRow.cells.slice(first), warnings);
   const width = header.names.length;
+  // a workbook of several worksheets: its rows' positions name the sheet (`cartera.xlsx[Ventas 2026]:45`)
+  const rowsFile = sheets.filter((s) => s.part).length > 1 ? sheetLabel(file, sheet.name) : file;
+  for (const w of warnings) if (w.line !== undefined && w.file === file) w.file = rowsFile;
   const span = `${columnLetter(first)}–${columnLetter(first + width - 1)}`;
 
   async function* read(): AsyncGenerator<SourceRecord> {
     const zip = await openWorkbookZip(file);
-    let previous = headerRow!.line;
-    let blank = 0;
-    let firstBlank: number | undefined;
-    let count = 0;
+    const rows = new RowsRead(headerRow!.line);
     try {
       for await (const row of sheetRows(await zip.stream(sheet.part!), ctx)) {
-        if (row.line <= previous) continue;
-        const gap = row.line - previous - 1;
-        previous = row.line;
-        const record = rowRecord(file, row, first, width, header.names, span);
-        if (record === undefined || gap > 0) {
-          firstBlank ??= record === undefined ? row.line : previous - gap;
-          blank += gap + (record === undefined ? 1 : 0);
+        const order = rows.take(row.line);
+        if (order === 'above') continue;
+        if (order === 'twice') {
+          yield { kind: 'unreadable', file: rowsFile, line: row.line, reason: `row ${row.line} is stored twice in the sheet (a damaged or hand-made file)` };
+          continue;
         }
+        const record = rowRecord(rowsFile, row, first, width, header.names, span);
         if (record === undefined) continue;
-        count++;
+        rows.holds(row.line);
         yield record;
       }
     } catch (err) {
@@ -90,17 +91,12 @@ export async function openXlsx(file: string, options: ReaderOptions, warnings: S
     } finally {
       zip.close();
     }
-    if (blank > 0)
-      warnings.push({
-        file,
-        line: firstBlank,
-        message: `skipped ${blank} blank row${blank === 1 ? '' : 's'} in sheet "${sheet.name}" (the first is row ${firstBlank})`,
-      });
-    if (count === 0) warnings.push({ file, line: headerRow!.line, message: `sheet "${sheet.name}" has a header but no rows` });
+    warnings.push(...rows.warnings(rowsFile, sheet.name));
   }
 
   return {
     file,
+    rowsFile,
     format: 'xlsx',
     header: header.names,
     unnamedAtEnd: [],
@@ -145,9 +141,17 @@ function rowRecord(file: string, row: SheetRow, first: number, width: number, na
   return new XlsxRow(file, row.line, cells, names, types.join(''));
 }
 
+/** The workbook's sheets and what reading a sheet needs: styles, shared strings, date system. */
+export async function readWorkbook(file: string, zip: WorkbookZip, maxTextChars: number): Promise<{ sheets: SheetEntry[]; ctx: SheetContext }> {
+  const pkg = await readPackage(file, zip);
+  const styles = await readStyles(zip, pkg.styles);
+  const strings = await readSharedStrings(zip, pkg.sharedStrings, maxTextChars);
+  return { sheets: pkg.sheets, ctx: { strings, styles, date1904: pkg.date1904, maxTextChars } };
+}
+
 /** The sheet `--sheet` names (a name, or a number counted from 1), else the first that holds a value; with its first rows. */
 async function chooseSheet(file: string, zip: WorkbookZip, sheets: SheetEntry[], options: ReaderOptions, ctx: SheetContext, warnings: SourceWarning[]) {
-  const names = sheets.map((s) => `"${s.name}"`).join(', ');
+  const names = sheetNames(sheets);
   if (options.sheet !== undefined) {
     const wanted = options.sheet;
     // a name first (a sheet may be called "2"), then a number, then the name in another case
@@ -182,13 +186,21 @@ async function firstRows(zip: WorkbookZip, sheet: SheetEntry, ctx: SheetContext,
   return rows;
 }
 
+/** The sheets' names for a message: the first ten, then how many more (a workbook may have 1,024). */
+function sheetNames(sheets: SheetEntry[]): string {
+  const shown = sheets.slice(0, 10).map((s) => `"${s.name}"`);
+  if (sheets.length > 10) shown.push(`… and ${sheets.length - 10} more`);
+  return shown.join(', ');
+}
+
 function tooWide(where: string, cell: string): InputError {
   return new InputError(`${where}: cell ${cell} is past column ${MAX_COLUMNS}; batch-sync reads sheets up to ${MAX_COLUMNS} columns wide`, {
     suggestion: 'Delete the stray columns to the right of the data (or copy the data to a new sheet) and save.',
   });
 }
 
-function readError(file: string, err: unknown, sheet?: string): unknown {
+/** A reading error as the one line a user sees: broken XML, text too long, a damaged archive. */
+export function readError(file: string, err: unknown, sheet?: string): unknown {
   const where = sheet === undefined ? file : `${file}: sheet "${sheet}"`;
   if (err instanceof XmlTooLong) return new InputError(`${where}: ${err.message} (a cell longer than the largest record read; --max-record-bytes raises it)`);
   if (err instanceof XmlBroken) return new InputError(`${where}: broken XML (${err.message.split('\n')[0]})`);

@@ -1,4 +1,4 @@
-// The workbook's shared string table (xl/sharedStrings.xml): cells of type `s` hold an index into
+// The workbook's shared string table (usually xl/sharedStrings.xml): cells of type `s` hold an index into
 // it. It is a separate part that must be read before the sheet, and on a sheet of unique texts it
 // holds every one of them, so it is kept compact and off the JS heap: the strings' UTF-8 bytes one
 // after another in one buffer, and where each ends in a Uint32Array. A million strings of 20
@@ -34,18 +34,28 @@ export class SharedStrings {
 }
 
 /**
+ * Excel's escapes in text (ECMA-376 part 1, 22.9.2.19, ST_Xstring): `_xHHHH_` is the character
+ * HHHH (how Excel writes a CR or a control character XML cannot hold), and `_x005F_` an underscore,
+ * so `_x005F_x000D_` is the literal text `_x000D_`.
+ */
+export function unescapeXstring(text: string): string {
+  return text.includes('_x') ? text.replace(ESCAPE, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))) : text;
+}
+const ESCAPE = /_x([0-9A-Fa-f]{4})_/g;
+
+/**
  * Reads the table. An item (`si`) is its text (`t`), or its runs' texts (`r/t`) joined; phonetic
  * guides (`rPh`) are not part of the text.
  */
-export async function readSharedStrings(zip: WorkbookZip, maxTextChars: number): Promise<SharedStrings> {
+export async function readSharedStrings(zip: WorkbookZip, part: string | undefined, maxTextChars: number): Promise<SharedStrings> {
   const strings = new SharedStrings();
-  if (!zip.has('xl/sharedStrings.xml')) return strings;
+  if (part === undefined) return strings;
   let text = '';
   let inItem = false;
   let inText = false;
   let phonetic = 0;
   await readXml(
-    await zip.stream('xl/sharedStrings.xml', MAX_SHARED_STRINGS_BYTES),
+    await zip.stream(part, MAX_SHARED_STRINGS_BYTES),
     {
       open(name) {
         if (name === 'si') {
@@ -56,7 +66,7 @@ export async function readSharedStrings(zip: WorkbookZip, maxTextChars: number):
       },
       close(name) {
         if (name === 'si') {
-          strings.add(text);
+          strings.add(unescapeXstring(text));
           inItem = false;
         } else if (name === 't') inText = false;
         else if (name === 'rPh') phonetic--;

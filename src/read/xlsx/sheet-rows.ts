@@ -1,17 +1,20 @@
 // A worksheet part → its rows, streamed: each row's cells as text (shared strings looked up, numbers
 // and dates written by cell-value.ts) with a type letter per cell. Rows without a value are not
-// rows here; a formula without a stored value is a problem of its row, naming the cell.
+// rows here; a formula without a stored value, a cell reference that is malformed or names another
+// row, and a cell stored twice are problems of their row, naming the cell.
 import type { Readable } from 'node:stream';
-import { columnIndex, columnLetter, dateText, numberText } from './cell-value.js';
-import type { SharedStrings } from './shared-strings.js';
-import { NumberKind } from './workbook-parts.js';
-import { parseXml } from './xml-stream.js';
+import { columnLetter, dateText, isoText, numberText, refColumn } from './cell-value.js';
+import { type SharedStrings, unescapeXstring } from './shared-strings.js';
+import { NumberKind } from './styles.js';
+import { parseXml, type XmlHandlers } from './xml-stream.js';
 
 /**
  * The widest sheet read: Excel allows 16,384 columns (A–XFD), but an export with more than this
  * many is almost always a stray value far to the right, and each row would cost that many cells.
  */
 export const MAX_COLUMNS = 2048;
+/** Excel's last row. */
+const MAX_ROWS = 1_048_576;
 
 /** A cell's type letter: text, number, date (ISO text), boolean (`true`/`false`). */
 type CellType = 's' | 'n' | 'd' | 'b';
@@ -38,33 +41,120 @@ export interface SheetContext {
 
 /** Streams the rows that hold at least one value; `break` in the caller's loop ends the read. */
 export async function* sheetRows(stream: Readable, ctx: SheetContext): AsyncGenerator<SheetRow> {
-  const ready: SheetRow[] = [];
-  let row: SheetRow | undefined;
-  let lastLine = 0;
-  let hasValue = false;
-  // the cell being read
-  let col = -1;
-  let ref = '';
-  let type = '';
-  let style = 0;
-  let value = '';
-  let formula = false;
-  /** A `<v>` element was there, even empty (a formula whose result is the empty text). */
-  let stored = false;
-  let capture = false;
-  let inline = 0;
+  const parser = new SheetParser(ctx);
+  const ready = parser.ready;
+  for await (const _ of parseXml(stream, parser, ctx.maxTextChars)) {
+    for (let i = 0; i < ready.length; i++) yield ready[i]!;
+    ready.length = 0;
+  }
+  for (let i = 0; i < ready.length; i++) yield ready[i]!;
+}
 
-  const finishCell = () => {
+/** The sheet's XML events → rows: the row and the cell being read, and the rows finished. */
+class SheetParser implements XmlHandlers {
+  readonly ready: SheetRow[] = [];
+  private row: SheetRow | undefined;
+  private lastLine = 0;
+  private hasValue = false;
+  // the cell being read
+  private col = -1;
+  private ref = '';
+  private refProblem: string | undefined;
+  private type = '';
+  private style = 0;
+  private value = '';
+  /** An inline string's text (`<is>`): the cell's value whatever a stray `<v>` beside it holds. */
+  private inlineText = '';
+  private inlineSeen = false;
+  private formula = false;
+  /** A `<v>` (or `<is>`) element was there, even empty (a formula whose result is the empty text). */
+  private stored = false;
+  /** 1 inside `<v>`, 2 inside an inline string's `<t>`. */
+  private capture = 0;
+  private inline = 0;
+
+  constructor(private readonly ctx: SheetContext) {}
+
+  open(name: string, a: Record<string, string>): void {
+    if (name === 'c') this.openCell(a);
+    else if (name === 'v') {
+      this.capture = 1;
+      this.stored = true;
+    } else if (name === 'is') {
+      this.inline++;
+      this.stored = true;
+      this.inlineSeen = true;
+    } else if (name === 't') this.capture = this.inline > 0 ? 2 : 0;
+    else if (name === 'rPh')
+      this.inline -= 1000; // phonetic guides are not the cell's text
+    else if (name === 'f') this.formula = true;
+    else if (name === 'row') this.openRow(a);
+  }
+
+  close(name: string): void {
+    if (name === 'v' || name === 't') this.capture = 0;
+    else if (name === 'is') this.inline--;
+    else if (name === 'rPh') this.inline += 1000;
+    else if (name === 'c') this.finishCell();
+    else if (name === 'row') {
+      if (this.row && (this.hasValue || this.row.problem)) this.ready.push(this.row);
+      this.row = undefined;
+    }
+  }
+
+  text(t: string): void {
+    if (this.capture === 1) this.value += t;
+    else if (this.capture === 2) this.inlineText += t;
+  }
+
+  private openRow(a: Record<string, string>): void {
+    const r = a.r === undefined ? this.lastLine + 1 : Number(a.r);
+    const valid = Number.isInteger(r) && r > 0 && r <= MAX_ROWS;
+    this.lastLine = valid ? r : this.lastLine + 1;
+    this.row = { line: this.lastLine, cells: [], types: [] };
+    if (!valid) this.row.problem = `row number "${a.r}" after row ${this.lastLine - 1} is malformed`;
+    this.hasValue = false;
+    this.col = -1;
+  }
+
+  private openCell(a: Record<string, string>): void {
+    const ref = a.r ?? '';
+    this.ref = ref;
+    this.refProblem = undefined;
+    if (ref === '') this.col++;
+    else {
+      const at = refColumn(ref, this.lastLine);
+      if (at >= 0) this.col = at;
+      else if (at === -1) this.refProblem = `cell reference "${ref}" in row ${this.lastLine} is malformed`;
+      else this.refProblem = `cell ${ref} is stored in row ${this.lastLine}: a cell reference that names another row`;
+    }
+    this.type = a.t ?? 'n';
+    this.style = a.s ? Number(a.s) : 0;
+    this.value = '';
+    this.inlineText = '';
+    this.inlineSeen = false;
+    this.formula = false;
+    this.stored = false;
+  }
+
+  private finishCell(): void {
+    const row = this.row;
     if (!row) return;
-    const cell = cellValue(type, value, formula && !stored, style, ctx);
+    if (this.refProblem) {
+      row.problem ??= this.refProblem;
+      return;
+    }
+    const col = this.col;
+    const text = this.type === 'inlineStr' && this.inlineSeen ? this.inlineText : this.value;
+    const cell = cellValue(this.type, text, this.formula && !this.stored, this.style, this.ctx);
     if (cell === undefined) return;
-    const at = ref || `${columnLetter(col)}${row.line}`;
+    const at = this.ref || `${columnLetter(col)}${row.line}`;
     if ('problem' in cell) {
       row.problem ??= `cell ${at}: ${cell.problem}`;
       return;
     }
     if (cell.text === '') return;
-    hasValue = true;
+    this.hasValue = true;
     if (col >= MAX_COLUMNS) {
       row.beyond ??= at;
       return;
@@ -73,57 +163,14 @@ export async function* sheetRows(stream: Readable, ctx: SheetContext): AsyncGene
       row.cells.push('');
       row.types.push(' ');
     }
+    // (never read past the array's end: V8 makes every such read slow)
+    if (col < row.types.length && row.types[col] !== ' ') {
+      row.problem ??= `cell ${at} is stored twice in row ${row.line}`;
+      return;
+    }
     row.cells[col] = cell.text;
     row.types[col] = cell.type;
-  };
-
-  const handlers = {
-    open(name: string, a: Record<string, string>) {
-      if (name === 'c') {
-        ref = a.r ?? '';
-        const at = ref ? columnIndex(ref) : -1;
-        col = at >= 0 ? at : col + 1;
-        type = a.t ?? 'n';
-        style = a.s === undefined ? 0 : Number(a.s);
-        value = '';
-        formula = false;
-        stored = false;
-      } else if (name === 'v') {
-        capture = true;
-        stored = true;
-      } else if (name === 'is') inline++;
-      else if (name === 't') capture = inline > 0;
-      else if (name === 'rPh')
-        inline -= 1000; // phonetic guides are not the cell's text
-      else if (name === 'f') formula = true;
-      else if (name === 'row') {
-        const r = Number(a.r);
-        lastLine = Number.isInteger(r) && r > 0 ? r : lastLine + 1;
-        row = { line: lastLine, cells: [], types: [] };
-        hasValue = false;
-        col = -1;
-      }
-    },
-    close(name: string) {
-      if (name === 'v' || name === 't') capture = false;
-      else if (name === 'is') inline--;
-      else if (name === 'rPh') inline += 1000;
-      else if (name === 'c') finishCell();
-      else if (name === 'row') {
-        if (row && (hasValue || row.problem)) ready.push(row);
-        row = undefined;
-      }
-    },
-    text(t: string) {
-      if (capture) value += t;
-    },
-  };
-
-  for await (const _ of parseXml(stream, handlers, ctx.maxTextChars)) {
-    for (let i = 0; i < ready.length; i++) yield ready[i]!;
-    ready.length = 0;
   }
-  for (let i = 0; i < ready.length; i++) yield ready[i]!;
 }
 
 type Cell = { text: string; type: CellType } | { problem: string } | undefined;
@@ -141,14 +188,14 @@ function cellValue(type: string, value: string, unstored: boolean, style: number
     case 'inlineStr':
     case 'str':
       if (unstored) return UNSTORED;
-      return { text: value, type: 's' };
+      return { text: unescapeXstring(value), type: 's' };
     case 'b':
       if (value === '') return unstored ? UNSTORED : undefined;
       return { text: value === '1' || value === 'true' ? 'true' : 'false', type: 'b' };
     case 'e':
       return { text: value, type: 's' }; // #N/A, #REF!: the mapper's Excel-error check names them
     case 'd':
-      return value === '' ? undefined : { text: value.replace(/Z$/, ''), type: 'd' };
+      return value === '' ? undefined : { text: isoText(value), type: 'd' };
     default: {
       if (value === '') return unstored ? UNSTORED : undefined;
       const kind = (ctx.styles[style] ?? NumberKind.plain) as NumberKind;

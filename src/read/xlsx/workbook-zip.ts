@@ -1,10 +1,14 @@
 // The workbook's zip archive: its parts listed from the central directory (yauzl reads it from the
 // end of the file, so parts can be read in any order: the shared strings before the sheet), each
-// part streamed and inflated with caps that keep a zip bomb from costing memory or hours. Files
-// that are no .xlsx (an old .xls, an encrypted workbook, an .ods, any other zip) are told apart
-// here, each with its own one-line error.
+// part streamed and inflated with caps that keep a zip bomb from costing memory or hours, and its
+// CRC-32 and size checked as it inflates. Part names are matched as the Open Packaging Conventions
+// say (ECMA-376 part 2, 6.2.2.3): without regard to case, so two entries whose names differ only in
+// case (or are equal) are one part twice, and the archive is refused. Files that are no .xlsx (an
+// old .xls, an encrypted workbook, an .ods, any other zip) are told apart here, each with its own
+// one-line error.
 import { open as openFile } from 'node:fs/promises';
-import type { Readable } from 'node:stream';
+import { type Readable, Transform } from 'node:stream';
+import { crc32 } from 'node:zlib';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
 import { InputError } from '../../errors.js';
 import { fileError } from '../file-errors.js';
@@ -24,6 +28,7 @@ const ZIP = Buffer.from([0x50, 0x4b]);
 const ENCRYPTED = Buffer.from('EncryptedPackage', 'utf16le');
 
 export interface WorkbookZip {
+  /** Whether the archive holds the part (a name from the archive's root, in any case). */
   has(part: string): boolean;
   /** The part's bytes, inflated, streamed; refused when its sizes look like a zip bomb. */
   stream(part: string, maxBytes?: number): Promise<Readable>;
@@ -40,34 +45,84 @@ export async function openWorkbookZip(file: string): Promise<WorkbookZip> {
   });
   const entries = await listEntries(zip).catch((err: unknown) => {
     zip.close();
-    throw notWorkbook(file, `a damaged zip archive (${(err as Error).message})`);
+    throw notWorkbook(file, err instanceof DuplicatePart ? err.message : `a damaged zip archive (${(err as Error).message})`);
   });
-  try {
-    refuseOtherZips(file, entries);
-  } catch (err) {
-    zip.close();
-    throw err;
-  }
   return {
-    has: (part) => entries.has(part),
+    has: (part) => entries.has(partKey(part)),
     async stream(part, maxBytes = MAX_PART_BYTES) {
-      const entry = entries.get(part);
+      const entry = entries.get(partKey(part));
       if (!entry) throw notWorkbook(file, `a workbook without its part ${part}`);
       refuseBomb(file, entry, maxBytes);
       if (entry.isEncrypted()) throw new InputError(`${file}: the workbook is encrypted (its part ${part} is)`, { suggestion: 'Save it without a password.' });
-      return new Promise<Readable>((resolve, reject) => {
+      const inflated = await new Promise<Readable>((resolve, reject) => {
         zip.openReadStream(entry, (err, stream) => (err ? reject(notWorkbook(file, `a damaged zip archive (${err.message})`)) : resolve(stream)));
       });
+      return checked(file, entry, inflated);
     },
     close: () => zip.close(),
   };
 }
 
+/** A part's name as the archive is searched: from the root, `/` between folders, in lower case. */
+const partKey = (name: string) => name.replace(/\\/g, '/').replace(/^\/+/, '').toLowerCase();
+
+class DuplicatePart extends Error {}
+
+/**
+ * The inflated bytes, passed on as they come, their CRC-32 and count compared with the archive's
+ * at the end: a part that differs is refused by name (yauzl checks the count too; its message is
+ * put in the same words).
+ */
+function checked(file: string, entry: Entry, inflated: Readable): Readable {
+  let crc = 0;
+  let size = 0;
+  const damaged = (what: string) =>
+    new InputError(`${file}: its part ${entry.fileName} is damaged (${what}): the archive is corrupt`, {
+      suggestion: 'Open it in Excel or LibreOffice and save it again, or ask for a fresh copy of the file.',
+    });
+  const out = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      crc = crc32(chunk, crc);
+      size += chunk.length;
+      done(null, chunk);
+    },
+    flush(done) {
+      if (size !== entry.uncompressedSize) done(damaged(`${size} bytes where the archive says ${entry.uncompressedSize}`));
+      else if (crc >>> 0 !== entry.crc32) done(damaged(`its CRC-32 is ${hex(crc)} where the archive says ${hex(entry.crc32)}`));
+      else done();
+    },
+  });
+  // yauzl's own size check ("too many bytes in the stream. expected 697. got at least 699") and
+  // zlib's errors on a damaged stream
+  inflated.on('error', (err: Error) => {
+    const sizes = /expected (\d+)\. got (at least )?(\d+)/.exec(err.message);
+    out.destroy(damaged(sizes ? `it inflates to ${sizes[2] ?? ''}${sizes[3]} bytes where the archive says ${sizes[1]}` : err.message.replace(/\.$/, '')));
+  });
+  out.on('close', () => inflated.destroy());
+  return inflated.pipe(out);
+}
+
+const hex = (n: number) => (n >>> 0).toString(16).padStart(8, '0');
+
 function listEntries(zip: ZipFile): Promise<Map<string, Entry>> {
   const entries = new Map<string, Entry>();
   return new Promise((resolve, reject) => {
     zip.on('entry', (entry: Entry) => {
-      entries.set(entry.fileName, entry);
+      const key = partKey(entry.fileName);
+      // a folder's own entry (`xl/`) is no part
+      if (!key.endsWith('/')) {
+        const twin = entries.get(key);
+        if (twin) {
+          zip.close();
+          reject(
+            new DuplicatePart(
+              `two entries named ${twin.fileName === entry.fileName ? entry.fileName : `${twin.fileName} and ${entry.fileName}`} (one part twice)`,
+            ),
+          );
+          return;
+        }
+        entries.set(key, entry);
+      }
       zip.readEntry();
     });
     zip.on('end', () => resolve(entries));
@@ -76,7 +131,7 @@ function listEntries(zip: ZipFile): Promise<Map<string, Entry>> {
   });
 }
 
-function notWorkbook(file: string, what: string): InputError {
+export function notWorkbook(file: string, what: string): InputError {
   return new InputError(`${file}: not an .xlsx workbook: ${what}`, {
     suggestion: 'Open it in Excel or LibreOffice and save it as an Excel workbook (.xlsx), or export CSV.',
   });
@@ -124,12 +179,12 @@ async function holds(handle: import('node:fs/promises').FileHandle, needle: Buff
   }
 }
 
-function refuseOtherZips(file: string, entries: Map<string, Entry>): void {
-  if (entries.has('xl/workbook.xml')) return;
-  if (entries.has('xl/workbook.bin')) throw notWorkbook(file, 'a binary workbook (.xlsb)');
-  if (entries.has('content.xml') && entries.has('mimetype')) throw notWorkbook(file, 'an OpenDocument file (.ods)');
-  if (entries.has('word/document.xml')) throw notWorkbook(file, 'a Word document');
-  throw notWorkbook(file, 'a zip archive without xl/workbook.xml');
+/** A zip whose package names no workbook: what it is instead, when that can be told. */
+export function noWorkbook(file: string, zip: WorkbookZip, detail: string): InputError {
+  if (zip.has('xl/workbook.bin')) return notWorkbook(file, 'a binary workbook (.xlsb)');
+  if (zip.has('content.xml') && zip.has('mimetype')) return notWorkbook(file, 'an OpenDocument file (.ods)');
+  if (zip.has('word/document.xml')) return notWorkbook(file, 'a Word document');
+  return notWorkbook(file, detail);
 }
 
 function refuseBomb(file: string, entry: Entry, maxBytes: number): void {

@@ -6,8 +6,11 @@ import type { Readable } from 'node:stream';
 import { SaxesParser } from 'saxes';
 
 export interface XmlHandlers {
-  /** An element's start: its local name (any `x:` prefix dropped) and attributes. */
-  open?(name: string, attributes: Record<string, string>): void;
+  /**
+   * An element's start: its local name (any `x:` prefix dropped) and attributes; with `namespaces`
+   * (readXml), its namespace too, so `x15:workbookPr` is told from the main `workbookPr`.
+   */
+  open?(name: string, attributes: Record<string, string>, namespace?: string): void;
   close?(name: string): void;
   text?(text: string): void;
 }
@@ -24,8 +27,8 @@ const local = (name: string) => {
  * Parses `stream`, yielding after each chunk so the caller can hand on what the handlers collected;
  * returning early (a `break` in the caller's loop) destroys the stream.
  */
-export async function* parseXml(stream: Readable, handlers: XmlHandlers, maxTextChars: number): AsyncGenerator<void> {
-  const parser = new SaxesParser({ position: false, xmlns: false });
+export async function* parseXml(stream: Readable, handlers: XmlHandlers, maxTextChars: number, namespaces = false): AsyncGenerator<void> {
+  const parser = new SaxesParser({ position: false, xmlns: namespaces });
   let sinceTag = 0;
   let failure: Error | undefined;
   parser.on('error', (err) => {
@@ -33,14 +36,21 @@ export async function* parseXml(stream: Readable, handlers: XmlHandlers, maxText
   });
   parser.on('opentag', (tag) => {
     sinceTag = 0;
-    handlers.open?.(local(tag.name), tag.attributes);
+    if (namespaces) {
+      const attributes: Record<string, string> = {};
+      for (const [name, a] of Object.entries(tag.attributes)) attributes[name] = typeof a === 'string' ? a : a.value;
+      handlers.open?.(local(tag.name), attributes, (tag as { uri?: string }).uri);
+    } else handlers.open?.(local(tag.name), tag.attributes as Record<string, string>);
   });
   parser.on('closetag', (tag) => {
     sinceTag = 0;
     handlers.close?.(local(tag.name));
   });
-  if (handlers.text) parser.on('text', handlers.text);
-  if (handlers.text) parser.on('cdata', handlers.text);
+  if (handlers.text) {
+    const text = handlers.text.bind(handlers);
+    parser.on('text', text);
+    parser.on('cdata', text);
+  }
   stream.setEncoding('utf8');
   try {
     for await (const chunk of stream as AsyncIterable<string>) {
@@ -57,7 +67,7 @@ export async function* parseXml(stream: Readable, handlers: XmlHandlers, maxText
   }
 }
 
-/** Reads a whole (small) part for its events only. */
-export async function readXml(stream: Readable, handlers: XmlHandlers, maxTextChars: number): Promise<void> {
-  for await (const _ of parseXml(stream, handlers, maxTextChars));
+/** Reads a whole (small) part for its events only; `namespaces`: each element's namespace to `open`. */
+export async function readXml(stream: Readable, handlers: XmlHandlers, maxTextChars: number, namespaces = false): Promise<void> {
+  for await (const _ of parseXml(stream, handlers, maxTextChars, namespaces));
 }

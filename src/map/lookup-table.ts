@@ -1,0 +1,164 @@
+// A profile's `lookup` tables: one file's `key` column → its `value` column, loaded once per run
+// before anything is sent (a problem with one is exit 2, naming the profile field), held off the
+// heap in SharedArrayBuffers, so the read worker reads the very same memory instead of loading the
+// file again, and bounded: a lookup file is the one input held whole, so past the cap it is refused
+// with one line, never read into memory without end.
+import { createHash } from 'node:crypto';
+import { dirname, resolve } from 'node:path';
+import { ConfigError } from '../errors.js';
+import { openSource } from '../read/open.js';
+import type { ReaderOptions } from '../read/types.js';
+import { IdTable, type SharedIdTable } from '../util/id-table.js';
+import { grownBuffer, grownUint32 } from '../util/outgrown.js';
+import { columnResolver } from './columns.js';
+import type { LookupSpec, Profile } from './profile-schema.js';
+import { flattenItem } from './records.js';
+
+/** The caps of one table (the defaults; tests pass smaller ones). */
+export interface LookupLimits {
+  maxKeys: number;
+  /** Keys and values together, as UTF-8. */
+  maxBytes: number;
+}
+const LIMITS: LookupLimits = { maxKeys: 1_000_000, maxBytes: 128 * 1024 * 1024 };
+
+/** A loaded table, as plain data a worker receives without a copy. */
+export interface SharedLookup {
+  /** The file as the profile names it, for messages; `path` as read. */
+  file: string;
+  path: string;
+  /** The key column (`"…" is not an Id in User.csv`). */
+  key: string;
+  /** SHA-1 of every key and value in file order: what the rows' fingerprints depend on. */
+  digest: string;
+  keys: SharedIdTable;
+  /** The values as UTF-8, and where each entry's starts (one more word than entries). */
+  values: SharedArrayBuffer;
+  valueStarts: SharedArrayBuffer;
+}
+
+/** A run's tables, by lookupId: one per file, key, value and reader options, whatever fields share it. */
+export type LookupTables = Record<string, SharedLookup>;
+
+/** What the mapper reads: the value for a key, or undefined. */
+export interface LookupView {
+  file: string;
+  key: string;
+  get(key: string): string | undefined;
+}
+
+const lookupPath = (spec: LookupSpec, profile: Pick<Profile, 'dir'>) => resolve(profile.dir ?? '.', spec.file);
+
+/** The table a field's lookup reads, named by what decides its content. */
+const lookupId = (spec: LookupSpec, profile: Pick<Profile, 'dir'>) => JSON.stringify([lookupPath(spec, profile), spec.key, spec.value, spec.reader ?? {}]);
+
+/** Every field's and custom field's lookup of a profile, with its profile path (`fields.ownerExternalId`). */
+function lookupsOf(profile: Profile): Array<{ spec: LookupSpec; where: string }> {
+  const fields = Object.entries(profile.fields).map(([path, spec]) => ({ spec: spec.lookup, where: `fields.${path}` }));
+  const customs = (profile.customFields ?? []).map((cf, i) => ({ spec: cf.lookup, where: `customFields[${i}]` }));
+  return [...fields, ...customs].filter((l): l is { spec: LookupSpec; where: string } => l.spec !== undefined);
+}
+
+/**
+ * The tables a profile's lookups read, each loaded once per run: `loaded` holds the run's tables so
+ * far (another job's profile may read the same file). Returns this profile's alone.
+ */
+export async function loadLookups(profile: Profile, limits: Partial<LookupLimits> = {}, loaded: LookupTables = {}, fast = true): Promise<LookupTables> {
+  const tables: LookupTables = {};
+  for (const { spec, where } of lookupsOf(profile)) {
+    const id = lookupId(spec, profile);
+    loaded[id] ??= await loadTable(spec, lookupPath(spec, profile), { origin: profile.origin ?? 'profile', field: where }, { ...LIMITS, ...limits }, fast);
+    tables[id] = loaded[id];
+  }
+  return tables;
+}
+
+/** Which profile and field a table is loaded for: every message names them. */
+interface LoadedFor {
+  origin: string;
+  field: string;
+}
+
+async function loadTable(spec: LookupSpec, path: string, at: LoadedFor, limits: LookupLimits, fast: boolean): Promise<SharedLookup> {
+  const file = spec.file;
+  const fail = (text: string): never => {
+    throw new ConfigError(`profile ${at.origin}: ${at.field}.lookup: ${text}`, { suggestion: `check ${file} and the lookup in the profile` });
+  };
+  const source = await openSource(path, { ...spec.reader } as ReaderOptions, fast);
+  const columns = columnResolver(source.header, file, at.origin);
+  const keyColumn = columns.resolve(spec.key, `${at.field}.lookup.key`);
+  const valueColumn = columns.resolve(spec.value, `${at.field}.lookup.value`);
+  const keys = new IdTable();
+  let lines = new Uint32Array(1024);
+  let values = Buffer.allocUnsafe(1 << 16);
+  let valueStarts = new Uint32Array(1025);
+  let used = 0;
+  let bytes = 0;
+  const digest = createHash('sha1');
+  for await (const record of source.records) {
+    if (record.kind === 'unreadable') fail(`${file}:${record.line}: ${record.reason} (a lookup file must read whole)`);
+    const row: Record<string, string | undefined> = record.kind === 'row' ? record.row : flattenItem((record as { item: unknown }).item);
+    const key = (row[keyColumn] ?? '').trim();
+    const value = (row[valueColumn] ?? '').trim();
+    // a row without a key can match no cell: an empty cell takes the field's default before any lookup
+    if (key === '') continue;
+    const seen = keys.claim(key);
+    if (seen >= 0) {
+      const before = values.toString('utf8', valueStarts[seen], valueStarts[seen + 1]);
+      if (before !== value)
+        fail(
+          `${file} has two ${spec.value} values for the ${spec.key} ${JSON.stringify(key)}: ${JSON.stringify(before)} (line ${lines[seen]}) and ${JSON.stringify(value)} (line ${record.line})`,
+        );
+      continue;
+    }
+    const entry = keys.size - 1;
+    bytes += Buffer.byteLength(key) + Buffer.byteLength(value);
+    if (keys.size > limits.maxKeys || bytes > limits.maxBytes) {
+      const over =
+        keys.size > limits.maxKeys ? `${limits.maxKeys.toLocaleString('en-US')} keys` : `${limits.maxBytes.toLocaleString('en-US')} bytes of keys and values`;
+      fail(
+        `${file} holds more than ${over}: a lookup table is held in memory, and bounded (${limits.maxKeys.toLocaleString('en-US')} keys, ${Math.round(limits.maxBytes / 1024 / 1024)} MiB of keys and values)`,
+      );
+    }
+    if (entry === lines.length) lines = grownUint32(lines, lines.length * 2);
+    if (entry + 2 > valueStarts.length) valueStarts = grownUint32(valueStarts, valueStarts.length * 2);
+    const need = Buffer.byteLength(value);
+    if (used + need > values.length) values = grownBuffer(values, Math.max(values.length * 2, used + need), used);
+    lines[entry] = record.line;
+    used += values.write(value, used, 'utf8');
+    valueStarts[entry + 1] = used;
+    digest.update(key).update('\0').update(value).update('\0');
+  }
+  // a table that can match nothing is a mistake (a JSON key misnamed, an empty file), not a run of row errors
+  if (keys.size === 0) fail(`no row of ${file} has a ${spec.key}`);
+  const sharedValues = new SharedArrayBuffer(used);
+  new Uint8Array(sharedValues).set(values.subarray(0, used));
+  const sharedStarts = new SharedArrayBuffer(4 * (keys.size + 1));
+  new Uint32Array(sharedStarts).set(valueStarts.subarray(0, keys.size + 1));
+  return { file, path, key: spec.key, digest: digest.digest('hex'), keys: keys.share(), values: sharedValues, valueStarts: sharedStarts };
+}
+
+/** The mapper's view of a loaded table (on either thread). */
+export function lookupView(table: SharedLookup): LookupView {
+  const keys = IdTable.fromShared(table.keys);
+  const values = Buffer.from(table.values);
+  const starts = new Uint32Array(table.valueStarts);
+  return {
+    file: table.file,
+    key: table.key,
+    get(key) {
+      const entry = keys.indexOf(key);
+      return entry < 0 ? undefined : values.toString('utf8', starts[entry], starts[entry + 1]);
+    },
+  };
+}
+
+/** The view for a field's lookup in the run's tables; a table not loaded is refused (a mapper never runs without it). */
+export function lookupFor(tables: LookupTables | undefined, spec: LookupSpec, profile: Pick<Profile, 'dir' | 'origin'>, where: string): LookupView {
+  const table = tables?.[lookupId(spec, profile)];
+  if (table === undefined)
+    throw new ConfigError(
+      `profile ${profile.origin ?? 'profile'}: ${where}.lookup: the table of ${spec.file} was not loaded (${dirname(lookupPath(spec, profile))})`,
+    );
+  return lookupView(table);
+}

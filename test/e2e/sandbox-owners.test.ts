@@ -1,0 +1,65 @@
+// `push --sandbox` and owners the run does not carry (issue 25 item 7, issue 27 item 8). The
+// embedded sandbox starts empty and refuses a deal whose owner or agent it does not hold; under the
+// documented answers that refusal names no row, so one such deal left its whole batch UNVERIFIED.
+// Such deals are held back locally instead, with one line naming the missing ids, and the
+// end-of-run hint names them and never suggests a file the run already has.
+import { expect, test } from 'vitest';
+import { SALES_PROFILES_CSV, dealsCsv, spawnCli, tempFiles } from '../helpers/cli.js';
+
+// 40 deals: ana and bruno are in sales-profiles.csv, carla and dario in no file of the run
+const owners = ['ana', 'bruno', 'carla', 'ana', 'dario'];
+const DEALS = dealsCsv(40, { owner: (i) => owners[i % 5]! });
+// an activity whose owner is in no sales profile either: the sandbox does not check it
+const ACTIVITIES = ['externalId,type,ownerExternalId,source.name', 'ACT-1,CALL,zoe,OUTBOUND'].join('\n');
+
+test('deals whose owner no sales profile of the run carries are held back, not sent: one line, the ids named, no batch left UNVERIFIED', async () => {
+  const dir = tempFiles({ 'sales-profiles.csv': SALES_PROFILES_CSV, 'deals.csv': DEALS, 'activities.csv': ACTIVITIES });
+  const r = await spawnCli(['push', '--sandbox', 'sales-profiles.csv', 'deals.csv', 'activities.csv'], { cwd: dir });
+  expect(r.code, r.stdout + r.stderr).toBe(1);
+  expect(r.stdout).not.toContain('UNVERIFIED');
+  expect(r.stdout).toContain(
+    'deal: 16 rows skipped\n16 rows: HELD_BACK held back: its owner/agent "…" is in no sales profile of this run, and the embedded sandbox starts empty (--no-hold-dependents sends it anyway)\n',
+  );
+  expect(r.stdout).toContain('deals.csv:3  externalId=D-2  HELD_BACK  held back: its owner/agent "carla" is in no sales profile of this run');
+  expect(r.stdout).toContain('The embedded sandbox now holds: 2 sales-profiles, 0 accounts, 24 deals, 1 activity');
+  // the hint counts the deals' owners only (activities' owners are not checked), names them, and
+  // suggests no file: the run's only sales-profiles file is already in it
+  expect(r.stdout).toContain(
+    'The embedded sandbox starts empty and refuses a deal whose owner or agent it does not hold: 2 owner/agent ids of this run\'s deals are in none of its sales profiles ("carla", "dario"), so those deals were held back.',
+  );
+  expect(r.stdout).toContain("Add them to the run's sales profiles (a users export, or profiles derived from the deals file's owner column), then push again.");
+  expect(r.stdout).not.toMatch(/e\.g\.: batch-sync push/);
+  expect(r.stderr).toMatch(/ FAILED exit=1 read=43 accepted=27 rejected=0 invalid=0 skipped=16 /);
+});
+
+test('with --no-hold-dependents the deals are sent and refused, and the hint still names the missing ids', async () => {
+  const dir = tempFiles({ 'sales-profiles.csv': SALES_PROFILES_CSV, 'deals.csv': DEALS });
+  const r = await spawnCli(['push', '--sandbox', '--no-hold-dependents', '--answers', 'named', 'sales-profiles.csv', 'deals.csv'], { cwd: dir });
+  expect(r.code).toBe(1);
+  expect(r.stdout).not.toContain('HELD_BACK');
+  expect(r.stdout).toMatch(/16 rows: VALIDATION_ERROR/);
+  expect(r.stdout).toContain('2 owner/agent ids of this run\'s deals are in none of its sales profiles ("carla", "dario"), so it refused those deals.');
+});
+
+test('the hint never suggests a file the run already has (issue 27 item 8), even when that file is beside the deals', async () => {
+  // sales-profiles.csv is beside deals.csv and in the run: the old hint printed it twice
+  const dir = tempFiles({ 'sales-profiles.csv': SALES_PROFILES_CSV, 'deals.csv': DEALS });
+  const r = await spawnCli(['push', '--sandbox', 'sales-profiles.csv', 'deals.csv'], { cwd: dir });
+  expect(r.code).toBe(1);
+  expect(r.stdout).not.toContain('sales-profiles.csv sales-profiles.csv');
+  expect(r.stdout).not.toMatch(/e\.g\.: batch-sync push/);
+  // a sales-profiles file beside the deals that the run does not have is still suggested, and works as printed
+  const alone = await spawnCli(['push', '--sandbox', 'deals.csv'], { cwd: dir });
+  expect(alone.code).toBe(1);
+  expect(alone.stdout).toContain('4 owner/agent ids of this run\'s deals are in none of its sales profiles ("bruno", "carla", "ana", "dario")');
+  expect(alone.stdout).toContain(
+    'Push the sales profiles in the same run, e.g.: batch-sync push --sandbox sales-profiles.csv deals.csv (they are sent first, whatever the order).',
+  );
+});
+
+test('every owner present: nothing held back, no hint', async () => {
+  const dir = tempFiles({ 'sales-profiles.csv': SALES_PROFILES_CSV, 'deals.csv': dealsCsv(6) });
+  const r = await spawnCli(['push', '--sandbox', 'sales-profiles.csv', 'deals.csv'], { cwd: dir });
+  expect(r.code, r.stdout).toBe(0);
+  expect(r.stdout).not.toContain('starts empty');
+});
