@@ -1,7 +1,7 @@
 // `npm run bench [-- --rows N] [--out file] [--only a,c,...] [--dir d]`: generates the bench input in
 // a temp dir and measures each stage in its own child process (wall time in the parent, peak RSS
 // and CPU from the child itself through rss-probe.mjs). Prints a table and writes the JSON.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEALS_HEADER, generate, generateSpanish } from './generate.mjs';
@@ -113,7 +113,9 @@ if (only.includes('s')) {
     results.stages.s = { skipped: 'needs the state the incremental stage leaves (--only f,s)' };
     console.error('  s skipped: needs stage f');
   } else {
-    const header = join(dir, 'full', 'header-only.csv');
+    // named deals.csv: its kind comes from its name, as for every other stage's file
+    const header = join(dir, 'header-only', 'deals.csv');
+    mkdirSync(join(dir, 'header-only'), { recursive: true });
     writeFileSync(header, `${DEALS_HEADER}\n`);
     const dry = (state) => runChild(cli, ['push', '--dry-run', '--incremental', '--state-dir', state, '--format', 'json', header], { env: sinkEnv });
     stage('s0', 'dry run of no rows, empty state (the floor of s)', await median(() => dry(join(dir, 'state-empty'))), rows);
@@ -186,7 +188,7 @@ writeFileSync(
 printTable(results);
 console.log(`\nresults: ${out}`);
 if (!args.includes('--keep'))
-  for (const d of ['full', 'small', 'changed', 'state', 'state-empty', 'spanish', 'xlsx', 'h', 'h-probe'])
+  for (const d of ['full', 'small', 'changed', 'state', 'state-empty', 'header-only', 'spanish', 'xlsx', 'h', 'h-probe'])
     rmSync(join(dir, d), { recursive: true, force: true });
 
 function machine() {
