@@ -58,54 +58,22 @@ function slowJournal() {
 test('no request, split halves included, leaves while recorded acceptances are not yet durable', async () => {
   const dir = tempFiles({ 'deals.csv': dealsCsv(6) });
   const jobs = await prepareJobs([{ file: join(dir, 'deals.csv') }], 'post', engineSettings().engine);
-  let unsynced = 0; // acceptances recorded whose fsync has not finished
+  const journal = slowJournal();
   const sentWhileUnsynced: string[] = [];
   const sent: string[] = [];
   const sender: BatchSender = {
     async send(req: SendRequest): Promise<SendResult> {
-      if (unsynced > 0) sentWhileUnsynced.push(req.batchId);
+      if (journal.unsynced > 0) sentWhileUnsynced.push(req.batchId);
       sent.push(req.batchId);
       // the first batch is refused whole (split in two), the rest accepted
       if (sent.length === 1) return { kind: 'bad-request', status: 400, body: 'one bad item', attempts: 1 };
-      return { kind: 'ok', status: 200, attempts: 1, response: { data: { code: 200, success: req.itemCount, error: [] }, status: 'SUCCESS' } as never };
+      return accept(req);
     },
   };
-  let syncing: Promise<void> | undefined;
   await runPipeline(
     jobs,
-    {
-      mode: 'push',
-      method: 'post',
-      source: 'order',
-      batchSize: 2,
-      maxBodyBytes: 1 << 20,
-      concurrency: 1,
-      maxConcurrency: 1,
-      holdDependents: false,
-      checkSuccessCount: true,
-      namesItems: true,
-      successCodes: [200, 201],
-      isolateUnattributed: false,
-      isolationBudget: 0,
-      runId: 'r',
-      ...engineSettings(),
-    },
-    {
-      record: () => undefined,
-      warn: () => undefined,
-      accepted: () => {
-        unsynced++;
-        // as in state-store.ts: the fsync starts on the thread pool and finishes later
-        syncing ??= new Promise<void>((resolve) =>
-          setTimeout(() => {
-            unsynced = 0;
-            syncing = undefined;
-            resolve();
-          }, 20),
-        );
-      },
-      durable: () => syncing,
-    },
+    { ...SETTINGS, ...engineSettings() },
+    { record: () => undefined, warn: () => undefined, accepted: journal.accepted, durable: journal.durable },
     sender,
   );
   expect(sent.map((id) => id.replace(/^.*-(\d{5}(?:\.\d)*)$/, '$1'))).toEqual(['00001', '00001.1', '00001.2', '00002', '00003']);
