@@ -19,6 +19,7 @@ import { INIT_OPTIONS } from '../config/init-options.js';
 import { resolveOptions, type OptionValues } from '../config/option.js';
 import type { ReaderOptions } from '../read/types.js';
 import { addOptions, givenFlags } from './add-options.js';
+import { schemaRef } from './schema-ref.js';
 import { decideKinds, sampleFor, type Proposed, type Sampled } from './init-sample.js';
 import { tieFiles } from './init-cross.js';
 import type { Output } from '../report/output.js';
@@ -150,7 +151,8 @@ function splitKind(arg: string, flag: Resource | undefined): { file: string; res
 
 async function writeProfile(p: Proposed, force: boolean | undefined): Promise<void> {
   try {
-    await writeFile(p.out, `${JSON.stringify(p.proposal.profile, null, 2)}\n`, { flag: force ? 'w' : 'wx' });
+    const profile = { $schema: schemaRef('profile', p.out), ...p.proposal.profile };
+    await writeFile(p.out, `${JSON.stringify(profile, null, 2)}\n`, { flag: force ? 'w' : 'wx' });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
       throw new UsageError(`${p.out} already exists`, { suggestion: 'use --force to overwrite it, or --out to write elsewhere' });
@@ -163,7 +165,7 @@ async function writePlan(path: string, jobs: readonly Proposed[], force: boolean
   const dir = dirname(resolve(path));
   // paths in a plan are relative to it, with forward slashes so the plan works on every system
   const rel = (p: string) => relative(dir, resolve(p)).split(sep).join('/');
-  const plan = { jobs: jobs.map((p) => ({ file: rel(p.file), resource: p.resource, profile: rel(p.out) })) };
+  const plan = { $schema: schemaRef('plan', path), jobs: jobs.map((p) => ({ file: rel(p.file), resource: p.resource, profile: rel(p.out) })) };
   try {
     await writeFile(path, `${JSON.stringify(plan, null, 2)}\n`, { flag: force ? 'w' : 'wx' });
   } catch (error) {
