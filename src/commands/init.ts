@@ -24,6 +24,7 @@ import { decideKinds, sampleFor, type Proposed, type Sampled } from './init-samp
 import { tieFiles } from './init-cross.js';
 import type { Output } from '../report/output.js';
 import { plural } from '../report/plural.js';
+import { examples } from './examples.js';
 import type { SetExit } from './set-exit.js';
 
 type InitOptions = OptionValues<typeof INIT_OPTIONS>;
@@ -32,7 +33,15 @@ export function registerInit(program: Command, output: Output, _setExit: SetExit
   const command = program
     .command('init')
     .description('propose a mapping profile for an export (several exports: a profile each and a sync plan that ties them)')
-    .argument('<file...>', "the CSV or .xlsx export(s) to map; with several, FILE:KIND names a file's kind when its header does not tell");
+    .argument('<file...>', "the CSV or .xlsx export(s) to map; with several, FILE:KIND names a file's kind when its header does not tell")
+    .addHelpText(
+      'after',
+      examples(
+        ['batch-sync init fixtures/es-vendedores/vendedores.csv fixtures/es-vendedores/ventas.csv', 'a profile each, and a plan that ties them'],
+        ['batch-sync init fixtures/canonical/deals.csv --resource deal --out deals.profile.json'],
+        ['batch-sync init fixtures/canonical/accounts.csv fixtures/canonical/activities.csv:activity --plan canonical.config.json', 'FILE:KIND names a kind'],
+      ),
+    );
   addOptions(command, INIT_OPTIONS).action(async (args: string[], _flags: unknown, self: Command) => {
     const given = givenFlags(self, INIT_OPTIONS);
     const opts = resolveOptions(INIT_OPTIONS, given, {});

@@ -7,6 +7,7 @@ import { planJsonSchema } from '../config/sync-plan.js';
 import { UsageError } from '../errors.js';
 import { profileJsonSchema } from '../map/profile-json-schema.js';
 import type { Output } from '../report/output.js';
+import { examples } from './examples.js';
 import type { SetExit } from './set-exit.js';
 
 /** The files a user writes by hand; `schemas/<file>` holds what `schema <name>` prints. */
@@ -18,6 +19,14 @@ export function registerSchema(program: Command, output: Output, _setExit: SetEx
     .description('print a JSON Schema generated from the code: of the sync plan, of a mapping profile, or of an item kind')
     .argument('<what>', `plan (batch-sync.config.json), profile (*.profile.json), or an item kind: ${RESOURCE_NAMES_HELP}`)
     .addOption(new Option('--method <method>', 'item kinds: the operation whose item shape to print').choices(METHODS).default('post'))
+    .addHelpText(
+      'after',
+      examples(
+        ['batch-sync schema profile > profile.schema.json', 'what schemas/profile.schema.json holds'],
+        ['batch-sync schema plan', 'batch-sync.config.json, with every option the plan takes'],
+        ['batch-sync schema deal --method patch', "a deal item's shape for updates"],
+      ),
+    )
     .action((what: string, opts: { method: Method }, self: Command) => {
       const file = Object.hasOwn(FILE_SCHEMAS, what) ? FILE_SCHEMAS[what] : undefined;
       if (file) {
