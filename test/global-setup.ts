@@ -3,7 +3,8 @@
 // test that spawns bin/batch-sync.js. A dist/ older than src/ would test yesterday's code while
 // looking green, so it is rebuilt here first, and a build that fails stops the run.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 
 const ROOT = resolve(__dirname, '..');
@@ -24,7 +25,24 @@ export function staleSource(root = ROOT): string | undefined {
   return undefined;
 }
 
-export default function setup(): void {
+/**
+ * The run's temporary files go into one folder of their own, removed when the run ends: tests make
+ * hundreds of temporary folders (and the CLIs they spawn more), and left in the system's temporary
+ * directory they piled up by the ten thousand. Workers and spawned processes inherit TMPDIR.
+ */
+function ownTempDir(): () => void {
+  const dir = mkdtempSync(join(tmpdir(), 'batch-sync-tests-'));
+  process.env.TMPDIR = dir;
+  return () => rmSync(dir, { recursive: true, force: true });
+}
+
+export default function setup(): () => void {
+  const teardown = ownTempDir();
+  build();
+  return teardown;
+}
+
+function build(): void {
   const stale = staleSource();
   if (stale === undefined) return;
   process.stderr.write(`dist/ is older than ${stale}: building first (npm run build)\n`);
