@@ -49,7 +49,7 @@ describe('batch-sync schema plan|profile', () => {
     expect(JSON.parse(deal.stdout).title).toBe('deal item (PATCH)');
     const help = await runCli(['schema', '--help']);
     expect(help.code).toBe(0);
-    expect(help.stdout).toMatch(/\n  what\s+plan \(batch-sync\.config\.json\), profile \(\*\.profile\.json\),\s+or\s+an item kind: sales-profile/);
+    expect(help.stdout).toMatch(/\n {2}what\s+plan \(batch-sync\.config\.json\), profile \(\*\.profile\.json\),\s+or\s+an item kind: sales-profile/);
     const wrong = await runCli(['schema', 'plan', '--method', 'patch']);
     expect(wrong.code).toBe(2);
     expect(wrong.stderr.split('\n')[0]).toBe('error: --method chooses the item shape of a resource; the plan has one schema');
