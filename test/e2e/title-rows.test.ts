@@ -39,7 +39,7 @@ test.each([
     expect(written.fields.externalId).toEqual({ column: 'Código' });
     expect(written.fields['currentStage.pipelineName']).toEqual({ column: 'Embudo' });
 
-    // the shipped profile (README's fixtures, pushed by fixtures-push.test.ts) is this very output
+    // the shipped profile (docs/sandbox.md's fixtures, pushed by fixtures-push.test.ts) is this very output
     if (name === 'oportunidades.csv') expect(written).toEqual(JSON.parse(readFileSync('fixtures/es-reporte/oportunidades.profile.json', 'utf8')));
 
     const validate = await spawnCli(['validate', file, '--profile', profile]);
