@@ -2,11 +2,11 @@
 // order, and nothing imports in a circle. ARCHITECTURE.md explains the layers.
 //
 // Layers, lowest first; a module may import its own layer and those below it, never one above:
-//   0  contract/, util/ and the leaf modules (errors, redact, shorten, version, fd-limit)
+//   0  contract/, util/ and the leaf modules (errors, redact, shorten, version, fd-limit, node-version)
 //   1  read/   2  map/   3  validate/   4  plan/   5  state/   6  sandbox/   7  send/   8  report/
 //   9  config/   10  rows/   11  run/   12  commands/   13  main.ts
 const LAYERS = [
-  ['src/(contract|util)/', 'src/(errors|redact|shorten|version|fd-limit)\\.ts$'],
+  ['src/(contract|util)/', 'src/(errors|redact|shorten|version|fd-limit|node-version)\\.ts$'],
   ['src/read/'],
   ['src/map/'],
   ['src/validate/'],
