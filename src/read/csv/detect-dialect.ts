@@ -53,8 +53,15 @@ export function sepLine(text: Buffer): string | undefined {
   return match?.[1];
 }
 
-/** The delimiter count (cells - 1) most records agree on, and how many do; title rows and notes are the minority. */
-function agreement(records: readonly PrefixRecord[]): { freq: number; mode: number } {
+/**
+ * The delimiter count (cells - 1) most records agree on, how many do, and their weight: that count
+ * of records times (cells - 1) / cells, so that records split in two weigh half a record and records
+ * split in seven six sevenths (CleverCSV's pattern score, for the one pattern that wins). Title rows
+ * and notes are the minority. The weight is what tells a semicolon export whose every amount has a
+ * decimal comma: split on commas, each line is two cells, one more line agreeing (a balance line)
+ * than on semicolons, which give seven.
+ */
+function agreement(records: readonly PrefixRecord[]): { freq: number; mode: number; weight: number } {
   const counts = new Map<number, number>();
   for (const r of records) {
     const count = r.cells.length - 1;
@@ -62,7 +69,7 @@ function agreement(records: readonly PrefixRecord[]): { freq: number; mode: numb
   }
   let best = { freq: 0, mode: 0 };
   for (const [mode, n] of counts) if (n > best.freq || (n === best.freq && mode > best.mode)) best = { freq: n, mode };
-  return best;
+  return { ...best, weight: (best.freq * best.mode) / (best.mode + 1) };
 }
 
 /**
@@ -115,9 +122,9 @@ export function chooseDelimiter(text: Buffer, dialect: Omit<CsvDialect, 'delimit
     const clean = q < 0 ? records : records.filter((r, i) => !strayQuote(text, startOf(r.line), startOf(records[i + 1]?.line ?? r.line + 1), d, q));
     const all = agreement(records);
     if (all.freq === 0) continue;
-    const { freq, mode } = agreement(clean);
-    // the clean records' vote first, then every record's; a tie keeps the earlier candidate
-    const rank = [freq, mode, all.freq, all.mode];
+    const { freq, mode, weight } = agreement(clean);
+    // the clean records' weighted vote first, then their count, then every record's; a tie keeps the earlier candidate
+    const rank = [weight, freq, mode, all.weight, all.freq, all.mode];
     if (!best || ahead(rank, best.rank)) best = { delimiter, rank };
   }
   return best?.delimiter ?? ',';
