@@ -57,8 +57,16 @@ describe('delimiter', () => {
   // gives the comma one more agreeing line; a two-column comma file keeps the comma unless three in
   // four of its lines split alike on another delimiter
   it.each([
-    [';', 'balance lines above semicolon rows with one decimal comma each', `Saldo;66.331,90;EUR\nVorher;65.000,00;EUR\nBuchung;Text;Betrag;W\n${rowsOf(20, (i) => `0${i % 9}.01.2020;t${i};-${i},50;EUR`)}\n`],
-    [',', 'a two-column comma file, half its notes holding two unquoted semicolons', `id,note\n${rowsOf(20, (i) => (i % 2 ? `${i},a; b; c` : `${i},plain`))}\n`],
+    [
+      ';',
+      'balance lines above semicolon rows with one decimal comma each',
+      `Saldo;66.331,90;EUR\nVorher;65.000,00;EUR\nBuchung;Text;Betrag;W\n${rowsOf(20, (i) => `0${i % 9}.01.2020;t${i};-${i},50;EUR`)}\n`,
+    ],
+    [
+      ',',
+      'a two-column comma file, half its notes holding two unquoted semicolons',
+      `id,note\n${rowsOf(20, (i) => (i % 2 ? `${i},a; b; c` : `${i},plain`))}\n`,
+    ],
   ])('takes %j for %s', async (delimiter, _, content) => {
     const { detected } = await readAll(file(`weigh${content.length}.csv`, content));
     expect(detected.delimiter).toBe(delimiter);
