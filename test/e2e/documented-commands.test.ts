@@ -21,7 +21,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
 import { BIN } from '../helpers/cli.js';
-import { type Doc, docFiles, readDoc, ROOT, type Step } from '../helpers/doc-blocks.js';
+import { brokenLinks, type Doc, docFiles, readDoc, ROOT, type Step } from '../helpers/doc-blocks.js';
 
 const COMMAND_TIMEOUT_MS = 120_000;
 const docs = docFiles().map((f) => readDoc(f));
@@ -201,6 +201,14 @@ const counts = {
 test(`README.md and docs/*.md: ${counts.run} commands run, ${counts.notRun} marked not run (in ${counts.notRunBlocks} blocks, each with its reason); every shell block marked, every command npx batch-sync`, () => {
   expect(docs.flatMap((d) => d.problems)).toEqual([]);
   expect(counts.run).toBeGreaterThan(0);
+});
+
+// docs/schemas.md is written on the h/schemas branch, merged at the same time as this one; until then
+// the README's and the profiles guide's links to it are the only ones allowed to point nowhere
+const PENDING = new Set(['README.md: docs/schemas.md: no such file', 'docs/profiles.md: schemas.md: no such file']);
+
+test('every link between README.md, docs/*.md, ARCHITECTURE.md and BENCHMARKS.md names a file and a heading that exist', () => {
+  expect(brokenLinks().filter((l) => !PENDING.has(l))).toEqual([]);
 });
 
 test.concurrent.each(toRun.map((d) => [d.path, d] as const))(

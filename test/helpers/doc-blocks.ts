@@ -12,7 +12,7 @@
 // sentence "In `FILE`, [on line N,] replace `A` with `B` [and `C` with `D`]" is an edit the test
 // makes as the reader would, before the next command.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 
 export const ROOT = resolve(__dirname, '../..');
 
@@ -185,4 +185,40 @@ export function blockUnder(path: string, heading: string, lang = 'sh'): Block {
   const block = readDoc(path).blocks.find((b) => b.heading === heading && b.lang === lang);
   if (!block) throw new Error(`${path} has no ${lang} block under "${heading}"`);
   return block;
+}
+
+/** GitHub's anchor for a heading: lower case, punctuation dropped (letters, digits, `-`, `_` kept), spaces as `-`. */
+function anchor(heading: string): string {
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\- _]/gu, '')
+    .replaceAll(' ', '-');
+}
+
+/** The anchors of a Markdown file's headings (outside fenced blocks). */
+function anchors(text: string): Set<string> {
+  const out = new Set<string>();
+  let fenced = false;
+  for (const line of text.split('\n')) {
+    if (/^\s*```/.test(line)) fenced = !fenced;
+    else if (!fenced && /^#{1,6} /.test(line)) out.add(anchor(line.replace(/^#+ /, '')));
+  }
+  return out;
+}
+
+/** Links from README.md, docs/*.md, ARCHITECTURE.md and BENCHMARKS.md to a file or heading that is not there. */
+export function brokenLinks(root = ROOT): string[] {
+  const broken: string[] = [];
+  for (const doc of [...docFiles(root), 'ARCHITECTURE.md', 'BENCHMARKS.md']) {
+    const text = readFileSync(join(root, doc), 'utf8').replace(/^\s*```[\s\S]*?^\s*```/gm, '');
+    for (const [, url] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+      if (/^[a-z]+:/.test(url!)) continue;
+      const [path, fragment] = url!.split('#') as [string, string | undefined];
+      const target = path ? join(dirname(join(root, doc)), path) : join(root, doc);
+      if (!existsSync(target)) broken.push(`${doc}: ${url}: no such file`);
+      else if (fragment && target.endsWith('.md') && !anchors(readFileSync(target, 'utf8')).has(fragment)) broken.push(`${doc}: ${url}: no such heading`);
+    }
+  }
+  return broken;
 }
