@@ -1,6 +1,6 @@
 // A planned batch's last steps: in validate and --dry-run it is shown and its rows are valid; in a
-// push it waits for a place (--concurrency), for the journal to be on disk and for its in-flight
-// record, then goes out (dispatch.ts) and its rows get the server's verdicts. Once the run has
+// push it waits for a place (--concurrency), then for the journal to be on disk and for its in-flight
+// record (both at once), then goes out (dispatch.ts) and its rows get the server's verdicts. Once the run has
 // stopped, a batch is not sent and its rows are NOT_SENT.
 import type { Resource } from '../contract/resources.js';
 import { envelopeBytes, type PlannedBatch, type PlannedItem } from '../plan/batcher.js';
@@ -131,16 +131,19 @@ function notSent(run: RunControl, resource: Resource, batch: PlannedBatch<RowMet
 async function deliver(run: RunControl, ctx: DispatchContext, batch: PlannedBatch<RowMeta>): Promise<void> {
   const { hooks, counts } = run;
   const resource = ctx.resource;
+  // the run may have stopped while this batch waited for a place
+  if (run.stop()) return notSent(run, resource, batch);
+  // its id, members and exact bytes on disk before it leaves: a run killed now resends it first next
+  // time, under the same batchId (an idempotency key for the server). Written while the journal's
+  // fsync below runs: the batch waits for both at once, not for one after the other
+  const recording = hooks.sending?.(resource, batch);
   // the state's journal is fsync'ed off this thread: no batch goes out before the acknowledgements already recorded are on disk
   const syncing = hooks.durable?.();
   if (syncing) await syncing;
-  // the run may have stopped while this batch waited for a place
-  if (run.stop()) return notSent(run, resource, batch);
-  // its id, members and exact bytes on disk before it leaves: a run killed now resends it
-  // first next time, under the same batchId (an idempotency key for the server)
-  const handle = hooks.sending === undefined ? undefined : await hooks.sending(resource, batch);
+  const handle = await recording;
   if (run.stop()) {
-    if (handle !== undefined) hooks.landed?.(handle);
+    // never sent, so there is nothing to resend: its record goes now
+    if (handle !== undefined) hooks.withdrawn?.(handle);
     return notSent(run, resource, batch);
   }
   let answered: boolean;

@@ -66,13 +66,15 @@ export interface RunHooks {
   durable?(): Promise<void> | undefined;
   progress?(counts: ProgressCounts): void;
   /**
-   * Before a batch's first request (the state's in-flight record, in-flight.ts): resolves with a
-   * handle once its id, members and bytes are on disk, or with undefined when they could not be
-   * written (the run is then stopped, and the batch is not sent).
+   * Before a batch's first request (the state's in-flight record, in-flight.ts): writes it at once
+   * and resolves with a handle once its id, members and bytes are on disk, or with undefined when
+   * they could not be written (the run is then stopped, and the batch is not sent). Never rejects.
    */
   sending?(resource: Resource, batch: PlannedBatch<RowMeta>): Promise<string | undefined>;
-  /** The batch of `sending`'s handle was answered, or not sent after all: its record may go once the answer is journaled. */
+  /** The batch of `sending`'s handle was answered: its record may go once the answer is journaled. */
   landed?(handle: string): void;
+  /** The batch of `sending`'s handle was not sent after all (the run stopped): its record goes now. */
+  withdrawn?(handle: string): void;
   /**
    * The outcome of this row when a batch resent at the start of the run (an interrupted run's, with
    * its own batchId and bytes) carried this very item: the row then gets that outcome, and is not

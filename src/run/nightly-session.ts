@@ -6,7 +6,8 @@ import { BatchSyncError, ConfigError, EXIT, errorMessage } from '../errors.js';
 import { createErrorsCsv, type ErrorsCsvWriter } from '../report/errors-csv.js';
 import { reportJson } from '../report/render-json.js';
 import { summaryLine } from '../report/summary-line.js';
-import { ensureInFlightDir, loadInFlightFor, writeInFlight, type LoadedInFlight } from '../state/in-flight.js';
+import { ensureInFlightDir, loadInFlightFor, type LoadedInFlight } from '../state/in-flight.js';
+import { inFlightWriter, type InFlightWriter } from '../state/in-flight-writer.js';
 import { dropEmptyRunFolder, pruneReports, runFolder, writeRunReport } from '../state/report-archive.js';
 import { acquireLock, describeHolder } from '../state/run-lock.js';
 import { stateScope } from '../state/state-scope.js';
@@ -60,6 +61,7 @@ interface Opened {
   store?: StateStore;
   leftInFlight: LoadedInFlight[];
   inFlightDir?: string;
+  inFlight?: InFlightWriter;
   folder?: string;
   errors?: ErrorsCsvWriter;
   failed: { state: boolean };
@@ -82,6 +84,7 @@ function openUnderLock(ctx: SessionContext, stateDir: string, scope: string): Op
     opened.leftInFlight = loadInFlightFor(stateDir, scope, notes);
     for (const note of notes) notice(`warning: ${note}`);
     opened.inFlightDir = ensureInFlightDir(stateDir);
+    opened.inFlight = inFlightWriter(opened.inFlightDir);
   }
   if (settings.reportDir !== undefined) {
     const folder = runFolder(settings.reportDir, ctx.runId);
@@ -146,13 +149,14 @@ export function openNightlySession(ctx: SessionContext): RunSession | undefined 
       sending: async (resource, batch) => {
         const items = batch.items.map((i) => ({ externalId: i.meta.externalId, file: i.meta.file, line: i.meta.line, bytes: i.bytes, fp: i.meta.fp }));
         try {
-          return await writeInFlight(opened.inFlightDir!, { scope, resource, source: settings.source, batchId: batch.batchId, items }, batch.body);
+          return await opened.inFlight!.write({ scope, resource, source: settings.source, batchId: batch.batchId, items }, batch.body);
         } catch (error) {
           ctx.stop('STATE_NOT_SAVED', `stopped: cannot record batch ${batch.batchId} as in flight in ${opened.inFlightDir}: ${errorMessage(error)}`);
           return undefined;
         }
       },
       landed: landing.landed,
+      withdrawn: landing.drop,
       resent: resender!.resent,
     },
     resume: resender?.resume,

@@ -16,7 +16,7 @@ import type { SyncPlan } from '../config/sync-plan.js';
 import type { Job, ProgressCounts, RunMode } from '../rows/types.js';
 
 /** The hooks by which the incremental state takes part in a run. */
-type StateHooks = 'accepted' | 'unchanged' | 'holds' | 'learn' | 'sameRow' | 'fingerprints' | 'durable' | 'sending' | 'landed' | 'resent';
+type StateHooks = 'accepted' | 'unchanged' | 'holds' | 'learn' | 'sameRow' | 'fingerprints' | 'durable' | 'sending' | 'landed' | 'withdrawn' | 'resent';
 
 export interface SyncRequest {
   mode: RunMode;

@@ -18,7 +18,7 @@ import { dispatchBatch, type BatchSender, type DispatchContext } from './dispatc
 export interface Landing {
   /** The batch of this record was answered: its record goes once the answer is on disk. */
   landed(path: string): void;
-  /** Removes a record now (its answer is on disk already). */
+  /** Removes a record now: its answer is on disk already, or its batch was never sent. */
   drop(path: string): void;
   /** Every acknowledgement is on disk: the answered batches' records go. */
   flush(): void;

@@ -1,6 +1,7 @@
 // The batches in flight, on disk: before a batch's first request leaves, its exact request body and
 // its members (externalId, file, line, each item's byte length, the row's fingerprint) are written to
-// `<state-dir>/in-flight/<batch id>.batch` and fsync'ed; once the server's answer is processed and its
+// `<state-dir>/in-flight/<batch id>.batch` and fsync'ed (in-flight-writer.ts, together with the records
+// of the batches that leave with it); once the server's answer is processed and its
 // acknowledgements are in the journal, the file is removed. A run killed with batches in the air leaves
 // their files, and the next run sends them first, with the same batchId and the same bytes — an
 // idempotency key a server can deduplicate on — before it reads any input.
@@ -16,7 +17,6 @@
 // (no body digest; written by the release before) are still read, so an upgrade resends them.
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, renameSync, unlinkSync } from 'node:fs';
-import { open, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Resource } from '../contract/resources.js';
 import { envelopeHead } from '../plan/batcher.js';
@@ -66,6 +66,17 @@ function fileName(batchId: string): string {
 
 const bodyDigest = (body: Buffer) => createHash('sha256').update(body).digest('hex');
 
+/** Where the record of `batchId` goes in the folder `dir`. */
+export const recordPath = (dir: string, batchId: string) => join(dir, fileName(batchId));
+
+/** The record's first two lines (the version, then the record with its body's length and digest); the body follows them. */
+export function recordHead(record: InFlightRecord, body: Buffer): Buffer {
+  return Buffer.from(
+    `${HEADER}\n${JSON.stringify({ ...record, bodyBytes: body.length, bodySha256: bodyDigest(body), items: record.items.map((i) => ({ ...i, fp: i.fp && hashHex(i.fp) })) })}\n`,
+    'utf8',
+  );
+}
+
 /** Creates the folder (and makes its entry durable) when it is not there yet. */
 export function ensureInFlightDir(stateDir: string): string {
   const dir = inFlightDir(stateDir);
@@ -74,48 +85,12 @@ export function ensureInFlightDir(stateDir: string): string {
   return dir;
 }
 
-/**
- * Writes the record and fsyncs it and its folder, off the main thread. Resolves with its path once it
- * is on disk: only then may the batch's first request leave.
- */
-export async function writeInFlight(dir: string, record: InFlightRecord, body: Buffer): Promise<string> {
-  const path = join(dir, fileName(record.batchId));
-  const head = Buffer.from(
-    `${HEADER}\n${JSON.stringify({ ...record, bodyBytes: body.length, bodySha256: bodyDigest(body), items: record.items.map((i) => ({ ...i, fp: i.fp && hashHex(i.fp) })) })}\n`,
-    'utf8',
-  );
-  // 'w': a record left by a run that was killed before it sent this very batch id is replaced
-  const file = await open(path, 'w', 0o600);
+export function removeQuietly(path: string): void {
   try {
-    try {
-      for (const part of [head, body]) {
-        for (let at = 0; at < part.length; ) at += (await file.write(part, at, part.length - at)).bytesWritten;
-      }
-      await file.datasync();
-    } finally {
-      await file.close();
-    }
-  } catch (error) {
-    // a record cut short must not be taken for a batch in flight
-    await removeInFlight(path);
-    throw error;
-  }
-  try {
-    const d = await open(dir, 'r');
-    try {
-      await d.sync();
-    } finally {
-      await d.close();
-    }
+    unlinkSync(path);
   } catch {
-    // not every platform can open or fsync a directory: best effort
+    // gone already
   }
-  return path;
-}
-
-/** Removes a record once its batch is answered and the answer is journaled (a missing file is fine). */
-function removeInFlight(path: string): Promise<void> {
-  return unlink(path).catch(() => undefined);
 }
 
 /**
@@ -141,11 +116,7 @@ export function loadInFlight(stateDir: string, notes: string[]): LoadedInFlight[
     else if (loaded) records.push(loaded);
     else {
       notes.push(`${path}: an in-flight record cut short (the run was stopped while writing it, before its batch was sent); removed`);
-      try {
-        unlinkSync(path);
-      } catch {
-        // gone already
-      }
+      removeQuietly(path);
     }
   }
   return records;
@@ -176,13 +147,7 @@ export function loadInFlightFor(stateDir: string, scope: string, notes: string[]
   const all = loadInFlight(stateDir, notes);
   const mine = inSendOrder(all.filter((r) => r.scope === scope).sort((a, b) => (a.batchId < b.batchId ? -1 : a.batchId > b.batchId ? 1 : 0)));
   const gone = all.filter((r) => r.scope !== scope && r.scope.includes('@embedded-sandbox-'));
-  for (const r of gone) {
-    try {
-      unlinkSync(r.path);
-    } catch {
-      // gone already
-    }
-  }
+  for (const r of gone) removeQuietly(r.path);
   const elsewhere = all.length - mine.length - gone.length;
   if (elsewhere > 0)
     notes.push(

@@ -1,10 +1,10 @@
 // `npm run bench [-- --rows N] [--out file] [--only a,c,...] [--dir d]`: generates the bench input in
 // a temp dir and measures each stage in its own child process (wall time in the parent, peak RSS
 // and CPU from the child itself through rss-probe.mjs). Prints a table and writes the JSON.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { generate, generateSpanish } from './generate.mjs';
+import { DEALS_HEADER, generate, generateSpanish } from './generate.mjs';
 import { generateXlsx } from './generate-xlsx.mjs';
 import { startChild, runChild, stopChild } from './children.mjs';
 import { printTable } from './print.mjs';
@@ -21,7 +21,7 @@ const rows = Number(opt('rows', '1000000'));
 // `--cli path/to/bin/batch-sync.js`: measure another build (before/after figures)
 const cli = opt('cli', join(here, '../../bin/batch-sync.js'));
 const small = Math.min(100_000, rows);
-const only = opt('only', 'a,b,c,d,e,f,g,x,h').split(',');
+const only = opt('only', 'a,b,c,d,e,f,s,g,x,h').split(',');
 // the machine is shared: each stage can run `--repeat n` times, the median wall (and its RSS) is kept
 const repeat = Number(opt('repeat', '1'));
 const dir = opt('dir', undefined) ?? mkdtempSync(join(tmpdir(), 'batch-sync-bench-'));
@@ -105,6 +105,23 @@ if (only.includes('f')) {
     stage('f', 'incremental rerun, 1% changed', medianOf(reruns), rows);
   }
 }
+// (s) what a run pays to open its state before its first row: a dry run of a header-only deals file
+// against the state (f) left (the deals' snapshot with their fingerprints, the rerun's journal over
+// it), and (s0) the same against an empty state directory, its floor in the same run: s/s0 and s − s0
+if (only.includes('s')) {
+  if (results.stages.f?.wallSec === undefined) {
+    results.stages.s = { skipped: 'needs the state the incremental stage leaves (--only f,s)' };
+    console.error('  s skipped: needs stage f');
+  } else {
+    // named deals.csv: its kind comes from its name, as for every other stage's file
+    const header = join(dir, 'header-only', 'deals.csv');
+    mkdirSync(join(dir, 'header-only'), { recursive: true });
+    writeFileSync(header, `${DEALS_HEADER}\n`);
+    const dry = (state) => runChild(cli, ['push', '--dry-run', '--incremental', '--state-dir', state, '--format', 'json', header], { env: sinkEnv });
+    stage('s0', 'dry run of no rows, empty state (the floor of s)', await median(() => dry(join(dir, 'state-empty'))), rows);
+    stage('s', `dry run of no rows against the state of (f): ${rows} deals`, await median(() => dry(join(dir, 'state', '0'))), rows);
+  }
+}
 await stopChild(sink);
 
 if (only.includes('e')) {
@@ -158,6 +175,8 @@ results.ratios = {
   'd/c': ratio('d', 'c'),
   'f/a': ratio('f', 'a'),
   'g/c': ratio('g', 'c'),
+  's/s0': ratio('s', 's0'),
+  's-s0 (opening the state, s)': s.s?.wallSec && s.s0?.wallSec ? +(s.s.wallSec - s.s0.wallSec).toFixed(3) : null,
   'x/c': ratio('x', 'c'),
   'rss c 1M / c 100k': s.c && s.c100k ? +(s.c.maxRssKb / s.c100k.maxRssKb).toFixed(3) : null,
   ...results.throughput?.targets,
@@ -169,7 +188,8 @@ writeFileSync(
 printTable(results);
 console.log(`\nresults: ${out}`);
 if (!args.includes('--keep'))
-  for (const d of ['full', 'small', 'changed', 'state', 'spanish', 'xlsx', 'h', 'h-probe']) rmSync(join(dir, d), { recursive: true, force: true });
+  for (const d of ['full', 'small', 'changed', 'state', 'state-empty', 'header-only', 'spanish', 'xlsx', 'h', 'h-probe'])
+    rmSync(join(dir, d), { recursive: true, force: true });
 
 function machine() {
   const cpu = readFileSync('/proc/cpuinfo', 'utf8').match(/model name\s*:\s*(.*)/)?.[1] ?? 'unknown';

@@ -8,7 +8,10 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { SALES_PROFILES_CSV, BIN, dealsCsv, runCli, tempFiles } from '../helpers/cli.js';
+import { loadInFlight } from '../../src/state/in-flight.js';
+import { SALES_PROFILES_CSV, BIN, dealsCsv, runCli, startCli, tempFiles } from '../helpers/cli.js';
+import { straceWorks } from '../helpers/strace.js';
+import { accountsCsv, allIds } from './faults-helpers.js';
 
 const KEY = 'kill-test-key-0123456789';
 
@@ -111,6 +114,39 @@ describe('a push killed mid-run', () => {
     expect([...server.applied.values()].every((n) => n === 1)).toBe(true);
     expect(existsSync(join(state, 'lock'))).toBe(false);
   });
+
+  // issue 27: the records of the batches that take their places together are written together,
+  // then made durable together. strace kills the push as the first of their fdatasyncs begins: every
+  // record is written, none is on disk for sure, and no batch has left.
+  test.skipIf(!straceWorks())(
+    "SIGKILL inside a group's write (its records written, their fsync begun, no batch sent), then a rerun: every row applied exactly once",
+    { timeout: 60_000 },
+    async () => {
+      const dir = tempFiles({ 'accounts.csv': accountsCsv(100) });
+      const server = await countingServer();
+      servers.push(server);
+      const args = ['push', '--incremental', '--concurrency', '4', '--batch-size', '10', '--base-url', server.url, 'accounts.csv'];
+      const under = ['strace', '-f', '-qq', '-o', '/dev/null', '-e', 'trace=fdatasync', '-e', 'inject=fdatasync:signal=KILL:when=1'];
+      const killed = await startCli(args, { cwd: dir, under, env: { BATCH_SYNC_API_KEY: KEY } }).result;
+      expect(killed.signal).toBe('SIGKILL');
+      expect(server.applied.size).toBe(0);
+      // the group: the four batches that took their places at once, each record whole
+      const state = join(dir, '.batch-sync');
+      const notes: string[] = [];
+      const group = loadInFlight(state, notes);
+      expect(notes).toEqual([]);
+      expect(group.map((r) => r.items.length)).toEqual([10, 10, 10, 10]);
+
+      const rerun = await startCli(args, { cwd: dir, env: { BATCH_SYNC_API_KEY: KEY } }).result;
+      expect(rerun.code).toBe(0);
+      expect(rerun.stderr).toMatch(/OK exit=0 read=100 accepted=100 rejected=0 invalid=0 skipped=0/);
+      // sent first under their own ids: never applied before, so applied once now
+      for (const r of group) expect(rerun.stderr).toContain(`note: resending batch ${r.batchId} (10 account items) that an interrupted run left in flight`);
+      expect([...server.applied.keys()].sort()).toEqual(allIds(100).sort());
+      expect([...server.applied.values()].every((n) => n === 1)).toBe(true);
+      expect(readdirSync(join(state, 'in-flight'))).toEqual([]);
+    },
+  );
 
   test('a second run while the first holds the lock exits 4 at once, naming it', { timeout: 60_000 }, async () => {
     const dir = tempFiles({ 'sales-profiles.csv': SALES_PROFILES_CSV, 'deals.csv': dealsCsv(50) });

@@ -44,11 +44,13 @@ export interface StartOptions {
   cwd?: string;
   /** Shell commands run before the CLI, in the same process (e.g. `ulimit -f 128`). */
   shellPrefix?: string;
+  /** A command the CLI runs under (e.g. `strace` and its options): it is given node and the CLI's arguments. */
+  under?: string[];
 }
 
 /** The built CLI as a child process the test can signal; `result` settles when it exits. */
 export function startCli(args: string[], options: StartOptions = {}): { child: ChildProcess; result: Promise<CliResult> } {
-  const argv = [process.execPath, BIN, ...args];
+  const argv = [...(options.under ?? []), process.execPath, BIN, ...args];
   const [command, ...rest] = options.shellPrefix ? ['bash', '-c', `${options.shellPrefix}; exec "$0" "$@"`, ...argv] : argv;
   const child = spawn(command!, rest, {
     cwd: options.cwd,

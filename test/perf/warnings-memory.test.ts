@@ -13,6 +13,9 @@ import { type MeasuredRun, runMeasured } from '../helpers/measured-cli.js';
 import { generateAccountsXlsx } from '../bench/generate-xlsx.mjs';
 
 const ROWS = 100_000;
+// measured 1.02 (JSON) and 1.03 (human) at 300,000 rows on a quiet host, once 1.31 on a 2-core host
+// at load 15 beside other suites; a build keeping every warning peaks at 3 times
+const LIMIT = 1.5;
 let dir: string;
 let clean: string;
 let warned: string;
@@ -28,7 +31,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-test(`validate of ${ROWS} rows each with a warning peaks within 1.3 times the same rows without, in JSON and human reports`, async () => {
+test(`validate of ${ROWS} rows each with a warning peaks within 1.5 times the same rows without, in JSON and human reports`, async () => {
   const base = await validate(clean, 'json');
   expect(base.code, base.stderr.slice(-1500)).toBe(0);
   expect(JSON.parse(base.stdout).totals).toMatchObject({ read: ROWS, accepted: ROWS, warnings: 0 });
@@ -38,8 +41,8 @@ test(`validate of ${ROWS} rows each with a warning peaks within 1.3 times the sa
   const human = await validate(warned, 'human');
   expect(human.code, human.stderr.slice(-1500)).toBe(0);
   const figures = `clean ${base.maxRssMb.toFixed(0)} MB, warned json ${json.maxRssMb.toFixed(0)} MB, human ${human.maxRssMb.toFixed(0)} MB`;
-  expect(json.maxRssMb / base.maxRssMb, figures).toBeLessThan(1.3);
-  expect(human.maxRssMb / base.maxRssMb, figures).toBeLessThan(1.3);
+  expect(json.maxRssMb / base.maxRssMb, figures).toBeLessThan(LIMIT);
+  expect(human.maxRssMb / base.maxRssMb, figures).toBeLessThan(LIMIT);
 
   // every warning counted, under one reason, its first examples listed and the rest only counted
   const report = JSON.parse(json.stdout);

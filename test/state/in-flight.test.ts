@@ -1,12 +1,15 @@
 // The in-flight records (src/state/in-flight.ts): what is written comes back byte for byte, each
-// item's JSON sliced from the body exactly; a record cut anywhere is never taken for a batch.
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+// item's JSON sliced from the body exactly; a record cut anywhere is never taken for a batch; the
+// records of batches that leave together are written together, and one that cannot be written fails
+// alone, leaving no file.
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { expect, test } from 'vitest';
 import { envelopeBody } from '../../src/plan/batcher.js';
-import { ensureInFlightDir, loadInFlight, writeInFlight } from '../../src/state/in-flight.js';
+import { ensureInFlightDir, loadInFlight, type InFlightRecord } from '../../src/state/in-flight.js';
+import { inFlightWriter } from '../../src/state/in-flight-writer.js';
 
 const item = fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }), fc.oneof(fc.string(), fc.integer(), fc.boolean()), { maxKeys: 4 });
 
@@ -24,7 +27,10 @@ test('a record comes back with its exact body, and each item as the bytes it was
           return { json, bytes: Buffer.byteLength(json), meta: { externalId: `X-${i}`, file: 'a.csv', line: i + 2 } };
         });
         const body = envelopeBody(batchId, source, items);
-        await writeInFlight(dir, { scope: 'post@http://x', resource: 'deal', source, batchId, items: items.map((i) => ({ ...i.meta, bytes: i.bytes })) }, body);
+        await inFlightWriter(dir).write(
+          { scope: 'post@http://x', resource: 'deal', source, batchId, items: items.map((i) => ({ ...i.meta, bytes: i.bytes })) },
+          body,
+        );
         const notes: string[] = [];
         const [loaded, ...rest] = loadInFlight(state, notes);
         expect(rest).toEqual([]);
@@ -48,8 +54,7 @@ test('a record cut at any byte is removed with a note, never resent', async () =
     meta: { externalId: String(i), file: 'a.csv', line: i + 2 },
   }));
   const body = envelopeBody('b-1', 'src', items);
-  const path = await writeInFlight(
-    dir,
+  const path = await inFlightWriter(dir).write(
     { scope: 's', resource: 'deal', source: 'src', batchId: 'b-1', items: items.map((i) => ({ ...i.meta, bytes: i.bytes })) },
     body,
   );
@@ -68,8 +73,7 @@ test('a record of the release before (version 1, no body digest) is still resent
   const dir = ensureInFlightDir(state);
   const items = [{ json: '{"externalId":"A"}', bytes: 18, meta: { externalId: 'A', file: 'a.csv', line: 2 } }];
   const body = envelopeBody('b-1', 'src', items);
-  const path = await writeInFlight(
-    dir,
+  const path = await inFlightWriter(dir).write(
     { scope: 's', resource: 'deal', source: 'src', batchId: 'b-1', items: items.map((i) => ({ ...i.meta, bytes: i.bytes })) },
     body,
   );
@@ -84,4 +88,47 @@ test('a record of the release before (version 1, no body digest) is still resent
   // its batchId edited in the record alone: the body's envelope no longer says it, never resent either
   writeFileSync(path, whole.replace(/"batchId":"b-1"/, '"batchId":"b-2"'));
   expect(loadInFlight(state, [])).toEqual([]);
+});
+
+/** A one-item record of `batchId` and its body. */
+function oneItem(batchId: string): [InFlightRecord, Buffer] {
+  const items = [
+    { json: `{"externalId":"${batchId}"}`, bytes: Buffer.byteLength(`{"externalId":"${batchId}"}`), meta: { externalId: batchId, file: 'a.csv', line: 2 } },
+  ];
+  return [
+    { scope: 's', resource: 'deal', source: 'src', batchId, items: items.map((i) => ({ ...i.meta, bytes: i.bytes })) },
+    envelopeBody(batchId, 'src', items),
+  ];
+}
+
+test('the records of batches that leave together are written in one go: each whole on disk when its promise resolves, each read back as written', async () => {
+  const state = mkdtempSync(join(tmpdir(), 'in-flight-'));
+  const writer = inFlightWriter(ensureInFlightDir(state));
+  const ids = ['b-1', 'b-2', 'b-3', 'b-4'];
+  // written in the same turn, as the batches that take their places together
+  const paths = await Promise.all(ids.map((id) => writer.write(...oneItem(id))));
+  expect(new Set(paths).size).toBe(4);
+  // and one written after the group finished: a group of its own
+  paths.push(await writer.write(...oneItem('b-5')));
+  const loaded = loadInFlight(state, []);
+  expect(loaded.map((r) => r.batchId)).toEqual([...ids, 'b-5']);
+  expect(loaded.map((r) => r.path)).toEqual(paths);
+  for (const r of loaded) expect(r.body.equals(oneItem(r.batchId)[1])).toBe(true);
+});
+
+test('a record that cannot be written fails alone, leaving nothing of its own; the others of its group are written', async () => {
+  const state = mkdtempSync(join(tmpdir(), 'in-flight-'));
+  const dir = ensureInFlightDir(state);
+  const writer = inFlightWriter(dir);
+  // a directory where b-2's record goes: its open fails (EISDIR)
+  const taken = await writer.write(...oneItem('b-2'));
+  unlinkSync(taken);
+  mkdirSync(taken);
+  const results = await Promise.allSettled(['b-1', 'b-2', 'b-3'].map((id) => writer.write(...oneItem(id))));
+  expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+  expect(String((results[1] as PromiseRejectedResult).reason)).toMatch(/EISDIR/);
+  expect(statSync(taken).isDirectory()).toBe(true);
+  expect(readdirSync(dir).sort()).toEqual(
+    [(results[0] as PromiseFulfilledResult<string>).value, taken, (results[2] as PromiseFulfilledResult<string>).value].map((p) => p.split('/').pop()).sort(),
+  );
 });

@@ -1,44 +1,56 @@
-// "The state store opens fast with a million entries": a 1,000,000-entry state (snapshot plus a
-// journal of 100,000 more; the deals with their row fingerprints) opens well inside the bound, with
-// its heap cost printed for the record.
+// A state at the scale of a real export: 1,000,000 deals with their row fingerprints, folded into
+// the snapshot, then 100,000 accounts in the journal over it. Reopened, every entry is there and
+// answers as it was recorded: the id tables and hash tables grown past a million, the snapshot read
+// in place, the journal replayed over it. How long opening takes is the bench's to say (stage (s) in
+// test/bench/run.mjs, figures in BENCHMARKS.md): a wall-clock limit here fails on a loaded machine
+// and proves nothing on an idle one.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
+import { FingerprintSet } from '../../src/state/row-fingerprint.js';
 import { openStateStore } from '../../src/state/state-store.js';
 
-const N = 1_000_000;
+const DEALS = 1_000_000;
+const ACCOUNTS = 100_000;
+const deal = (i: number) => `{"externalId":"DEAL-${i}","title":"Deal ${i}","amount":{"value":"${i}.50","currency":"USD"}}`;
+const account = (i: number) => `{"i":${i}}`;
+const fp = (i: number) => ({ hi: i, lo: Math.imul(i, 2654435761) >>> 0 || 1 });
 
-test('opens a 1M-entry state in under 5 s', { timeout: 120_000 }, async () => {
+test('a 1.1M-entry state (snapshot and journal) reopens with every entry as it was recorded', { timeout: 180_000 }, async () => {
   const d = mkdtempSync(join(tmpdir(), 'batch-sync-scale-'));
   const build = openStateStore(d);
-  const item = (i: number) => `{"externalId":"DEAL-${i}","title":"Deal ${i}","amount":{"value":"${i}.50","currency":"USD"}}`;
-  for (let i = 0; i < N; i++) {
+  for (let i = 0; i < DEALS; i++) {
     // with its row's fingerprint, as every run records them
-    build.accepted('post', 'deal', `DEAL-${i}`, item(i), [], { hi: i, lo: Math.imul(i, 2654435761) >>> 0 || 1 });
+    build.accepted('post', 'deal', `DEAL-${i}`, deal(i), [], fp(i));
     // one journal write per 100 items, as per batch
     if (i % 100 === 99) await Promise.resolve();
   }
-  const perBatchMs = build.stats().flushMs / build.stats().flushes;
   build.compact();
-  for (let i = 0; i < 100_000; i++) build.accepted('post', 'account', `ACC-${i}`, `{"i":${i}}`);
+  for (let i = 0; i < ACCOUNTS; i++) build.accepted('post', 'account', `ACC-${i}`, account(i));
   await Promise.resolve();
   build.flush();
+  expect(build.stats().journalBytes).toBeGreaterThan(0);
 
-  globalThis.gc?.();
-  const before = process.memoryUsage().heapUsed;
-  const started = performance.now();
   const store = openStateStore(d, { readOnly: true });
-  const openMs = performance.now() - started;
-  globalThis.gc?.();
-  const heapMb = (process.memoryUsage().heapUsed - before) / 1024 / 1024;
-  expect(store.stats().entries).toBe(N + 100_000);
-  expect(store.unchanged('post', 'deal', 'DEAL-123456', item(123456))).toBe(true);
-  expect(store.unchanged('post', 'deal', 'DEAL-123456', item(7))).toBe(false);
-  expect(store.sameRow('post', 'deal', 'DEAL-123456', { hi: 123456, lo: Math.imul(123456, 2654435761) >>> 0 })).toBe(true);
-  console.info(
-    `state scale: open ${N + 100_000} entries in ${openMs.toFixed(0)} ms, heap +${heapMb.toFixed(0)} MB; journal write+fsync per 100-item batch ${perBatchMs.toFixed(2)} ms`,
-  );
-  expect(openMs).toBeLessThan(5000);
+  expect(store.notes).toEqual([]);
+  expect(store.stats().entries).toBe(DEALS + ACCOUNTS);
+  // every 997th deal (a prime stride: ids all over the tables), and the last
+  const sample = [...Array.from({ length: Math.ceil(DEALS / 997) }, (_, k) => k * 997), DEALS - 1];
+  const known = new FingerprintSet(store.fingerprints('post', 'deal')!);
+  for (const i of sample) {
+    const id = `DEAL-${i}`;
+    expect(store.unchanged('post', 'deal', id, deal(i)), id).toBe(true);
+    expect(store.unchanged('post', 'deal', id, deal(i + 1)), id).toBe(false);
+    expect(store.sameRow('post', 'deal', id, fp(i)), id).toBe(true);
+    expect(store.sameRow('post', 'deal', id, fp(i + 1)), id).toBe(false);
+    // and the set of fingerprints the read worker is given holds its row's
+    expect(known.has(fp(i)), id).toBe(true);
+  }
+  for (let i = 0; i < ACCOUNTS; i += 101) expect(store.unchanged('post', 'account', `ACC-${i}`, account(i)), `ACC-${i}`).toBe(true);
+  // what was never recorded is not known, under any method or resource
+  expect(store.known('post', 'deal', `DEAL-${DEALS}`)).toBe(false);
+  expect(store.known('patch', 'deal', 'DEAL-0')).toBe(false);
+  expect(store.known('post', 'account', 'DEAL-0')).toBe(false);
   build.close();
 });
