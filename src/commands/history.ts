@@ -10,6 +10,7 @@ import { visible } from '../report/terminal-text.js';
 import { loadPlanFor } from '../run/sync.js';
 import { readRunReports } from '../state/report-archive.js';
 import { addOptions, givenFlags } from './add-options.js';
+import { examples } from './examples.js';
 import type { SetExit } from './set-exit.js';
 
 export function registerHistory(program: Command, output: Output, _setExit: SetExit): void {
@@ -18,7 +19,10 @@ export function registerHistory(program: Command, output: Output, _setExit: SetE
     .description("show the archived runs of a state directory: counts, exit codes and the trend of each push's rows and duration")
     .addHelpText(
       'after',
-      "\nExamples:\n  batch-sync history --state-dir /var/lib/batch-sync --last 30\n  batch-sync history --format json | jq '.runs[] | select(.exitCode != 0)'",
+      examples(
+        ['batch-sync history --config fixtures/crm-sales-opportunities/batch-sync.config.json', "the runs of that plan's incremental pushes"],
+        ['batch-sync history --state-dir fixtures/crm-sales-opportunities/.batch-sync --last 5 --format json'],
+      ),
     );
   addOptions(command, HISTORY_OPTIONS).action(async (_flags: unknown, self: Command) => {
     const given = givenFlags(self, HISTORY_OPTIONS);

@@ -19,10 +19,12 @@ import { INIT_OPTIONS } from '../config/init-options.js';
 import { resolveOptions, type OptionValues } from '../config/option.js';
 import type { ReaderOptions } from '../read/types.js';
 import { addOptions, givenFlags } from './add-options.js';
+import { schemaRef } from './schema-ref.js';
 import { decideKinds, sampleFor, type Proposed, type Sampled } from './init-sample.js';
 import { tieFiles } from './init-cross.js';
 import type { Output } from '../report/output.js';
 import { plural } from '../report/plural.js';
+import { examples } from './examples.js';
 import type { SetExit } from './set-exit.js';
 
 type InitOptions = OptionValues<typeof INIT_OPTIONS>;
@@ -31,7 +33,15 @@ export function registerInit(program: Command, output: Output, _setExit: SetExit
   const command = program
     .command('init')
     .description('propose a mapping profile for an export (several exports: a profile each and a sync plan that ties them)')
-    .argument('<file...>', "the CSV or .xlsx export(s) to map; with several, FILE:KIND names a file's kind when its header does not tell");
+    .argument('<file...>', "the CSV or .xlsx export(s) to map; with several, FILE:KIND names a file's kind when its header does not tell")
+    .addHelpText(
+      'after',
+      examples(
+        ['batch-sync init fixtures/es-vendedores/vendedores.csv fixtures/es-vendedores/ventas.csv', 'a profile each, and a plan that ties them'],
+        ['batch-sync init fixtures/canonical/deals.csv --resource deal --out deals.profile.json'],
+        ['batch-sync init fixtures/canonical/accounts.csv fixtures/canonical/activities.csv:activity --plan canonical.config.json', 'FILE:KIND names a kind'],
+      ),
+    );
   addOptions(command, INIT_OPTIONS).action(async (args: string[], _flags: unknown, self: Command) => {
     const given = givenFlags(self, INIT_OPTIONS);
     const opts = resolveOptions(INIT_OPTIONS, given, {});
@@ -150,7 +160,8 @@ function splitKind(arg: string, flag: Resource | undefined): { file: string; res
 
 async function writeProfile(p: Proposed, force: boolean | undefined): Promise<void> {
   try {
-    await writeFile(p.out, `${JSON.stringify(p.proposal.profile, null, 2)}\n`, { flag: force ? 'w' : 'wx' });
+    const profile = { $schema: schemaRef('profile', p.out), ...p.proposal.profile };
+    await writeFile(p.out, `${JSON.stringify(profile, null, 2)}\n`, { flag: force ? 'w' : 'wx' });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
       throw new UsageError(`${p.out} already exists`, { suggestion: 'use --force to overwrite it, or --out to write elsewhere' });
@@ -163,7 +174,7 @@ async function writePlan(path: string, jobs: readonly Proposed[], force: boolean
   const dir = dirname(resolve(path));
   // paths in a plan are relative to it, with forward slashes so the plan works on every system
   const rel = (p: string) => relative(dir, resolve(p)).split(sep).join('/');
-  const plan = { jobs: jobs.map((p) => ({ file: rel(p.file), resource: p.resource, profile: rel(p.out) })) };
+  const plan = { $schema: schemaRef('plan', path), jobs: jobs.map((p) => ({ file: rel(p.file), resource: p.resource, profile: rel(p.out) })) };
   try {
     await writeFile(path, `${JSON.stringify(plan, null, 2)}\n`, { flag: force ? 'w' : 'wx' });
   } catch (error) {

@@ -9,15 +9,16 @@ import { inspectionJson, inspectionLines } from '../report/render-inspect.js';
 import type { Output } from '../report/output.js';
 import { inspectFile } from '../run/inspect.js';
 import { addOptions, givenFlags } from './add-options.js';
+import { examples } from './examples.js';
 import type { SetExit } from './set-exit.js';
 
 const EXAMPLES = `
 Exit codes: 0 the file was read (whatever its rows hold), 2 it cannot be read or an option is wrong.
-
-Examples:
-  batch-sync inspect fixtures/es-reporte/oportunidades.xlsx
-  batch-sync inspect fixtures/xlsx/oportunidades.xlsx --sheet Listas --rows 2
-  batch-sync inspect fixtures/es-excel/oportunidades.csv --format json --rows 1`;
+${examples(
+  ['batch-sync inspect fixtures/es-reporte/oportunidades.xlsx'],
+  ['batch-sync inspect fixtures/xlsx/oportunidades.xlsx --sheet Listas --rows 2'],
+  ['batch-sync inspect fixtures/es-excel/oportunidades.csv --format json --rows 1'],
+)}`;
 
 export function registerInspect(program: Command, output: Output, _setExit: SetExit): void {
   const command = program

@@ -10,6 +10,7 @@ import { BatchSyncError, EXIT } from '../errors.js';
 import { createCronNotifier, type CronNotifier } from '../report/notify.js';
 import { visible } from '../report/terminal-text.js';
 import { addOptions, givenFlags } from './add-options.js';
+import { examples } from './examples.js';
 import type { SetExit } from './set-exit.js';
 import { FILES_ARGUMENT, runSyncCommand, syncRequest } from './run-command.js';
 import { interruptSignals } from './signals.js';
@@ -25,13 +26,11 @@ Environment:
 Exit codes: 0 every row accepted, 1 some rows not accepted, 2 unusable input or
 options (nothing sent), 3 run aborted (key refused, API unreachable, retries
 exhausted, interrupted, guard tripped), 4 another run holds the state directory.
-
-Examples:
-  batch-sync push --sandbox --config fixtures/crm-sales-opportunities/batch-sync.config.json
-  batch-sync push sales-profiles.csv deals.csv --errors failed.csv
-  batch-sync push --incremental --quiet --api-key-file ~/.batch-sync-key
-  batch-sync push --incremental --quiet --ping-url https://hc-ping.com/<uuid>
-  batch-sync push --dry-run --incremental --format github   (what the next push would change)`;
+${examples(
+  ['batch-sync push --sandbox --config fixtures/crm-sales-opportunities/batch-sync.config.json', 'no account needed: the embedded sandbox'],
+  ['batch-sync push fixtures/canonical/sales-profiles.csv fixtures/canonical/deals.csv --errors failed.csv', 'to $BATCH_SYNC_BASE_URL'],
+  ['batch-sync push --incremental --quiet --api-key-file ~/.batch-sync-key --config fixtures/crm-sales-opportunities/batch-sync.config.json', 'from cron'],
+)}`;
 
 export function registerPush(program: Command, output: Output, setExit: SetExit): void {
   const command = program

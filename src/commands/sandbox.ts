@@ -13,6 +13,7 @@ import { visible } from '../report/terminal-text.js';
 import type { BatchLogEntry } from '../sandbox/batch-history.js';
 import { sandboxOptionsSchema } from '../sandbox/options.js';
 import { addOptions, givenFlags } from './add-options.js';
+import { examples } from './examples.js';
 import type { SetExit } from './set-exit.js';
 
 function describeBatch(e: BatchLogEntry): string {
@@ -22,7 +23,17 @@ function describeBatch(e: BatchLogEntry): string {
 }
 
 export function registerSandbox(program: Command, output: Output, _setExit: SetExit): void {
-  const command = program.command('sandbox').description('run a local implementation of the batch integration API to try push against');
+  const command = program
+    .command('sandbox')
+    .description('run a local implementation of the batch integration API to try push against')
+    .addHelpText(
+      'after',
+      examples(
+        ['batch-sync sandbox --port 0 --api-key try-it', 'a free port; it prints the two variables to give push'],
+        ['batch-sync sandbox --port 0 --answers documented --fail-rate 0.1 --seed 7', 'answers as the real API does, 1 batch in 10 failing'],
+        ['batch-sync sandbox --port 0 --store sandbox.json --quiet', 'records kept across restarts'],
+      ),
+    );
   addOptions(command, SANDBOX_OPTIONS).action(async (_flags: unknown, self: Command) => {
     const { quiet, ...options } = resolveOptions(SANDBOX_OPTIONS, givenFlags(self, SANDBOX_OPTIONS), processEnv());
     const generated = options.apiKey === undefined;

@@ -100,8 +100,8 @@ export function checkCombinations(table: OptionTable, given: GivenFlags): void {
   }
 }
 
-/** The plan's fields for a table's options, nested by their plan paths, each optional. */
-export function planShape(table: OptionTable): Record<string, z.ZodType> {
+/** The plan's fields for a table's options, nested by their plan paths, each optional; `about` describes the groups. */
+export function planShape(table: OptionTable, about: Record<string, string> = {}): Record<string, z.ZodType> {
   const shape: Record<string, z.ZodType | Record<string, z.ZodType>> = {};
   for (const row of Object.values(table)) {
     for (const path of planPaths(row)) {
@@ -110,5 +110,9 @@ export function planShape(table: OptionTable): Record<string, z.ZodType> {
       else ((shape[head] ??= {}) as Record<string, z.ZodType>)[field] = row.schema.optional();
     }
   }
-  return Object.fromEntries(Object.entries(shape).map(([k, v]) => [k, v instanceof z.ZodType ? v : z.strictObject(v).optional()]));
+  const group = (key: string, fields: Record<string, z.ZodType>) => {
+    const object = z.strictObject(fields).optional();
+    return about[key] === undefined ? object : object.describe(about[key]);
+  };
+  return Object.fromEntries(Object.entries(shape).map(([k, v]) => [k, v instanceof z.ZodType ? v : group(k, v)]));
 }

@@ -13,6 +13,7 @@ const webUrl = (help: string) =>
   z
     .string()
     .refine((s) => URL.canParse(s) && /^https?:$/.test(new URL(s).protocol), 'takes an http:// or https:// URL (not shown: it may hold a token)')
+    .meta({ format: 'uri', pattern: '^[Hh][Tt][Tt][Pp][Ss]?://' })
     .describe(help);
 
 const NOTIFY_ON = ['failure', 'always'] as const;

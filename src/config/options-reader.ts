@@ -43,7 +43,7 @@ export const READER_OPTIONS = {
     plan: 'reader.root',
     schema: z
       .string()
-      .refine((p) => p === '' || p.startsWith('/'), { error: 'takes a JSON pointer: "/records", "/data/items" (or "" for a top-level array)' })
+      .regex(/^(?:\/|$)/, { error: 'takes a JSON pointer: "/records", "/data/items" (or "" for a top-level array)' })
       .describe('JSON: where the items are, as a JSON pointer (default: the top-level array, or the one top-level key holding an array of objects)'),
   },
   maxRecordBytes: {

@@ -41,6 +41,11 @@ export function parseResource(name: string): Resource | undefined {
   return Object.hasOwn(ALIASES, key) ? ALIASES[key] : undefined;
 }
 
+/** The names parseResource takes (for one resource, or every one), as written in lower case: for JSON Schemas. */
+export function resourceSpellings(resource?: Resource): string[] {
+  return Object.keys(ALIASES).filter((name) => resource === undefined || ALIASES[name] === resource);
+}
+
 /** `deals.csv`, `2024-11-deals.ndjson`, `Sales-Profiles.json` → the resource named in it, if any. */
 export function resourceFromFileName(path: string): Resource | undefined {
   const base = path.split(/[\\/]/).pop() ?? '';

@@ -203,12 +203,8 @@ test(`README.md and docs/*.md: ${counts.run} commands run, ${counts.notRun} mark
   expect(counts.run).toBeGreaterThan(0);
 });
 
-// docs/schemas.md is written on the h/schemas branch, merged at the same time as this one; until then
-// the README's and the profiles guide's links to it are the only ones allowed to point nowhere
-const PENDING = new Set(['README.md: docs/schemas.md: no such file', 'docs/profiles.md: schemas.md: no such file']);
-
 test('every link between README.md, docs/*.md, ARCHITECTURE.md and BENCHMARKS.md names a file and a heading that exist', () => {
-  expect(brokenLinks().filter((l) => !PENDING.has(l))).toEqual([]);
+  expect(brokenLinks()).toEqual([]);
 });
 
 test.concurrent.each(toRun.map((d) => [d.path, d] as const))(
