@@ -1,4 +1,4 @@
-// The README's errors CSV example ("The errors CSV, and feeding it back"), run as written through the
+// The errors CSV example of docs/reports.md ("The errors CSV, and feeding it back"), run as written through the
 // built CLI against a sandbox on a real socket: a push with rows invalid, held back and rejected
 // writes --errors, the user fixes the cells, pushes those files back, and exactly the fixed rows are
 // applied, each once. The errors CSV says its own kind (its _resource column), so nothing else is named.
@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
 import { runCli, spawnCli, tempFiles } from '../helpers/cli.js';
-import { readmeCommands } from '../helpers/readme.js';
+import { docCommands } from '../helpers/readme.js';
 
 const ROOT = resolve(__dirname, '../..');
 const KEY = 'errors-readme-key-7f3a';
@@ -45,13 +45,13 @@ function fix(path: string, edits: Array<[string, string]>): void {
 }
 
 // the server must say which rows it refused for "exactly the fixed rows" to hold: named answers, or
-// the documented ones one item per batch (README, "Reading the API's answers")
+// the documented ones one item per batch (docs/pushing.md, "Reading the API's answers")
 describe.each([
   { style: 'named' as const, args: ['--answers', 'named'] },
   { style: 'documented' as const, args: ['--batch-size', '1'] },
 ])('answers $style', ({ style, args }) => {
-  test('the README example: push with --errors, fix the cells, push the errors CSVs back; every row applied once', async () => {
-    const [first, again] = readmeCommands('## The errors CSV, and feeding it back').map((l) => l.split(/\s+/).slice(1));
+  test('the example of the reports guide: push with --errors, fix the cells, push the errors CSVs back; every row applied once', async () => {
+    const [first, again] = docCommands('docs/reports.md', '## The errors CSV, and feeding it back').map((l) => l.split(/\s+/).slice(1));
     expect(first).toEqual(['push', 'sales-profiles.csv', 'deals.csv', '--errors', 'failed.csv']);
     expect(again).toEqual(['push', 'failed.csv', 'failed.deals.csv']);
     const sb = await startSandbox({ port: 0, apiKey: KEY, answers: style });
@@ -111,7 +111,7 @@ test("a workbook's errors CSV is pushed back by its name alone", async () => {
   expect(existsSync(join(dir, 'failed.csv'))).toBe(true);
   const profiles = await spawnCli(['push', '--answers', 'named', 'sales-profiles.csv'], { cwd: dir, env });
   expect(profiles.code, profiles.stderr).toBe(0);
-  // the workbook holds the id 00417 as the number 417 (README, "Input files"): the user types it back
+  // the workbook holds the id 00417 as the number 417 (docs/reading-exports.md, "Workbooks"): the user types it back
   fix(join(dir, 'failed.csv'), [[',417,', ',00417,']]);
   const r2 = await spawnCli(['push', '--answers', 'named', 'failed.csv'], { cwd: dir, env });
   expect(r2.code, r2.stdout + r2.stderr).toBe(0);

@@ -72,10 +72,10 @@ describe('429 Retry-After through push', () => {
 });
 
 describe('429 to every request (issue 28.8)', () => {
-  test("each batch is given up after its 6 attempts, within the README's ~15 s of backoff (not a minute at a learnt 0.5 a second)", async () => {
+  test('each batch is given up after its 6 attempts, within the ~15 s of backoff docs/pushing.md states (not a minute at a learnt 0.5 a second)', async () => {
     server = await startServer([], { status: 429, headers: { 'retry-after': '1' } });
     const { file } = accountsFile(8);
-    // the built CLI with the default retry policy, as a user runs it: the README's figure is about these defaults
+    // the built CLI with the default retry policy, as a user runs it: docs/pushing.md's figure is about these defaults
     const r = await spawnCli(['push', '--format', 'json', '--batch-size', '2', file], {
       env: { BATCH_SYNC_API_KEY: KEY, BATCH_SYNC_BASE_URL: server.url },
       timeoutMs: 120_000,

@@ -1,15 +1,16 @@
-// Every shipped fixture pushes cleanly into the embedded sandbox by the command the README gives
-// for it: the commands are read from the README itself, so the two cannot drift apart.
+// Every shipped fixture pushes cleanly into the embedded sandbox by the command the sandbox guide
+// (docs/sandbox.md, "The shipped fixtures") gives for it: the commands are read from the guide
+// itself, so the two cannot drift apart.
 import { resolve } from 'node:path';
 import { expect, test } from 'vitest';
 import { dealsCsv, SALES_PROFILES_CSV, spawnCli, tempFiles } from '../helpers/cli.js';
-import { readmeCommands } from '../helpers/readme.js';
+import { docCommands } from '../helpers/readme.js';
 
 const ROOT = resolve(__dirname, '../..');
 
-const commands = readmeCommands('### The shipped fixtures');
+const commands = docCommands('docs/sandbox.md', '## The shipped fixtures');
 
-test('the README has a push --sandbox command for every shipped fixture folder', () => {
+test('the sandbox guide has a push --sandbox command for every shipped fixture folder', () => {
   for (const folder of ['canonical', 'crm-sales-opportunities', 'es-excel', 'es-reporte', 'hubspot', 'salesforce']) {
     expect(
       commands.some((c) => c.startsWith('batch-sync push --sandbox') && c.includes(`fixtures/${folder}/`)),

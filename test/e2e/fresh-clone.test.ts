@@ -8,16 +8,16 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync 
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
+import { blockUnder } from '../helpers/doc-blocks.js';
 
 const ROOT = resolve(__dirname, '../..');
 const DATASET = join(ROOT, 'fixtures/outside/crm-sales-opportunities');
 
 /** The commands of the README's set-up block that start with `npm ci &&`. */
 function setUpCommands(): string[] {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const block = readme.split('\n## Set-up\n')[1]?.split('\n```sh\n')[1]?.split('\n```')[0];
-  if (!block) throw new Error('README has no "## Set-up" section with a sh block');
-  return block.split('\n').filter((l) => l.startsWith('npm ci && '));
+  return blockUnder('README.md', '## Set-up')
+    .body.split('\n')
+    .filter((l) => l.startsWith('npm ci && '));
 }
 
 test('the README set-up block has the two commands: the main job on the sandbox, then the tests', () => {

@@ -64,7 +64,7 @@ describe('attribution by externalId', () => {
   });
 
   test('a detail naming no item, with a number that happens to be an externalId, falls on the whole batch', async () => {
-    // the server rejected deal "4" (say) and says so without naming it: per README it falls on the whole batch
+    // the server rejected deal "4" (say) and says so without naming it: per docs/pushing.md it falls on the whole batch
     server = await startServer([], {
       respond: (req) => ({
         status: 200,

@@ -98,7 +98,7 @@ describe('payload values stay out of the terminal', () => {
   test.each([[[]], [['--verbose']], [['--format', 'json', '--verbose']]])('rejected row, %j: not on stdout or stderr, but in the errors CSV', async (args) => {
     const dir = tempFiles({ 'accounts.csv': 'externalId,name,type\nA-1,SECRET-PAYLOAD-VALUE,COMPANY\nA-2,Fine,COMPANY' });
     // the server names the field, not the value (a server quoting values back is printed as it
-    // came: see the README's hardening table)
+    // came: see the hardening table of docs/tested.md)
     server = await startServer([], {
       respond: (req) => ({ status: 200, body: okBody(req, [{ message: 'VALIDATION_ERROR', detail: 'items[0] externalId=A-1: name is not allowed' }]) }),
     });

@@ -39,7 +39,7 @@ test.each([
     expect(written.fields.externalId).toEqual({ column: 'Código' });
     expect(written.fields['currentStage.pipelineName']).toEqual({ column: 'Embudo' });
 
-    // the shipped profile (README's fixtures, pushed by fixtures-push.test.ts) is this very output
+    // the shipped profile (docs/sandbox.md's fixtures, pushed by fixtures-push.test.ts) is this very output
     // (but for the $schema line, which names this checkout's schemas/: init-schema-ref.test.ts)
     const { $schema, ...proposed } = written;
     expect($schema).toMatch(/^file:\/\/.*\/schemas\/profile\.schema\.json$/);

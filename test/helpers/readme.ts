@@ -1,14 +1,14 @@
-// Commands the README shows, read from the README itself so a test runs them as written.
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+// Commands README.md and docs/*.md show, read from the documents themselves so a test runs them as written.
+import { blockUnder, commandLines } from './doc-blocks.js';
 
-/** The `batch-sync …` lines of the first sh block under `heading` (e.g. `### The shipped fixtures`), comments dropped. */
-export function readmeCommands(heading: string): string[] {
-  const readme = readFileSync(resolve(__dirname, '../../README.md'), 'utf8');
-  const block = readme.split(`\n${heading}\n`)[1]?.split('\n```sh\n')[1]?.split('\n```')[0];
-  if (!block) throw new Error(`README has no "${heading}" section with a sh block`);
-  return block
-    .split('\n')
+/**
+ * The `npx batch-sync …` lines of the first sh block under `heading` (e.g. `## The shipped fixtures`)
+ * of `doc` (README.md or docs/<guide>.md), comments dropped, as `batch-sync …` (the arguments a test
+ * passes to the built CLI follow the first word).
+ */
+export function docCommands(doc: string, heading: string): string[] {
+  return commandLines(blockUnder(doc, heading).body)
     .map((l) => l.replace(/\s+#.*$/, '').trim())
-    .filter((l) => l.startsWith('batch-sync '));
+    .filter((l) => l.startsWith('npx batch-sync '))
+    .map((l) => l.slice('npx '.length));
 }

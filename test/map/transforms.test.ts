@@ -200,17 +200,17 @@ test('the common case of a decimal (digits, one decimal mark) gives what the gen
   );
 });
 
-/** The currency signs the README's "Mapping" section says a number may carry: its two backticked lists. */
+/** The currency signs docs/profiles.md ("The profile language") says a number may carry: its two backticked lists. */
 function documentedCurrencySigns(): Set<string> {
-  const text = readFileSync(join(__dirname, '../../README.md'), 'utf8').replace(/\s+/g, ' ');
+  const text = readFileSync(join(__dirname, '../../docs/profiles.md'), 'utf8').replace(/\s+/g, ' ');
   const m = /one of `([^`]+)` and a few other one-character signs \(`([^`]+)`\)/.exec(text);
-  if (!m) throw new Error('the README no longer lists the currency signs where this test reads them');
+  if (!m) throw new Error('docs/profiles.md no longer lists the currency signs where this test reads them');
   return new Set(`${m[1]} ${m[2]}`.split(' ').filter(Boolean));
 }
 
 // issue 15 item 1: letters before a hyphen were read as a currency sign (V-001 → -1)
 test('the number conversion never returns a number from a cell whose letters are not an accepted currency marker', () => {
-  // the signs the README lists (section "Mapping"), read from it: the documentation is the oracle,
+  // the signs docs/profiles.md lists ("The profile language"), read from it: the documentation is the oracle,
   // independent of the code's own table; ISO codes are checked below
   const ACCEPTED = documentedCurrencySigns();
   const letters = fc.string({

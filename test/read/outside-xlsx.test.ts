@@ -3,7 +3,7 @@
 // expect: openpyxl's reading (openpyxl.json, written by make.py), corrected by hand where openpyxl
 // is wrong or the project's own tests state the value (expectations.json › corrections, each with
 // its source). Where batch-sync reads a cell differently on purpose, or refuses a workbook, the
-// reason is in expectations.json › differences and refused, and in the README; an entry that no
+// reason is in expectations.json › differences and refused, and in docs/reading-exports.md; an entry that no
 // longer applies fails the test too.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -123,7 +123,7 @@ describe('outside workbooks, cell by cell (fixtures/outside/xlsx)', () => {
     else counts.identical++;
   });
 
-  it('the counts the README gives: read identically / read with listed differences / refused rightly', () => {
+  it('the counts docs/reading-exports.md gives: read identically / read with listed differences / refused rightly', () => {
     console.log(`outside workbooks: ${counts.identical} identical, ${counts.differences} with listed differences, ${counts.refused} refused`);
     expect(counts.identical + counts.differences + counts.refused).toBe(workbooks.length);
     expect(Object.keys(expectations.differences).length).toBe(counts.differences);

@@ -116,7 +116,7 @@ describe('a wait the server asks for is capped at 120 s (issue 28.6, 28.7)', () 
   });
 });
 
-describe('429 to every request (issue 28.8): given up within the retry budget the README states', () => {
+describe('429 to every request (issue 28.8): given up within the retry budget docs/pushing.md states', () => {
   test('every batch gives up after its 6 attempts within about 15 s of backoff, not a minute of pacing at 0.5 a second', async () => {
     for (const seed of [1, 2, 3, 4, 5]) {
       const run = await simulate({
