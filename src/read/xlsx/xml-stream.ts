@@ -16,6 +16,7 @@ export interface XmlHandlers {
 }
 
 export class XmlTooLong extends Error {}
+export class XmlBroken extends Error {}
 
 const XML_NAMESPACE = 'http://www.w3.org/XML/1998/namespace';
 
@@ -29,7 +30,6 @@ function declared(parent: Record<string, string>, attributes: Record<string, str
   }
   return scope;
 }
-export class XmlBroken extends Error {}
 
 const local = (name: string) => {
   const colon = name.indexOf(':');
