@@ -90,19 +90,33 @@ test('init reads the file instead of refusing it (exit 2 before), and the profil
   expect(JSON.parse(v.stdout).totals).toMatchObject({ read: 2, accepted: 2 });
 });
 
-test('a JSON record with a repeated key: both copies kept, one warning naming the first record; without a profile the copy is an unknown field', async () => {
-  const file = join(dir, 'contas.json');
+describe.each(['simple', 'fast'])('a JSON record with a repeated key (%s engine)', (engine) => {
+  const file = join(dir, `contas-${engine}.json`);
   writeFileSync(file, '[\n{"externalId":"A0","name":"ok","type":"COMPANY"},\n{"externalId":"A1","name":"x","type":"COMPANY","externalId":"A2"}\n]\n');
-  const r = await spawnCli(['validate', '--format', 'json', '--resource', 'account', file]);
-  const report = JSON.parse(r.stdout);
-  expect(report.warnings).toEqual([
-    expect.objectContaining({
-      file,
-      line: 3,
-      reason: 'the record on line 3 repeats the key "externalId": its later copy is read as "externalId (2)" (a JSON parser keeps only the last)',
-    }),
-  ]);
-  expect(report.totals).toMatchObject({ read: 2, accepted: 1, invalid: 1 });
-  expect(report.notAccepted).toEqual([expect.objectContaining({ line: 3, externalId: 'A1' })]);
-  expect(JSON.stringify(report.notAccepted[0])).toContain('externalId (2)');
+  const warning = {
+    file,
+    line: 3,
+    reason: 'the record on line 3 repeats the key "externalId": its later copy is read as "externalId (2)" (a JSON parser keeps only the last)',
+  };
+
+  test('without a profile: one warning naming the first record, and the copy is an unknown field, so that row is invalid (before: A2 sent without a word)', async () => {
+    const r = await spawnCli(['validate', '--format', 'json', '--resource', 'account', file], { env: { BATCH_SYNC_ENGINE: engine } });
+    expect(r.code, r.stderr).toBe(1);
+    const report = JSON.parse(r.stdout);
+    expect(report.warnings).toEqual([expect.objectContaining(warning)]);
+    expect(report.totals).toMatchObject({ read: 2, accepted: 1, invalid: 1 });
+    expect(report.notAccepted).toEqual([
+      expect.objectContaining({ line: 3, externalId: 'A1', detail: expect.stringContaining('unknown field "externalId (2)"') }),
+    ]);
+  });
+
+  test('through a profile: the first copy is the key, both rows valid, the same warning', async () => {
+    const jsonProfile = join(dir, `contas-${engine}.profile.json`);
+    writeFileSync(jsonProfile, JSON.stringify({ resource: 'account', fields: { externalId: 'externalId', name: 'name', type: { const: 'COMPANY' } } }));
+    const emit = join(dir, `contas-${engine}.ndjson`);
+    const r = await spawnCli(['validate', '--format', 'json', '-p', jsonProfile, '--emit', emit, file], { env: { BATCH_SYNC_ENGINE: engine } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).warnings).toEqual([expect.objectContaining(warning)]);
+    expect(emitted(emit).map((i) => i.externalId)).toEqual(['A0', 'A1']);
+  });
 });
