@@ -4,7 +4,7 @@
 // later ones are read as `Name (2)`, `Name (3)`, in order, passing over any name the list already
 // holds, so the result depends only on the names: the same header gives the same names every run.
 
-import { shortList, shorten } from '../shorten.js';
+import { shorten } from '../shorten.js';
 
 export interface Renamed {
   index: number;
@@ -45,16 +45,27 @@ export function uniqueNames(names: readonly string[], generated?: (index: number
   return { names: out, renamed };
 }
 
-/** A warning's length: the first copies renamed, then how many more. */
+/** A warning's list: its first parts, then how many more (whatever the header holds). */
 const LIST_CHARACTERS = 240;
 const NAME_CHARACTERS = 60;
 
-/** `"Nome (2)" (column E), "Nome (3)" (column G) (and 9 more)`: bounded whatever the header holds. */
-export function renamedList(renamed: readonly Renamed[], where: (r: Renamed) => string = () => ''): string {
-  return shortList(
+/** The first of `count` parts (`part(k)`) while they fit in about LIST_CHARACTERS, then `(and N more)`. */
+export function listFirst(count: number, part: (k: number) => string): string {
+  let text = '';
+  let shown = 0;
+  for (; shown < count; shown++) {
+    const next = shown === 0 ? part(0) : `${text}, ${part(shown)}`;
+    if (shown > 0 && next.length > LIST_CHARACTERS) break;
+    text = next;
+  }
+  return shown < count ? `${text} (and ${count - shown} more)` : text;
+}
+
+/** `"Nome (2)" (column E), "Nome (3)" (column G) (and 9 more)`. */
+export function renamedList(renamed: readonly Renamed[], where: (r: Renamed) => string): string {
+  return listFirst(renamed.length, (k) => {
+    const r = renamed[k]!;
     // a long name is cut before its number, which is what tells the copies apart
-    renamed.map((r) => `${JSON.stringify(shorten(r.from, NAME_CHARACTERS) + r.to.slice(r.from.length))}${where(r)}`),
-    LIST_CHARACTERS,
-    ', ',
-  );
+    return `${JSON.stringify(shorten(r.from, NAME_CHARACTERS) + r.to.slice(r.from.length))}${where(r)}`;
+  });
 }

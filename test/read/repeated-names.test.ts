@@ -62,6 +62,19 @@ describe.each([
   });
 });
 
+describe('a header of many empty columns', () => {
+  it('100,000 trailing delimiters: one warning of bounded length (was one line naming every column)', async () => {
+    const path = file('trailing.csv', `id,name${','.repeat(100_000)}\n1,a\n`);
+    const { header, warnings } = await read(path);
+    expect(header).toHaveLength(100_002);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]!.length).toBeLessThan(400);
+    expect(warnings[0]).toMatch(
+      /^1: the header ends with 100000 empty columns \(a trailing delimiter\); read as "column_3", "column_4", .* \(and 99\d\d\d more\), ignored while empty$/,
+    );
+  });
+});
+
 describe('workbooks', () => {
   it('a sheet whose header repeats names: "Name (2)" by its column letter, one warning (266 workbooks were refused whole)', async () => {
     const path = file('repeated.xlsx', '');
