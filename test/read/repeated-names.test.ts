@@ -2,6 +2,7 @@
 // item 7, issue 36 row 8): the second and later copies of a name are read as `Name (2)`, `Name (3)`
 // (a name the header already holds is passed over), and one warning per file lists them. The same
 // rule for CSV on both parsers, workbooks and the keys of one JSON record.
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openSource } from '../../src/read/open.js';
 import type { ReaderOptions, SourceRecord } from '../../src/read/types.js';
@@ -109,6 +110,54 @@ describe('workbooks', () => {
     const { header, warnings } = await read(path);
     expect(header).toEqual(['id', 'x', 'x (2)']);
     expect(warnings).toEqual(['1: 1 column name repeats; the later copies are read as "x (2)" (column D): a profile names them so']);
+  });
+});
+
+describe("other projects' workbooks whose header repeats names (fixtures/outside/xlsx, refused whole before)", () => {
+  const outside = (name: string) => join(import.meta.dirname, '../../fixtures/outside/xlsx', name);
+  const REPEATING = [
+    'calamine/column_row_ranges.xlsx',
+    'calamine/issue446.xlsx',
+    'calamine/issue_565_multi_axis_shared.xlsx',
+    'calamine/issue_567_absolute_shared.xlsx',
+    'calamine/minimal_package.xlsx',
+    'calamine/richtext-after-plain.xlsx',
+    'calamine/shared_formula_reversed.xlsx',
+    'calamine/table_with_insertrow_attribute.xlsx',
+    'exceljs/fibonacci.xlsx',
+    'exceljs/many-columns.xlsx',
+    'exceljs/test-row-styles.xlsx',
+    'sheetjs/NumberFormatCondition.xlsm',
+    'sheetjs/comments_stress_test.xlsx',
+    'sheetjs/formula_stress_test.xlsx',
+    'sheetjs/formulae_test_simple.xlsx',
+    'sheetjs/outline.xlsx',
+    'sheetjs/sheet_visibility.xlsx',
+    'sheetjs/sheet_visibility_strict.xlsx',
+  ];
+  it.each(REPEATING)('%s: read, with one warning naming the later copies', async (name) => {
+    const { header, records, warnings } = await read(outside(name));
+    expect(new Set(header).size).toBe(header!.length);
+    expect(records.length).toBeGreaterThan(0);
+    expect(warnings.filter((w) => /column names? repeats?; the later copies are read as "/.test(w))).toHaveLength(1);
+  });
+
+  it('a booking export repeating CHARGE, CHG_LVL and BAIL three times (calamine minimal_package.xlsx): every row, each copy its own column', async () => {
+    const { header, records } = await read(outside('calamine/minimal_package.xlsx'));
+    expect(header!.slice(19, 29)).toEqual([
+      'CHARGE',
+      'CHG_LVL',
+      'BAIL',
+      'CHG_DESC',
+      'CHARGE (2)',
+      'CHG_LVL (2)',
+      'BAIL (2)',
+      'CHARGE (3)',
+      'CHG_LVL (3)',
+      'BAIL (3)',
+    ]);
+    expect(records.filter((r) => r.kind === 'row')).toHaveLength(193);
+    expect(records.filter((r) => r.kind === 'unreadable')).toHaveLength(0);
   });
 });
 
