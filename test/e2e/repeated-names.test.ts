@@ -67,6 +67,25 @@ describe.each([
   });
 });
 
+test('the errors CSV names the copy as read, so fed back through the same profile it maps the same column', async () => {
+  const file = join(dir, 'com-erro.csv');
+  writeFileSync(file, `${HEADER.join(',')}\n,Sem id,Varejo,Grande,Premium\n`);
+  const errors = join(dir, 'com-erro.errors.csv');
+  const r = await spawnCli(['validate', '-p', profile, '--errors', errors, file]);
+  expect(r.code, r.stderr).toBe(1);
+  const written = readFileSync(errors, 'utf8').replace(/^\uFEFF/, '');
+  expect(written.split('\n')[0]).toMatch(/^ID,Nome,Segmento,Porte,Segmento \(2\),_line,/);
+  // the id filled in, as a user fixes the row; the file's own header has no repeat now
+  writeFileSync(errors, written.replace(/\n,Sem id,/, '\n9,Sem id,'));
+  const emit = join(dir, 'com-erro.ndjson');
+  const again = await spawnCli(['validate', '--format', 'json', '-p', profile, '--emit', emit, errors]);
+  expect(again.code, again.stderr).toBe(0);
+  expect(JSON.parse(again.stdout).warnings).toEqual([]);
+  expect(emitted(emit)[0]!.customFields).toEqual(
+    expect.arrayContaining([expect.objectContaining({ key: 'segmento', value: 'Varejo' }), expect.objectContaining({ key: 'segmento_2', value: 'Premium' })]),
+  );
+});
+
 test.each([
   ['CSV', csv],
   ['workbook', xlsx],
