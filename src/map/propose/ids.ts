@@ -4,7 +4,7 @@
 // then one of unique codes. Without one, the caller falls back to the record's name or to `rowHash`:
 // an id made from the row's content.
 import { guessDateFormat } from './guess.js';
-import { idLikeHeader, isPhoneHeader, squash } from './synonyms.js';
+import { idLikeHeader, idWordHeader, isPhoneHeader, squash } from './synonyms.js';
 
 export interface ColumnFacts {
   /** The non-empty cells, trimmed. */
@@ -51,4 +51,14 @@ export function uniqueIdColumn(
   const codes = keys.find((c) => looksLikeCodes(facts(c).values) && !facts(c).values.every((v) => /^[1-9]\d*([.,]\d+)?$/.test(v)));
   if (codes) return { column: codes, why: 'holds unique codes', example: facts(codes).values[0]! };
   return undefined;
+}
+
+/**
+ * A column that names an id (`ID`, `Record ID`, `ID da organização`, `Organização - ID`, `código`,
+ * `Deal ID`, `org_id`, `OwnerId`, `Associated Company IDs`): its values are text however numeric
+ * they look, so init never proposes it as a number (`00417` and `12` are codes, never summed).
+ * `Número de …` is not one: it counts as often as it names.
+ */
+export function namesAnId(header: string): boolean {
+  return idWordHeader(header) || /(^|[._\s])(ids?|referenceid|externalid)(__c)?$/i.test(header) || /[a-z]Ids?$/.test(header);
 }
