@@ -42,6 +42,16 @@ describe('customers are not sellers', () => {
     });
   });
 
+  test('Pipedrive names each column after its object (`Pessoa - Nome`): the object most columns name is the kind', () => {
+    const people = ['Pessoa - ID', 'Pessoa - Nome', 'Pessoa - Telefone', 'Pessoa - E-mail', 'Pessoa - Cargo', 'Organização - ID', 'Organização - Nome'];
+    expect(guessResource(people, 'export-2.csv')).toMatchObject({
+      customers: 'customer contacts (Pessoa - Nome, Pessoa - Telefone, Pessoa - E-mail)',
+      reason: 'its columns are named "Pessoa - …"',
+    });
+    const deals = ['Negócio - ID', 'Negócio - Título', 'Negócio - Valor', 'Negócio - Status', 'Organização - ID', 'Pessoa - Nome'];
+    expect(guessResource(deals, 'export-1.csv')).toMatchObject({ resource: 'deal', reason: 'its columns are named "Negócio - …"' });
+  });
+
   test('sellers need evidence: the file name or a seller’s header (a login, a role, a manager)', () => {
     expect(guessResource(['first_name', 'last_name', 'email', 'jobtitle'], 'users.csv').resource).toBe('sales-profile');
     expect(guessResource(['Nome', 'Sobrenome', 'E-mail'], 'vendedores.csv').resource).toBe('sales-profile');
@@ -139,6 +149,13 @@ describe('won and lost from the export’s own words', () => {
       return r.kind === 'item' ? r.item.isWon : r;
     };
     expect([won('2024-03-01'), won('')]).toEqual([true, false]);
+  });
+
+  test('Pipedrive’s prefixed headers: `Negócio - Status` by its values, `Negócio - Ganho em` a won date', () => {
+    const status = dealsOf('Negócio - ID,Negócio - Título,Negócio - Valor,Negócio - Status,Negócio - Ganho em\n1,a,1,Ganho,2024-01-01\n2,b,2,Perdido,\n');
+    expect(fields(status).isWon).toEqual({ column: 'Negócio - Status', map: { Ganho: true, Perdido: false } });
+    const date = dealsOf('Deal - ID,Deal - Title,Deal - Value,Deal - Won time\n1,a,1,2024-01-01 10:00:00\n2,b,2,\n');
+    expect(fields(date).isWon).toEqual({ column: 'Deal - Won time', map: {}, otherwise: true, default: false });
   });
 
   test('HubSpot dealstage ids: closedwon is won, any other stage is not', () => {

@@ -83,9 +83,24 @@ function kindFromRecordType(rows: readonly Record<string, string>[]): { kind: Re
   return kind ? { kind, type: type! } : undefined;
 }
 
+/** `Pessoa - Nome` → `Nome`: Pipedrive names each column after its object. */
+const withoutPrefix = (h: string) => h.replace(/^[^-]*\S\s+-\s+/, '');
+
+/** Pipedrive's `Negócio - Título`, `Pessoa - Nome`: the object most columns are named after (linked objects' columns are fewer). */
+function kindFromPrefix(header: readonly string[]): { kind: RecordKind; word: string } | undefined {
+  const counts = new Map<string, number>();
+  for (const h of header) {
+    const word = /^(.*\S)\s+-\s+\S/.exec(h)?.[1];
+    if (word) counts.set(word, (counts.get(word) ?? 0) + 1);
+  }
+  const [word, n] = [...counts].sort((a, b) => b[1] - a[1])[0] ?? [];
+  const kind = word === undefined ? undefined : byName.get(squash(word));
+  return kind && n! * 2 > header.length ? { kind, word: word! } : undefined;
+}
+
 /** `customer contacts (Nome, Telefone, E-mail)`: a person's columns, as init names them. */
 function customersLine(header: readonly string[]): string {
-  const person = header.filter((h) => personHeaders.has(squash(h)) || isPhoneHeader(h) || /phone|fone|e-?mail/i.test(h));
+  const person = header.filter((h) => personHeaders.has(squash(withoutPrefix(h))) || isPhoneHeader(h) || /phone|fone|e-?mail/i.test(h));
   return `customer contacts (${(person.length ? person : header).slice(0, 3).join(', ')})`;
 }
 
@@ -111,6 +126,9 @@ export function guessResource(header: readonly string[], file = '', rows: readon
   const named = nameWord(file);
   if (named?.kind === 'customer') return { customers: customersLine(header), reason: `from its file name ("${named.word}")`, scores };
   if (named) return { resource: named.kind, reason: `from its file name ("${named.word}")`, scores };
+  const prefix = kindFromPrefix(header);
+  if (prefix?.kind === 'customer') return { customers: customersLine(header), reason: `its columns are named "${prefix.word} - …"`, scores };
+  if (prefix) return { resource: prefix.kind, reason: `its columns are named "${prefix.word} - …"`, scores };
   const [best, next] = scores;
   // a person's header (names, e-mail, job title) without a seller's (a login, a role, a manager) is a contact's
   if (best?.resource === 'sales-profile' && best.score >= 2 && !header.some((h) => sellerHeaders.has(squash(h)))) {

@@ -38,7 +38,8 @@ export function wonRule(c: WonContext): void {
   }
   if (fields.isWon) return;
   if (statusColumn(c) || wonStage(c)) return;
-  wonDate ??= c.header.find((h) => WON_DATE.has(squash(h)));
+  // `Negócio - Ganho em`, `Deal - Won time`: Pipedrive names each column after its object
+  wonDate ??= c.header.find((h) => [...WON_DATE].some((w) => squash(h).endsWith(w)));
   if (wonDate) {
     fields.isWon = { column: wonDate, map: {}, otherwise: true, default: false };
     c.notes.push(`isWon: "${wonDate}" is the date a deal was won: a deal with one is won, one without is not`);
