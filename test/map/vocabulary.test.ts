@@ -52,6 +52,12 @@ describe('kinds from file and object names', () => {
     ['olist_closed_deals_dataset.csv', 'deal'],
     ['sales_pipeline.csv', 'deal'],
     ['sales_teams.csv', 'sales-profile'],
+    // issue 33: a sales-profile file needs a seller's name (or the deals pointing at it)
+    ['team.csv', 'sales-profile'],
+    ['equipe-comercial.csv', 'sales-profile'],
+    ['sales_reps.csv', 'sales-profile'],
+    ['vendedoras.csv', 'sales-profile'],
+    ['hubspot_owners.csv', 'sales-profile'],
   ])('%s → %s', (file, kind) => {
     expect(kindFromFileName(file)?.resource).toBe(kind);
   });

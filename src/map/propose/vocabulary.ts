@@ -25,7 +25,8 @@ export const KIND_NAMES: Record<Resource, readonly string[]> = {
     'user|users|systemuser|systemusers|owner|owners|res.users|res_users|usuario|usuarios|usuário|' +
       'usuários|vendedor|vendedores|vendedora|seller|sellers|sales rep|sales reps|sales team|' +
       'sales teams|sales agent|sales agents|agent|agents|employee|employees|colaborador|colaboradores|' +
-      'sales profile|sales profiles',
+      'sales profile|sales profiles|team|teams|equipe|equipes|equipo|equipos|staff|salesperson|salespeople|' +
+      'sales representative|sales representatives|representante|representantes|vendedoras|rep|reps',
   ),
   activity: words(
     'activity|activities|actividad|actividades|atividade|atividades|task|tasks|tarea|tareas|tarefa|' +
