@@ -108,6 +108,13 @@ describe('customers are not sellers', () => {
     expect(() => decideKinds([sampled('hubspot_contacts.csv', HUBSPOT_CONTACTS)])).toThrow(
       /nothing left to map: hubspot_contacts\.csv: customer contacts \(first_name, last_name, email\): the API has no kind for them; left out/,
     );
+    // a file of no kind (products) is named with both ways out
+    try {
+      decideKinds([sampled('products.csv', ['SKU', 'Price'])]);
+      expect.unreachable();
+    } catch (error) {
+      expect((error as { suggestion?: string }).suggestion).toMatch(/, or leave one out with FILE:skip: batch-sync init products\.csv:<kind>$/);
+    }
     expect(targetOf('a.csv:skip', 'deal')).toEqual({ file: 'a.csv', skip: true });
     expect(targetOf('a.csv:account', 'deal')).toEqual({ file: 'a.csv', resource: 'account' });
     expect(targetOf('a.csv', 'deal')).toEqual({ file: 'a.csv', resource: 'deal' });
@@ -183,10 +190,22 @@ describe('won and lost from the export’s own words', () => {
 });
 
 describe('ids stay text', () => {
-  test.each(['ID', 'Id', 'Record ID', 'ID da organização', 'Organização - ID', 'código', 'codigo', 'Deal ID', 'org_id', 'Associated Company IDs'])(
-    '"%s" names an id',
-    (h) => expect(namesAnId(h)).toBe(true),
-  );
+  test.each([
+    'ID',
+    'Id',
+    'Record ID',
+    'ID da organização',
+    'Organização - ID',
+    'código',
+    'codigo',
+    'Deal ID',
+    'org_id',
+    'Associated Company IDs',
+    'associatedcompanyid',
+    'hs_object_id',
+    'vid',
+    'AccountId',
+  ])('"%s" names an id', (h) => expect(namesAnId(h)).toBe(true));
   test.each(['Valor', 'Paid', 'Idioma', 'Valid', 'Probability', 'Número de funcionários'])('"%s" does not', (h) => expect(namesAnId(h)).toBe(false));
 
   test('custom fields named like an id are text, however numeric their values; others stay numbers', () => {

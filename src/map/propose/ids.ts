@@ -55,10 +55,14 @@ export function uniqueIdColumn(
 
 /**
  * A column that names an id (`ID`, `Record ID`, `ID da organização`, `Organização - ID`, `código`,
- * `Deal ID`, `org_id`, `OwnerId`, `Associated Company IDs`): its values are text however numeric
+ * `Deal ID`, `org_id`, `OwnerId`, `associatedcompanyid`, `Associated Company IDs`): its values are text however numeric
  * they look, so init never proposes it as a number (`00417` and `12` are codes, never summed).
  * `Número de …` is not one: it counts as often as it names.
  */
 export function namesAnId(header: string): boolean {
-  return idWordHeader(header) || /(^|[._\s])(ids?|referenceid|externalid)(__c)?$/i.test(header) || /[a-z]Ids?$/.test(header);
+  if (idWordHeader(header) || /(^|[._\s])(ids?|referenceid|externalid)(__c)?$/i.test(header) || /[a-z]Ids?$/.test(header)) return true;
+  // all lower case, HubSpot's way: `associatedcompanyid`, `dealid`, `vid`
+  return OBJECT_ID.test(squash(header));
 }
+
+const OBJECT_ID = /^(vid|uuid|guid)$|(company|contact|deal|owner|account|user|person|lead|organi[sz]ation|org|opportunity|pipeline|ticket)ids?$/;
