@@ -184,6 +184,7 @@ describe('won and lost from the export’s own words', () => {
   test('dealStatusMap: every value a status word, and one of them won or lost', () => {
     expect(dealStatusMap(['Won', 'Lost', 'Open'])).toEqual({ Won: true, Lost: false, Open: false });
     expect(dealStatusMap(['closedwon', 'closedlost'])).toEqual({ closedwon: true, closedlost: false });
+    expect(dealStatusMap(['Ganada', 'Perdida', 'En curso'])).toEqual({ Ganada: true, Perdida: false, 'En curso': false });
     expect(dealStatusMap(['Open', 'Aberto'])).toBeUndefined(); // nothing decided: could be any column
     expect(dealStatusMap(['Won', 'Proposal'])).toBeUndefined();
   });

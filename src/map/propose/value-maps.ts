@@ -45,7 +45,8 @@ const DEAL_STATUS = table({
   true: 'Won|Closed Won|closedwon|Ganho|Ganha|Fechado ganho|Fechada ganha|Ganado|Ganada|Cerrado ganado|Cerrada ganada|Gagné|Gewonnen',
   false:
     'Lost|Closed Lost|closedlost|Open|Opened|Deleted|Perdido|Perdida|Fechado perdido|Fechada perdida|Aberto|Aberta|Em aberto|' +
-    'Excluído|Excluída|Cerrado perdido|Cerrada perdida|Abierto|Abierta|Eliminado|Eliminada|Perdu|Ouvert|Verloren|Offen',
+    'Excluído|Excluída|Cerrado perdido|Cerrada perdida|Abierto|Abierta|Eliminado|Eliminada|Perdu|Ouvert|Verloren|Offen|' +
+    'In progress|Em andamento|En curso|En progreso|Pending|Pendiente|Pendente',
 });
 
 /** Every distinct sampled value through the table, or undefined when one has no entry. */
