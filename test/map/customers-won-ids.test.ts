@@ -13,6 +13,7 @@ import { namesAnId } from '../../src/map/propose/ids.js';
 import { dealStatusMap } from '../../src/map/propose/value-maps.js';
 import { row, rowsFromCsv } from './helpers.js';
 
+const range = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
 const PIPEDRIVE_PEOPLE = ['ID', 'Nome', 'Telefone', 'E-mail', 'Cargo', 'Sobrenome', 'Organização', 'Organização - ID', 'Proprietário'];
 const HUBSPOT_CONTACTS = ['contact_id', 'first_name', 'last_name', 'email', 'jobtitle', 'company_id'];
 
@@ -71,6 +72,11 @@ describe('customers are not sellers', () => {
     expect(ownersPointAt([deals], people(['u-7', 'u-9', 'u-3']))).toEqual({ file: 'deals.csv', owner: 'Owner', column: 'ID', found: 2, of: 2 });
     // the people's own owner column names the same users: not the people's ids
     expect(ownersPointAt([deals], people(['c-1', 'c-2']))).toBeUndefined();
+    // numeric ids meet by chance: owners 1–3 among 24 contacts are no evidence; among 6 users they are
+    const numeric = { file: 'deals.csv', header: ['Title', 'Owner ID'], rows: [{ 'Owner ID': '1' }, { 'Owner ID': '2' }, { 'Owner ID': '3' }] };
+    const numbered = (n: number) => ({ file: 'p.csv', header: ['ID', 'Name'], rows: range(n).map((i) => ({ ID: String(i), Name: `P${i}` })) });
+    expect(ownersPointAt([numeric], numbered(24))).toBeUndefined();
+    expect(ownersPointAt([numeric], numbered(6))).toMatchObject({ column: 'ID', found: 3, of: 3 });
     // names split into first and last name
     const named = { file: 'deals.csv', header: ['Title', 'Proprietário'], rows: [{ Proprietário: 'Ana Souza' }] };
     const pessoas = { file: 'pessoas.csv', header: ['Nome', 'Sobrenome'], rows: [{ Nome: 'Ana', Sobrenome: 'Souza' }] };
