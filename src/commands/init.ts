@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import type { Command } from 'commander';
-import { parseResource, type Resource } from '../contract/resources.js';
+import type { Resource } from '../contract/resources.js';
 import { UsageError } from '../errors.js';
 import { proposeProfile } from '../map/propose.js';
 import { checkOwnersAcrossFiles, type CrossFileCheck } from '../map/propose/cross-files.js';
@@ -20,7 +20,7 @@ import { resolveOptions, type OptionValues } from '../config/option.js';
 import type { ReaderOptions } from '../read/types.js';
 import { addOptions, givenFlags } from './add-options.js';
 import { schemaRef } from './schema-ref.js';
-import { decideKinds, sampleFor, type Proposed, type Sampled } from './init-sample.js';
+import { decideKinds, leftOutLines, sampleFor, targetOf, type Proposed, type Sampled } from './init-sample.js';
 import { tieFiles } from './init-cross.js';
 import type { Output } from '../report/output.js';
 import { plural } from '../report/plural.js';
@@ -71,7 +71,7 @@ async function initOne(file: string, { output, opts, reader, resource }: InitCon
 
 /** Several files, each with its kind and profile path, refused before anything is read when two collide. */
 function targetsOf(args: readonly string[], resource: Resource | undefined) {
-  const targets = args.map((arg) => splitKind(arg, resource));
+  const targets = args.map((arg) => targetOf(arg, resource));
   const seen = new Set<string>();
   const profileOf = new Map<string, string>();
   for (const t of targets) {
@@ -100,12 +100,16 @@ async function initMany(args: readonly string[], { output, opts, reader, resourc
   // everything is read and decided before anything is written: a file init cannot place leaves no half-done set
   const sampled: Sampled[] = [];
   for (const t of targets) {
+    if (t.skip) continue;
     refuseOverInput(t.file, profileBeside(t.file));
     sampled.push(await sampleFor(t, opts.sample, reader));
   }
-  decideKinds(sampled);
-  const all = sampled.map((s) => proposeFor(s, profileBeside(s.file), opts));
-  const tied = tieFiles(all, sampled);
+  const { files: kept, leftOut } = decideKinds(
+    sampled,
+    targets.filter((t) => t.skip),
+  );
+  const all = kept.map((s) => proposeFor(s, profileBeside(s.file), opts));
+  const tied = tieFiles(all, kept);
   all.push(...tied.derived);
   if (!opts.force) {
     for (const path of [...all.map((p) => p.out), planPath]) {
@@ -120,6 +124,7 @@ async function initMany(args: readonly string[], { output, opts, reader, resourc
   }
   await writePlan(planPath, ordered, opts.force);
   output.out(`wrote ${planPath}: ${ordered.map((p) => `${p.resource} ${p.file}`).join(', then ')}`);
+  for (const line of leftOutLines(leftOut)) output.out(line);
   if (tied.notes.length) output.out(`\nacross files:\n${tied.notes.map((n) => `  - ${n}`).join('\n')}`);
   output.out(
     ownersLine(
@@ -147,15 +152,6 @@ function proposeFor(sampled: Sampled & { resource: Resource }, out: string, opts
 function refuseOverInput(file: string, out: string): void {
   if (resolve(out) === resolve(file))
     throw new UsageError(`refusing to write the profile over the export it reads: ${out}`, { suggestion: 'pass another --out' });
-}
-
-/** `file.csv:deal` → the file and its kind; the kind from --resource, the file name, or (later) its header. */
-function splitKind(arg: string, flag: Resource | undefined): { file: string; resource?: Resource; guessed?: string } {
-  const at = arg.lastIndexOf(':');
-  const named = at > 0 ? parseResource(arg.slice(at + 1)) : undefined;
-  if (named && !existsSync(arg)) return { file: arg.slice(0, at), resource: named };
-  if (flag) return { file: arg, resource: flag };
-  return { file: arg };
 }
 
 async function writeProfile(p: Proposed, force: boolean | undefined): Promise<void> {
