@@ -231,8 +231,7 @@ const OUTSIDE_EXPORTS: OutsideExport[] = [
     others: ['contacts.csv'],
     customers: ['contacts.csv'],
     sellers: 29,
-    // item 3: init exits 2, "cannot tell which resource contacts.csv holds (best guess sales-profile …)"
-    stoppedBy: 'item 3',
+    // before item 3: init exited 2, "cannot tell which resource contacts.csv holds (best guess sales-profile …)"
   },
   {
     name: 'Odoo crm.lead export (leads, owners as external ids)',
