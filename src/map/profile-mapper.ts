@@ -122,6 +122,8 @@ export function profileMapper({ resource, method, header, file, profile: given, 
     valuesAreCells: false,
     jsonItems: 'as-rows',
   });
-  if (leftOut.length === 0) return mapper;
-  return { ...mapper, notes: [`profile ${origin}: ${leftOutNotice(leftOut.map((p) => `fields.${p}`).join(', '), leftOut)}`] };
+  // nothing read from the row: every row gives the same item (or the same problems)
+  const constant = profile.skipIf === undefined && [...Object.values(profile.fields), ...(profile.customFields ?? [])].every((spec) => spec.const !== undefined);
+  if (leftOut.length === 0) return { ...mapper, constant };
+  return { ...mapper, constant, notes: [`profile ${origin}: ${leftOutNotice(leftOut.map((p) => `fields.${p}`).join(', '), leftOut)}`] };
 }
