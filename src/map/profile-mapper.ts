@@ -123,7 +123,8 @@ export function profileMapper({ resource, method, header, file, profile: given, 
     jsonItems: 'as-rows',
   });
   // nothing read from the row: every row gives the same item (or the same problems)
-  const constant = profile.skipIf === undefined && [...Object.values(profile.fields), ...(profile.customFields ?? [])].every((spec) => spec.const !== undefined);
+  const constant =
+    profile.skipIf === undefined && [...Object.values(profile.fields), ...(profile.customFields ?? [])].every((spec) => spec.const !== undefined);
   if (leftOut.length === 0) return { ...mapper, constant };
   return { ...mapper, constant, notes: [`profile ${origin}: ${leftOutNotice(leftOut.map((p) => `fields.${p}`).join(', '), leftOut)}`] };
 }
