@@ -142,7 +142,7 @@ export function profileMapper({ resource, method, header, file, profile: given, 
   });
   const fields = withElementsLeftOut(compiled, profile);
   const named = shape.customFields === 'named';
-  (profile.customFields ?? []).forEach((cf, i) => family(cf, `customFields[${i}]`));
+  for (const [i, cf] of (profile.customFields ?? []).entries()) family(cf, `customFields[${i}]`);
   const customFields: FieldRule[] = (profile.customFields ?? []).map((cf, i) => ({
     kind: 'custom',
     key: cf.key,

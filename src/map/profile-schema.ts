@@ -144,7 +144,8 @@ function exactlyOneSource(spec: Partial<Record<(typeof SOURCES)[number] | 'take'
         given.length === 0 ? 'give one of "column", "const", "template", "rowHash" or "latestOf"' : `give only one of ${given.map((g) => `"${g}"`).join(', ')}`,
     });
   }
-  if (spec.take !== undefined && spec.latestOf === undefined) ctx.addIssue({ code: 'custom', path: ['take'], message: 'goes with "latestOf": say which family' });
+  if (spec.take !== undefined && spec.latestOf === undefined)
+    ctx.addIssue({ code: 'custom', path: ['take'], message: 'goes with "latestOf": say which family' });
 }
 /** The JSON Schema of what exactlyOneSource checks. */
 const ONE_SOURCE = { ...exactlyOneOf(SOURCES), dependentRequired: { take: ['latestOf'] } };

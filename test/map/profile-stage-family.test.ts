@@ -11,7 +11,14 @@ import { stageDateFamilies } from '../../src/map/profile-family.js';
 import type { MapResult } from '../../src/map/types.js';
 import { row } from './helpers.js';
 
-const HEADER = ['Deal ID', 'Deal Name', 'date_entered_appointmentscheduled', 'date_entered_qualifiedtobuy', 'date_entered_closedwon', 'date_entered_closedlost'];
+const HEADER = [
+  'Deal ID',
+  'Deal Name',
+  'date_entered_appointmentscheduled',
+  'date_entered_qualifiedtobuy',
+  'date_entered_closedwon',
+  'date_entered_closedlost',
+];
 const BASE = {
   externalId: 'Deal ID',
   title: 'Deal Name',
@@ -62,12 +69,21 @@ describe('latestOf: the current stage from a family of date columns', () => {
   });
 
   test('without a map, the name as the column holds it; ties go to the later column', () => {
-    const m = mapper({ resource: 'deal', fields: { ...BASE, 'currentStage.pipelineName': { const: 'P' }, 'currentStage.value': { latestOf: 'date_entered_*' } } });
-    expect(item(m.map(deal({ appointmentscheduled: '2024-01-10', qualifiedtobuy: '2024-01-10' }))).currentStage).toEqual({ pipelineName: 'P', value: 'qualifiedtobuy' });
+    const m = mapper({
+      resource: 'deal',
+      fields: { ...BASE, 'currentStage.pipelineName': { const: 'P' }, 'currentStage.value': { latestOf: 'date_entered_*' } },
+    });
+    expect(item(m.map(deal({ appointmentscheduled: '2024-01-10', qualifiedtobuy: '2024-01-10' }))).currentStage).toEqual({
+      pipelineName: 'P',
+      value: 'qualifiedtobuy',
+    });
   });
 
   test('no date filled: an empty value, so the default applies', () => {
-    const m = mapper({ resource: 'deal', fields: { ...BASE, 'currentStage.pipelineName': { const: 'P' }, 'currentStage.value': { latestOf: 'date_entered_*', default: 'New' } } });
+    const m = mapper({
+      resource: 'deal',
+      fields: { ...BASE, 'currentStage.pipelineName': { const: 'P' }, 'currentStage.value': { latestOf: 'date_entered_*', default: 'New' } },
+    });
     expect(item(m.map(deal({}))).currentStage).toEqual({ pipelineName: 'P', value: 'New' });
   });
 
@@ -130,7 +146,7 @@ describe('dropElementIfEmpty: stage history only where its date is filled', () =
   });
 });
 
-describe('stageDateFamilies: a header\'s families of stage-date columns, for init', () => {
+describe("stageDateFamilies: a header's families of stage-date columns, for init", () => {
   test.each([
     [HEADER, [{ pattern: 'date_entered_*', names: STAGES }]],
     [
@@ -138,10 +154,18 @@ describe('stageDateFamilies: a header\'s families of stage-date columns, for ini
       [{ pattern: 'hs_v2_date_entered_*', names: ['closedwon', '123456'] }],
     ],
     [
-      ['Deal Name', 'Date entered "Appointment Scheduled (Sales Pipeline)"', 'Date entered “Closed Won (Sales Pipeline)”', 'Date entered "Closed Won (Sales Pipeline)"'],
+      [
+        'Deal Name',
+        'Date entered "Appointment Scheduled (Sales Pipeline)"',
+        'Date entered “Closed Won (Sales Pipeline)”',
+        'Date entered "Closed Won (Sales Pipeline)"',
+      ],
       [{ pattern: 'Date entered "*"', names: ['Appointment Scheduled (Sales Pipeline)', 'Closed Won (Sales Pipeline)'] }],
     ],
-    [['Entered Appointment Scheduled date', 'Entered Closed Won date', 'Close Date'], [{ pattern: 'Entered * date', names: ['Appointment Scheduled', 'Closed Won'] }]],
+    [
+      ['Entered Appointment Scheduled date', 'Entered Closed Won date', 'Close Date'],
+      [{ pattern: 'Entered * date', names: ['Appointment Scheduled', 'Closed Won'] }],
+    ],
     [['Deal Stage', 'Close Date', 'Create Date', 'date_entered_closedwon'], []],
   ])('%j', (header, expected) => {
     expect(stageDateFamilies(header).map((f) => ({ pattern: f.pattern, names: f.columns.map((c) => c.name) }))).toEqual(expected);
