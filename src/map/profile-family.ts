@@ -139,3 +139,32 @@ export function compileLatest(
     return take === 'date' ? bestText : best.name;
   };
 }
+
+type Spec = Record<string, unknown>;
+/** `Closed Won (Sales Pipeline)`: HubSpot's labels name the stage and, in brackets, its pipeline. */
+const WITH_PIPELINE = /^(.*\S)\s*\(([^()]+)\)$/;
+
+/**
+ * A profile's fields for a stage-date family, as init may propose them: the current stage from the
+ * latest date (`latestOf`) and its date, and one history element per column, each left out where its
+ * date is empty. `pipelineName` is the field for the pipeline (a `const`, or init's placeholder),
+ * used unless every stage's name carries its pipeline in brackets, which are then read from it.
+ */
+export function stageFamilyFields(family: StageDateFamily, pipelineName: Spec): Record<string, Spec> {
+  const split = family.columns.every((c) => WITH_PIPELINE.test(c.name));
+  const current = (take?: 'date') => ({ latestOf: family.pattern, ...(take ? { take } : {}) });
+  const fields: Record<string, Spec> = split
+    ? {
+        'currentStage.pipelineName': { ...current(), replace: { pattern: WITH_PIPELINE.source, with: '$2' } },
+        'currentStage.value': { ...current(), replace: { pattern: WITH_PIPELINE.source, with: '$1' } },
+      }
+    : { 'currentStage.pipelineName': pipelineName, 'currentStage.value': current() };
+  fields['currentStage.occurredAt'] = current('date');
+  family.columns.forEach(({ column, name }, i) => {
+    const parts = split ? WITH_PIPELINE.exec(name)! : undefined;
+    fields[`stages[${i}].pipelineName`] = parts ? { const: parts[2]!.trim() } : pipelineName;
+    fields[`stages[${i}].value`] = { const: parts ? parts[1]! : name };
+    fields[`stages[${i}].occurredAt`] = { column, dropElementIfEmpty: true };
+  });
+  return fields;
+}

@@ -7,7 +7,7 @@
 import { describe, expect, test } from 'vitest';
 import { ConfigError } from '../../src/errors.js';
 import { createMapper, parseProfile } from '../../src/map/index.js';
-import { stageDateFamilies } from '../../src/map/profile-family.js';
+import { stageDateFamilies, stageFamilyFields } from '../../src/map/profile-family.js';
 import type { MapResult } from '../../src/map/types.js';
 import { row } from './helpers.js';
 
@@ -169,5 +169,37 @@ describe("stageDateFamilies: a header's families of stage-date columns, for init
     [['Deal Stage', 'Close Date', 'Create Date', 'date_entered_closedwon'], []],
   ])('%j', (header, expected) => {
     expect(stageDateFamilies(header).map((f) => ({ pattern: f.pattern, names: f.columns.map((c) => c.name) }))).toEqual(expected);
+  });
+});
+
+describe('stageFamilyFields: the fields init may propose for a family', () => {
+  test('property names: the pipeline as given; the profile maps as written by hand', () => {
+    const [family] = stageDateFamilies(HEADER);
+    const fields = stageFamilyFields(family!, { const: 'Sales Pipeline' });
+    expect(fields['currentStage.value']).toEqual({ latestOf: 'date_entered_*' });
+    expect(fields['stages[2].occurredAt']).toEqual({ column: 'date_entered_closedwon', dropElementIfEmpty: true });
+    const m = mapper({ resource: 'deal', fields: { ...BASE, ...fields } });
+    expect(item(m.map(deal({ appointmentscheduled: '2024-01-10', closedwon: '2024-02-01' })))).toMatchObject({
+      currentStage: { pipelineName: 'Sales Pipeline', value: 'closedwon', occurredAt: '2024-02-01T00:00:00Z' },
+      stages: [
+        { pipelineName: 'Sales Pipeline', value: 'appointmentscheduled' },
+        { pipelineName: 'Sales Pipeline', value: 'closedwon' },
+      ],
+    });
+  });
+
+  test("labels that name the pipeline in brackets: stage and pipeline read from the column's name", () => {
+    const header = ['Record ID', 'Deal Name', 'Date entered "Appointment Scheduled (Sales Pipeline)"', 'Date entered "Closed Won (Renewals)"'];
+    const [family] = stageDateFamilies(header);
+    const fields = stageFamilyFields(family!, { const: '<FILL IN: pipeline>' });
+    const m = mapper({ resource: 'deal', fields: { ...BASE, externalId: 'Record ID', ...fields } }, header);
+    const r = row({ 'Record ID': '1', 'Deal Name': 'x', [header[2]!]: '2024-01-01 10:00', [header[3]!]: '2024-02-01 11:00' });
+    expect(item(m.map(r))).toMatchObject({
+      currentStage: { pipelineName: 'Renewals', value: 'Closed Won', occurredAt: '2024-02-01T11:00:00Z' },
+      stages: [
+        { pipelineName: 'Sales Pipeline', value: 'Appointment Scheduled', occurredAt: '2024-01-01T10:00:00Z' },
+        { pipelineName: 'Renewals', value: 'Closed Won', occurredAt: '2024-02-01T11:00:00Z' },
+      ],
+    });
   });
 });
