@@ -10,11 +10,7 @@ export interface FamilyColumn {
   name: string;
 }
 
-/** The literal text before and after the pattern's one `*`. */
-function parts(pattern: string): { before: string; after: string } {
-  const at = pattern.indexOf('*');
-  return { before: pattern.slice(0, at), after: pattern.slice(at + 1) };
-}
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * The header's columns that the pattern matches, in the header's order: the text around the `*`
@@ -22,16 +18,15 @@ function parts(pattern: string): { before: string; after: string } {
  * one character. A name twice in the header is one column (a row keeps the last of equal names).
  */
 export function familyColumns(pattern: string, header: readonly string[]): FamilyColumn[] {
-  const { before, after } = parts(pattern.trim().toLowerCase());
+  const [before = '', after = ''] = pattern.trim().split('*');
+  const match = new RegExp(`^\\s*${escapeRegExp(before)}(.+)${escapeRegExp(after)}\\s*$`, 'iu');
   const out: FamilyColumn[] = [];
   const seen = new Set<string>();
   for (const column of header) {
-    const folded = column.trim().toLowerCase();
-    if (seen.has(column) || folded.length <= before.length + after.length || !folded.startsWith(before) || !folded.endsWith(after)) continue;
+    const name = match.exec(column)?.[1]?.trim();
+    if (seen.has(column) || !name) continue;
     seen.add(column);
-    const trimmed = column.trim();
-    const name = trimmed.slice(before.length, trimmed.length - after.length).trim();
-    if (name) out.push({ column, name });
+    out.push({ column, name });
   }
   return out;
 }
