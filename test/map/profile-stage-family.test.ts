@@ -167,6 +167,28 @@ describe("stageDateFamilies: a header's families of stage-date columns, for init
       [{ pattern: 'Entered * date', names: ['Appointment Scheduled', 'Closed Won'] }],
     ],
     [['Deal Stage', 'Close Date', 'Create Date', 'date_entered_closedwon'], []],
+    // shapes seen in public code that reads HubSpot: a warehouse's flattened properties, legacy and v2 side by side
+    [
+      [
+        'properties_hs_v2_date_entered_closedwon',
+        'properties_hs_v2_date_entered_1066193534',
+        'hs_date_entered_closedwon',
+        'hs_date_entered_closedlost',
+        'hs_date_entered_contractsent',
+      ],
+      [
+        { pattern: 'hs_date_entered_*', names: ['closedwon', 'closedlost', 'contractsent'] },
+        { pattern: 'properties_hs_v2_date_entered_*', names: ['closedwon', '1066193534'] },
+      ],
+    ],
+    [
+      [
+        'Date entered "Meeting Scheduled (Placements — Inbound Sales Stage)"',
+        'Date entered "Closed Won (Placements — Inbound Sales Stage)"',
+        'Date exited "Closed Won (Placements — Inbound Sales Stage)"',
+      ],
+      [{ pattern: 'Date entered "*"', names: ['Meeting Scheduled (Placements — Inbound Sales Stage)', 'Closed Won (Placements — Inbound Sales Stage)'] }],
+    ],
   ])('%j', (header, expected) => {
     expect(stageDateFamilies(header).map((f) => ({ pattern: f.pattern, names: f.columns.map((c) => c.name) }))).toEqual(expected);
   });
