@@ -19,7 +19,7 @@ import { INIT_OPTIONS } from '../config/init-options.js';
 import { resolveOptions, type OptionValues } from '../config/option.js';
 import type { ReaderOptions } from '../read/types.js';
 import { addOptions, givenFlags } from './add-options.js';
-import { schemaRef } from './schema-ref.js';
+import { NO_SCHEMA_NOTE, schemaRef } from './schema-ref.js';
 import { decideKinds, leftOutLines, sampleFor, targetOf, type Proposed, type Sampled } from './init-sample.js';
 import { tieFiles } from './init-cross.js';
 import type { Output } from '../report/output.js';
@@ -66,6 +66,7 @@ async function initOne(file: string, { output, opts, reader, resource }: InitCon
   const one = proposeFor({ ...(await sampleFor({ file, resource }, opts.sample, reader)), resource }, out, opts);
   await writeProfile(one, opts.force);
   printProposal(one, output, false);
+  if (schemaRef('profile', one.out) === undefined) output.out(`\n${NO_SCHEMA_NOTE}`);
   output.out(`\nnext${one.proposal.fillIn.length ? ' (after filling in)' : ''}: batch-sync validate ${file} --profile ${one.out}`);
 }
 
@@ -125,6 +126,7 @@ async function initMany(args: readonly string[], { output, opts, reader, resourc
   await writePlan(planPath, ordered, opts.force);
   output.out(`wrote ${planPath}: ${ordered.map((p) => `${p.resource} ${p.file}`).join(', then ')}`);
   for (const line of leftOutLines(leftOut)) output.out(line);
+  if ([planPath, ...ordered.map((p) => p.out)].some((f) => schemaRef('profile', f) === undefined)) output.out(NO_SCHEMA_NOTE);
   if (tied.notes.length) output.out(`\nacross files:\n${tied.notes.map((n) => `  - ${n}`).join('\n')}`);
   output.out(
     ownersLine(
@@ -156,7 +158,8 @@ function refuseOverInput(file: string, out: string): void {
 
 async function writeProfile(p: Proposed, force: boolean | undefined): Promise<void> {
   try {
-    const profile = { $schema: schemaRef('profile', p.out), ...p.proposal.profile };
+    const ref = schemaRef('profile', p.out);
+    const profile = { ...(ref === undefined ? {} : { $schema: ref }), ...p.proposal.profile };
     await writeFile(p.out, `${JSON.stringify(profile, null, 2)}\n`, { flag: force ? 'w' : 'wx' });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
@@ -170,7 +173,8 @@ async function writePlan(path: string, jobs: readonly Proposed[], force: boolean
   const dir = dirname(resolve(path));
   // paths in a plan are relative to it, with forward slashes so the plan works on every system
   const rel = (p: string) => relative(dir, resolve(p)).split(sep).join('/');
-  const plan = { $schema: schemaRef('plan', path), jobs: jobs.map((p) => ({ file: rel(p.file), resource: p.resource, profile: rel(p.out) })) };
+  const ref = schemaRef('plan', path);
+  const plan = { ...(ref === undefined ? {} : { $schema: ref }), jobs: jobs.map((p) => ({ file: rel(p.file), resource: p.resource, profile: rel(p.out) })) };
   try {
     await writeFile(path, `${JSON.stringify(plan, null, 2)}\n`, { flag: force ? 'w' : 'wx' });
   } catch (error) {
