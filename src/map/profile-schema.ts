@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { oneOrListForms, resourceNameJson, writtenAs } from '../contract/json-schema.js';
 import { METHODS, RESOURCE_NAMES_HELP, parseResource } from '../contract/resources.js';
+import { linearReplacer } from '../util/linear-regexp.js';
 import { DATE_FORMATS } from './transforms/dates.js';
 import { isValidTimeZone } from './transforms/time-zone.js';
 
@@ -73,6 +74,16 @@ const replaceRule = z
       new RegExp(r.pattern, r.flags);
     } catch (error) {
       ctx.addIssue({ code: 'custom', path: ['pattern'], message: `not a JavaScript regular expression: ${(error as Error).message}` });
+      return;
+    }
+    try {
+      linearReplacer(r.pattern, r.flags);
+    } catch {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['pattern'],
+        message: 'cannot run in linear time (it uses a back-reference or a lookahead): write it without them, so that no cell can make it run for ever',
+      });
     }
   });
 export type ReplaceRule = z.output<typeof replaceRule>;
