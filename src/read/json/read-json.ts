@@ -1,5 +1,6 @@
 // JSON: the items array streamed element by element, each element with the line it starts on.
 
+import { MAX_NESTING, tooDeepAt } from './nesting-depth.js';
 import { InputError } from '../../errors.js';
 import { utf8Chunks } from '../encoding.js';
 import { at } from '../file-errors.js';
@@ -69,5 +70,8 @@ export function itemRecord(file: string, text: string, line: number, strict: boo
   }
   const unsafe = findUnsafeInteger(text);
   if (unsafe) return { kind: 'unreadable', file, line, reason: unsafeIntegerReason(text, unsafe, line) };
+  if (tooDeepAt(text) >= 0) {
+    return { kind: 'unreadable', file, line, reason: `the item starting on line ${line} nests deeper than ${MAX_NESTING} levels, more than any record needs` };
+  }
   return { kind: 'item', file, line, item: keys.read(text, item, line) };
 }
