@@ -29,18 +29,39 @@ export function shownUrl(url: string): string {
   return secret.length > 1 ? `${u.protocol}//${u.host}/…` : `${u.protocol}//${u.host}`;
 }
 
+/**
+ * `https://user:pw@host/…` as the URL and the Basic authorization it stands for: undici would drop
+ * the userinfo without a word, and a webhook behind Basic auth would answer 401 with nobody told why.
+ */
+function withoutUserinfo(url: string): { target: string; authorization?: string } {
+  const u = new URL(url);
+  if (!u.username && !u.password) return { target: url };
+  const credentials = `${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`;
+  const encoded = Buffer.from(credentials).toString('base64');
+  addSecret(credentials);
+  addSecret(encoded);
+  u.username = '';
+  u.password = '';
+  return { target: u.href, authorization: `Basic ${encoded}` };
+}
+
 async function attempt(url: string, body: string, options: WebhookOptions): Promise<WebhookResult & { retry?: boolean }> {
   const timeoutMs = options.timeoutMs ?? WEBHOOK_TIMEOUT_MS;
   // undici is loaded only when a notification is sent: every command imports this module, and
   // undici is ~11 MB resident (run/connect.ts loads the API client the same way)
   const [{ request }, { createDispatcher }] = await Promise.all([import('undici'), import('./dispatcher.js')]);
   const dispatcher = createDispatcher({ concurrency: 1, connectTimeoutMs: timeoutMs, env: options.env });
+  const { target, authorization } = withoutUserinfo(url);
   try {
-    const res = await request(url, {
+    const res = await request(target, {
       method: 'POST',
       dispatcher,
       body,
-      headers: { 'content-type': body.startsWith('{') ? 'application/json' : 'text/plain; charset=utf-8', 'user-agent': 'batch-sync' },
+      headers: {
+        'content-type': body.startsWith('{') ? 'application/json' : 'text/plain; charset=utf-8',
+        'user-agent': 'batch-sync',
+        ...(authorization && { authorization }),
+      },
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
       signal: AbortSignal.timeout(timeoutMs),

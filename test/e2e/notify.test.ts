@@ -207,3 +207,14 @@ test('--notify-format teams posts an Adaptive Card message; slack posts {text} a
   expect(Object.keys(body)).toEqual(['text']);
   expect(body.text).toMatch(/^batch-sync push on \S+: FAILED \(exit 1\), 1 of 2 rows accepted, 1 not; /);
 });
+
+test('user:password@ in --notify-url is sent as Basic authorization, never dropped, never printed (issue 36 row 9)', async () => {
+  server = await startServer([], { status: 200, body: 'OK' });
+  const dir = tempFiles({ 'accounts.csv': accounts() });
+  const url = server.url.replace('http://', 'http://hook-user:S3cretPassw0rd-notify@');
+  const r = await spawnCli(['push', '--sandbox', '--verbose', '--notify-url', `${url}/hook`, '--notify-on', 'always', 'accounts.csv'], { cwd: dir });
+  expect(r.code, r.stderr).toBe(0);
+  expect(server.requests).toHaveLength(1);
+  expect(server.requests[0]!.headers.authorization).toBe(`Basic ${Buffer.from('hook-user:S3cretPassw0rd-notify').toString('base64')}`);
+  expect(r.stdout + r.stderr).not.toMatch(/S3cretPassw0rd|hook-user/);
+});
