@@ -1,10 +1,9 @@
 // Ctrl-C and SIGTERM during a push: the first stops taking new batches and gives those in flight a
 // bounded grace period; a second one (or the end of the grace) cancels them. The run then writes
 // its report and exits non-zero.
-//
-// The process that started batch-sync ending counts as the first signal: `npx`, `npm exec` and a
-// shell that is not `exec`-ing it end on a SIGTERM without passing it on (docs/nightly.md), and an
-// orphaned push would otherwise run on, holding the lock, after its caller has gone.
+// When the process that started batch-sync ends without passing its signal on (npx, npm exec),
+// bin/batch-sync.js emits CALLER_ENDED: a first signal, never a second (one that came before it
+// already stopped the run, and its batches in flight keep their grace).
 
 export interface InterruptSignals {
   /** Aborted at the first signal: no new batches. */
@@ -15,14 +14,14 @@ export interface InterruptSignals {
 }
 
 const GRACE_MS = 10_000;
-/** How often the parent is looked at: a change of parent process id means it has ended. */
-const PARENT_POLL_MS = 250;
+/** The event bin/batch-sync.js emits on `process` when batch-sync's parent has ended. */
+const CALLER_ENDED = 'batch-sync:caller-ended';
 
 export function interruptSignals(say: (text: string) => void, graceMs = GRACE_MS): InterruptSignals {
   const stop = new AbortController();
   const cancel = new AbortController();
   let timer: NodeJS.Timeout | undefined;
-  const onStop = (why: string) => {
+  const onSignal = (why: string) => {
     if (!stop.signal.aborted) {
       say(`${why}: taking no new batches; waiting up to ${graceMs / 1000} s for those in flight (again to cancel them)`);
       stop.abort();
@@ -33,24 +32,20 @@ export function interruptSignals(say: (text: string) => void, graceMs = GRACE_MS
       cancel.abort();
     }
   };
-  const onSignal = (name: NodeJS.Signals) => onStop(name);
-  const parent = process.ppid;
-  const watch = setInterval(() => {
-    if (process.ppid === parent) return;
-    clearInterval(watch);
-    onStop(`the process that started batch-sync (pid ${parent}) has ended`);
-  }, PARENT_POLL_MS);
-  watch.unref();
+  const onCallerEnded = (parent: number) => {
+    if (!stop.signal.aborted) onSignal(`the process that started batch-sync (pid ${parent}) has ended`);
+  };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  process.on(CALLER_ENDED, onCallerEnded);
   return {
     stop: stop.signal,
     cancel: cancel.signal,
     dispose() {
       clearTimeout(timer);
-      clearInterval(watch);
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
+      process.off(CALLER_ENDED, onCallerEnded);
     },
   };
 }
