@@ -51,11 +51,12 @@ export interface TrafficCount {
   latencyP95Ms?: number;
 }
 
-/** A file's rows a stopped run did not read: from `fromLine` on, or all of them when it is undefined. */
+/** A file's rows a stopped run did not read: from `fromLine` on (after `rowsRead` of its rows), or all of them when it is undefined. */
 export interface NotRead {
   resource: Resource;
   file: string;
   fromLine?: number;
+  rowsRead?: number;
 }
 
 export interface RunReport {
@@ -174,5 +175,6 @@ export function previewLines(preview: NonNullable<RunReport['preview']>): string
 /** `deals.csv from line 123,457 on: not sent (not read)`: the rows a stopped run left, as one range. */
 export function notReadLine(n: NotRead): string {
   if (n.fromLine === undefined) return `${n.file}: not read, not sent`;
-  return `${n.file} from line ${n.fromLine.toLocaleString('en-US')} on: not sent (not read; a rerun reads them)`;
+  const before = n.rowsRead === undefined ? '' : `; the ${n.rowsRead.toLocaleString('en-US')} read before it have their outcomes`;
+  return `${n.file} from line ${n.fromLine.toLocaleString('en-US')} on: not sent (not read${before}; a rerun reads them)`;
 }

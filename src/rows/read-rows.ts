@@ -38,9 +38,10 @@ export interface ResourceRead {
  */
 const halted = (run: RunControl) => run.signal?.aborted === true;
 
-/** The job's rows not read: from `line` on, or all of them when reading never started. */
-function leftUnread(r: ResourceRead, job: PreparedJob, line?: number, file?: string): void {
-  r.notRead.push({ resource: r.resource, file: file ?? job.source.rowsFile ?? job.source.file, fromLine: line });
+/** The job's rows not read: from `line` on (`rows` of it read before), or all of them when reading never started. */
+function leftUnread(r: ResourceRead, job: PreparedJob, at?: { line: number; file: string; rows: number }): void {
+  const file = at?.file ?? job.source.rowsFile ?? job.source.file;
+  r.notRead.push(at ? { resource: r.resource, file, fromLine: at.line, rowsRead: at.rows } : { resource: r.resource, file });
 }
 
 /** Rows read on this thread. */
@@ -53,11 +54,13 @@ export async function readHere(run: RunControl, r: ResourceRead): Promise<void> 
     const ctx = rowContext(run, r, job);
     const opened = job.source.warnings.length;
     fileWarnings(run, job.source.warnings, r.resource);
+    let rows = 0;
     for await (const record of job.source.records) {
       if (halted(run)) {
-        leftUnread(r, job, record.line, record.file);
+        leftUnread(r, job, { line: record.line, file: record.file, rows });
         break;
       }
+      rows += 1;
       // a CSV row builds its cells into an object only if an outcome needs them
       const row: RowRef = record.kind === 'item' ? undefined : record.kind === 'row' ? new LazyRow(() => record.row) : record.row;
       r.admission.at(record.file, record.line, row);
@@ -91,6 +94,7 @@ async function chunksOf(
   worker: WorkerRows,
   chunks: AsyncGenerator<RowChunk | typeof JOB_END>,
 ): Promise<boolean> {
+  let rows = 0;
   for (;;) {
     const next = await chunks.next();
     if (next.done) throw new Error('the read worker ended early');
@@ -104,10 +108,11 @@ async function chunksOf(
     const fingerprinted = ctx.fingerprint !== undefined && reader.chunk.fps.length > 0;
     while (reader.next()) {
       if (halted(run)) {
-        leftUnread(r, job, reader.line, reader.chunk.file);
+        leftUnread(r, job, { line: reader.line, file: reader.chunk.file, rows });
         lease.end();
         return false;
       }
+      rows += 1;
       r.admission.at(reader.chunk.file, reader.line, lazyRow(reader), lease);
       takeRow(reader, ctx, r.admission, fingerprinted);
       await rowDone(run, r);

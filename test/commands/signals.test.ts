@@ -7,7 +7,7 @@ let signals: InterruptSignals | undefined;
 afterEach(() => signals?.dispose());
 
 function start(): { said: string[]; sigterm: (name: string) => void; callerEnded: (pid: number) => void } {
-  const before = new Set([...process.listeners('SIGTERM'), ...process.listeners('batch-sync:caller-ended')]);
+  const before = new Set([...process.listeners('SIGTERM'), ...process.listeners('batch-sync:caller-ended' as 'SIGTERM')]);
   const said: string[] = [];
   signals = interruptSignals((t) => said.push(t));
   const added = (event: string) => process.listeners(event as 'SIGTERM').find((l) => !before.has(l))! as (...args: unknown[]) => void;

@@ -64,6 +64,8 @@ test('SIGINT on a 3,000,000-row push ends the run in seconds and names the rows 
   // the rows before that line each have their outcome: accepted, or NOT_SENT when read but not sent
   const read = Number(/^deal\s+(\d+)/m.exec(stdout)?.[1]);
   expect(read).toBe(from - 2);
+  // and the line counts them: the rows are one a line here
+  expect(stdout).toContain(`the ${read.toLocaleString('en-US')} read before it have their outcomes`);
   // a generous bound for a loaded machine: the point is seconds, not the minutes reading the rest took
   expect(tookMs).toBeLessThan(10_000);
 }, 120_000);

@@ -51,6 +51,6 @@ test('one SIGINT lets the batches in flight finish, sends nothing more, and repo
   expect(counts.accepted + counts.skipped).toBe(counts.read);
   expect(report.notAccepted.every((r: { message: string }) => r.message === 'NOT_SENT')).toBe(true);
   // the rows not read: one range from the line after the last row read (the header is line 1)
-  if (counts.read < 400) expect(report.notRead).toEqual([{ resource: 'deal', file: join(dir, 'deals.csv'), fromLine: counts.read + 2 }]);
+  if (counts.read < 400) expect(report.notRead).toEqual([{ resource: 'deal', file: join(dir, 'deals.csv'), fromLine: counts.read + 2, rowsRead: counts.read }]);
   else expect(report.notRead).toEqual([]);
 });
