@@ -4,10 +4,11 @@
 // ../shared or on anything else that is only on the team's machines.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
+import { copyOfCheckout } from '../helpers/checkout-copy.js';
 import { blockUnder } from '../helpers/doc-blocks.js';
 
 const ROOT = resolve(__dirname, '../..');
@@ -48,15 +49,7 @@ const alone = mkdtempSync(join(tmpdir(), 'batch-sync-alone-'));
 afterAll(() => rmSync(alone, { recursive: true, force: true }));
 
 test("the README's main job runs as written in a copy of the repository with nothing beside it", () => {
-  const repo = join(alone, 'repo');
-  const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT })
-    .toString()
-    .split('\0')
-    .filter((f) => f && existsSync(join(ROOT, f)));
-  for (const f of files) {
-    mkdirSync(dirname(join(repo, f)), { recursive: true });
-    copyFileSync(join(ROOT, f), join(repo, f));
-  }
+  const repo = copyOfCheckout(join(alone, 'repo'));
   expect(existsSync(join(alone, 'shared'))).toBe(false);
   const [mainJob] = setUpCommands();
   // npm ci takes its packages from a copy of the cache the checkout's own install filled: the

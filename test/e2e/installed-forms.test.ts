@@ -7,12 +7,13 @@
 // no batch-sync process outlives its caller.
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startServer, type MisbehavingServer, type RecordedRequest } from '../helpers/misbehaving-server.js';
 import { SALES_PROFILES_CSV, dealsCsv } from '../helpers/cli.js';
+import { copyOfCheckout } from '../helpers/checkout-copy.js';
 
 const ROOT = resolve(__dirname, '../..');
 const KEY = 'installed-forms-key-0123456789';
@@ -26,28 +27,15 @@ let globalInstall = { status: -1 as number | null, output: '' };
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-/** The checkout's files as a clone has them, with the checkout's node_modules to build with. */
-function copyOfCheckout(): string {
-  const repo = join(work, 'repo');
-  const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT })
-    .toString()
-    .split('\0')
-    .filter((f) => f && existsSync(join(ROOT, f)));
-  for (const f of files) {
-    mkdirSync(dirname(join(repo, f)), { recursive: true });
-    copyFileSync(join(ROOT, f), join(repo, f));
-  }
-  symlinkSync(join(ROOT, 'node_modules'), join(repo, 'node_modules'));
-  return repo;
-}
-
 function npm(args: string[], cwd: string): { status: number | null; output: string } {
   const r = spawnSync('npm', args, { cwd, env: npmEnv, encoding: 'utf8', timeout: 240_000 });
   return { status: r.status, output: `${r.stdout}\n${r.stderr}` };
 }
 
 beforeAll(() => {
-  const repo = copyOfCheckout();
+  // a copy of the checkout, with the checkout's node_modules to build with
+  const repo = copyOfCheckout(join(work, 'repo'));
+  symlinkSync(join(ROOT, 'node_modules'), join(repo, 'node_modules'));
   const packed = npm(['pack', '--pack-destination', work], repo);
   expect(packed.status, packed.output).toBe(0);
   tarball = join(work, readdirSync(work).find((f) => f.endsWith('.tgz'))!);
