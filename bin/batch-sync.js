@@ -29,7 +29,25 @@ async function run() {
     if (!message) throw error;
     return refuse(message);
   }
+  watchCaller();
   return main(process.argv);
+}
+
+// `npx`, `npm exec` and a shell that does not `exec` batch-sync end on a SIGTERM without passing it
+// on, and leave batch-sync running on, orphaned: a push holding its lock, a sandbox its port. The
+// caller's end is taken as a SIGTERM, so each command stops as it does on one (docs/nightly.md,
+// "Signals and exit codes"). A change of parent process id says the parent has ended.
+const CALLER_ENDED = 'batch-sync:caller-ended';
+
+function watchCaller() {
+  const parent = process.ppid;
+  const timer = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(timer);
+    // a push stops taking batches (src/commands/signals.ts); anything else ends as on a SIGTERM
+    if (!process.emit(CALLER_ENDED, parent)) process.kill(process.pid, 'SIGTERM');
+  }, 250);
+  timer.unref();
 }
 
 function refuse(message) {

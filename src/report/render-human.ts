@@ -14,6 +14,7 @@ import {
   durationSeconds,
   failedRows,
   isSendingMode,
+  notReadLine,
   ownersNotInRunLine,
   previewLines,
   type PlannedBatchInfo,
@@ -40,6 +41,7 @@ function humanReport(raw: RunReport, c: ChalkInstance): string[] {
   if (report.aborted) {
     lines.push(c.red.bold(`RUN ABORTED (${report.aborted.code}): ${report.aborted.message}`), '');
   }
+  if (raw.notRead?.length) lines.push(...visibleStrings(raw.notRead).map(notReadLine), '');
   lines.push(...countsTable(report), '');
 
   const titles: Record<OutcomeGroup['outcome'], string> = {

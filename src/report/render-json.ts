@@ -63,6 +63,8 @@ export function reportJson(report: RunReport) {
     groups: report.groups.map(groupJson),
     notAccepted: report.notAccepted.map(rowJson),
     notListed: report.notListed,
+    // a stopped run's files from the line where it stopped reading them (fromLine null: none of it read)
+    notRead: (report.notRead ?? []).map((n) => ({ resource: n.resource, file: n.file, fromLine: n.fromLine ?? null, rowsRead: n.rowsRead ?? null })),
     warningGroups: report.warningGroups.map((g) => ({
       resource: g.resource ?? null,
       reason: g.label,

@@ -51,6 +51,14 @@ export interface TrafficCount {
   latencyP95Ms?: number;
 }
 
+/** A file's rows a stopped run did not read: from `fromLine` on (after `rowsRead` of its rows), or all of them when it is undefined. */
+export interface NotRead {
+  resource: Resource;
+  file: string;
+  fromLine?: number;
+  rowsRead?: number;
+}
+
 export interface RunReport {
   runId: string;
   mode: RunMode;
@@ -80,6 +88,8 @@ export interface RunReport {
   traffic?: TrafficCount;
   /** `push --dry-run`: the batches that would have been sent, in order. */
   batches?: PlannedBatchInfo[];
+  /** A stopped run's files, where it stopped reading them: those rows have no outcome of their own. */
+  notRead?: NotRead[];
   /** `push --dry-run --incremental`: per resource, new, changed and unchanged rows against the state. */
   preview?: Partial<Record<Resource, PreviewCounts>>;
 }
@@ -94,6 +104,7 @@ export interface RunMeta {
   ownersNotInRun?: number;
   isolation?: IsolationCount;
   traffic?: TrafficCount;
+  notRead?: NotRead[];
 }
 
 /** `sent`: in a dry-run preview, the rows the state found new or changed per resource. */
@@ -159,4 +170,11 @@ function previewCounts(sent: PreviewSent, groups: readonly OutcomeGroup[]) {
 /** `account: 3 new, 2 changed, 95 unchanged`, one line per resource. */
 export function previewLines(preview: NonNullable<RunReport['preview']>): string[] {
   return Object.entries(preview).map(([r, c]) => `${r}: ${c.new} new, ${c.changed} changed, ${c.unchanged} unchanged`);
+}
+
+/** `deals.csv from line 123,457 on: not sent (not read)`: the rows a stopped run left, as one range. */
+export function notReadLine(n: NotRead): string {
+  if (n.fromLine === undefined) return `${n.file}: not read, not sent`;
+  const before = n.rowsRead === undefined ? '' : `; the ${n.rowsRead.toLocaleString('en-US')} read before it have their outcomes`;
+  return `${n.file} from line ${n.fromLine.toLocaleString('en-US')} on: not sent (not read${before}; a rerun reads them)`;
 }

@@ -16,6 +16,7 @@ import { readFromWorker, readHere, type ResourceRead } from '../rows/read-rows.j
 import { readInWorker, readsInWorker, type WorkerRows } from '../rows/read-in-worker.js';
 import { batchesInProgress, resourceSender, type RunControl } from '../rows/send-batch.js';
 import type { RowMeta, RunHooks, RunSettings } from '../rows/types.js';
+import type { NotRead } from '../report/run-report.js';
 
 export type { RunHooks } from '../rows/types.js';
 
@@ -30,6 +31,8 @@ export interface RunResult {
   dealOwnersNotInRun: OwnersNotInRun;
   /** What --isolate-unattributed cost, when it was on. */
   isolation?: Isolation;
+  /** Where a stopped run stopped reading each file it had not finished (read-rows.ts). */
+  notRead: NotRead[];
 }
 
 export async function runPipeline(
@@ -44,6 +47,7 @@ export async function runPipeline(
   /** externalIds of sales profiles that were invalid or rejected in this run. */
   const failedProfiles = new Set<string>();
   const read: RunResult['read'] = {};
+  const notRead: NotRead[] = [];
   const run = runControl(settings, hooks, failedProfiles, sender, signal, given ?? newIsolation(settings));
   // runs that keep a state fingerprint each row (row-fingerprint.ts): in incremental mode, a row the
   // state knows from its text is not validated or serialised again; the simple engine builds and
@@ -66,10 +70,11 @@ export async function runPipeline(
       const batcher = batcherFor(settings, resource);
       const admission = new Admission({ resource, settings, hooks, checks, batcher, failedProfiles, record: run.record });
       const sending = resourceSender(run, resource);
-      // after an abort or an interrupt every file is still read to its end: invalid rows are still
-      // reported as invalid and valid ones as NOT_SENT (send() checks stop()), so each row gets an
-      // outcome and lands in the errors CSV; breaking out here lost the rest of the input silently
-      const r: ResourceRead = { resource, jobs: kindJobs, admission, send: sending.send, fingerprinting, known: known.get(resource) };
+      // after an abort every file is still read to its end: invalid rows are still reported as
+      // invalid and valid ones as NOT_SENT (send() checks stop()), so each row gets an outcome and
+      // lands in the errors CSV. A stop (a signal, a guard) ends the reading at once instead: the
+      // rows read have their outcomes, the rest of each file is one range in notRead
+      const r: ResourceRead = { resource, jobs: kindJobs, admission, send: sending.send, fingerprinting, known: known.get(resource), notRead };
       if (worker) await readFromWorker(run, r, worker, chunks!);
       else await readHere(run, r);
       const last = batcher.flush();
@@ -88,6 +93,7 @@ export async function runPipeline(
     ownersNotInRun: checks.ownersNotInRun(),
     dealOwnersNotInRun: checks.dealOwnersNotInRun(),
     isolation: run.isolation,
+    notRead,
   };
 }
 

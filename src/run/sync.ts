@@ -196,6 +196,7 @@ export async function sync(request: SyncRequest, environment: SyncEnvironment = 
       ownersNotInRun: result.ownersNotInRun,
       isolation,
       traffic: connection?.traffic(),
+      notRead: result.notRead,
     };
     const report = buildRunReport(meta, collector, session?.preview?.());
     finished = { report, exitCode: exitCodeOf(report, result.interrupted) };

@@ -109,8 +109,8 @@ describe('a batch that never left', () => {
     const { code, stdout } = await result;
     expect(code).toBe(3);
     expect(handledAt).toBeLessThan(Number.POSITIVE_INFINITY);
-    // the next batch was due 2 s after the first: it waited for the rate, and never left
-    expect(server.requests.filter((q) => q.at > handledAt + 100)).toEqual([]);
+    // the next batch was due 2 s after the first: it waited for the rate, and never left (counted:
+    // one request in all, whatever the time the machine took to handle the signal)
     expect(server.requests).toHaveLength(1);
     const report = JSON.parse(stdout) as JsonReport & { totals: { accepted: number } };
     expect(report.totals.accepted).toBe(1);

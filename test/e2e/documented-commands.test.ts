@@ -10,13 +10,15 @@
 //   In `FILE`, replace `A` with `B`                          an edit the reader makes, made by the test
 //
 // Each document runs in its own temporary folder holding a copy of fixtures/, so commands that write
-// profiles, plans, errors CSVs or state change nothing in the repository. `npx batch-sync` is the
-// built bin/ (an `npx` first on PATH hands `batch-sync` to it and anything else to the real npx).
+// profiles, plans, errors CSVs or state change nothing in the repository. Commands are written
+// `./bin/batch-sync.js …`, as in a clone (README.md says why not npx): the folder's bin/ is a link to
+// the checkout's, so it runs the built CLI. `npx batch-sync` is the built bin/ too (an `npx` first on
+// PATH hands `batch-sync` to it and anything else to the real npx), for a guide that shows it.
 // Quoted output is compared after normalising what differs from run to run: run ids, times and
 // durations, latencies and concurrency, the working folder (shown as ~/batch-sync) and the sandbox's
 // port.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
@@ -137,6 +139,7 @@ function missingLines(step: Extract<Step, { kind: 'output' }>, ran: Ran, work: s
 async function runDoc(doc: Doc): Promise<{ failures: string[]; ran: number }> {
   const work = mkdtempSync(join(tmpdir(), 'batch-sync-doc-'));
   cpSync(join(ROOT, 'fixtures'), join(work, 'fixtures'), { recursive: true });
+  symlinkSync(join(ROOT, 'bin'), join(work, 'bin'));
   const env = baseEnv();
   const urls = new Map<string, string>();
   const servers: Server[] = [];

@@ -46,11 +46,11 @@ describe('the connection fails', () => {
   test('a 200 body dripped slower than --timeout is cut, not resent, its rows UNVERIFIED', async () => {
     const server = await serve([{ status: 200, body: OK_BODY, drip: { bytes: 4, everyMs: 1600 } }], applyingServerLedger().ok);
     const { file, stateDir } = accountsFile(2);
-    const started = Date.now();
+    // the whole body would take 24 s to arrive and its rows would then be accepted (exit 0): exit 3
+    // and the rows UNVERIFIED say it was cut, without timing the run
     const r = await pushJson(file, server.url, stateDir, ['--timeout', '1000']);
     expect(r.code).toBe(3);
     expect(server.requests).toHaveLength(1);
-    expect(Date.now() - started).toBeLessThan(5000);
     expect(r.report.totals).toMatchObject({ read: 2, accepted: 0, skipped: 2 });
   });
 });

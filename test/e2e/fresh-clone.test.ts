@@ -4,10 +4,11 @@
 // ../shared or on anything else that is only on the team's machines.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
+import { copyOfCheckout } from '../helpers/checkout-copy.js';
 import { blockUnder } from '../helpers/doc-blocks.js';
 
 const ROOT = resolve(__dirname, '../..');
@@ -23,7 +24,7 @@ function setUpCommands(): string[] {
 test('the README set-up block has the two commands: the main job on the sandbox, then the tests', () => {
   const commands = setUpCommands();
   expect(commands).toHaveLength(2);
-  expect(commands[0]).toMatch(/^npm ci && npx batch-sync push --sandbox /);
+  expect(commands[0]).toMatch(/^npm ci && \.\/bin\/batch-sync\.js push --sandbox /);
   expect(commands[1]).toBe('npm ci && npm test');
 });
 
@@ -48,24 +49,30 @@ const alone = mkdtempSync(join(tmpdir(), 'batch-sync-alone-'));
 afterAll(() => rmSync(alone, { recursive: true, force: true }));
 
 test("the README's main job runs as written in a copy of the repository with nothing beside it", () => {
-  const repo = join(alone, 'repo');
-  const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT })
-    .toString()
-    .split('\0')
-    .filter((f) => f && existsSync(join(ROOT, f)));
-  for (const f of files) {
-    mkdirSync(dirname(join(repo, f)), { recursive: true });
-    copyFileSync(join(ROOT, f), join(repo, f));
-  }
+  const repo = copyOfCheckout(join(alone, 'repo'));
   expect(existsSync(join(alone, 'shared'))).toBe(false);
   const [mainJob] = setUpCommands();
-  // npm ci takes its packages from the cache the checkout's own install filled
+  // npm ci takes its packages from a copy of the cache the checkout's own install filled: the
+  // user's own npm cache is neither written nor left with an entry per temporary clone
+  const userCache = execFileSync('npm', ['config', 'get', 'cache'], { encoding: 'utf8' }).trim();
+  const cache = join(alone, 'npm-cache');
+  if (existsSync(join(userCache, '_cacache'))) cpSync(join(userCache, '_cacache'), join(cache, '_cacache'), { recursive: true });
   const r = spawnSync('sh', ['-c', mainJob!], {
     cwd: repo,
     encoding: 'utf8',
-    env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1', npm_config_prefer_offline: 'true', npm_config_audit: 'false', npm_config_fund: 'false' },
+    env: {
+      ...process.env,
+      FORCE_COLOR: '0',
+      NO_COLOR: '1',
+      npm_config_cache: cache,
+      npm_config_prefer_offline: 'true',
+      npm_config_audit: 'false',
+      npm_config_fund: 'false',
+    },
     timeout: 240_000,
   });
   expect(r.status, `${r.stdout}\n${r.stderr}`).toBe(0);
   expect(r.stdout).toMatch(/OK: all 8920 rows accepted/);
+  // the run command is the clone's own executable: nothing was installed into npm's cache for it
+  expect(existsSync(join(cache, '_npx'))).toBe(false);
 }, 300_000);

@@ -29,7 +29,6 @@ test('no request leaves after SIGINT was taken, not even a retry', async () => {
   const { code } = await result;
   expect(code).toBe(3);
   expect(handledAt).toBeLessThan(Infinity);
-  // one request (the 503): the retry due 2 s later is not sent
-  expect(server.requests.filter((q) => q.at > handledAt + 100)).toHaveLength(0);
+  // one request (the 503), counted: the retry due 2 s later is not sent
   expect(server.requests).toHaveLength(1);
 });

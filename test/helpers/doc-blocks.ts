@@ -19,7 +19,7 @@ export const ROOT = resolve(__dirname, '../..');
 const SHELL = new Set(['sh', 'bash', 'shell']);
 const MUST_BE_MARKED = new Set([...SHELL, 'console', 'cron', 'crontab', 'yaml', 'yml']);
 const COMMANDS = 'push|validate|init|inspect|schema|sandbox|history|help';
-/** `batch-sync <command>` not preceded by `npx ` (a summary line's `batch-sync push:` is output, not a command). */
+/** `batch-sync <command>` not preceded by `npx ` or a path (a summary line's `batch-sync push:` is output, not a command). */
 const BARE = new RegExp(`(?<!npx )(?<![\\w./-])batch-sync (?:${COMMANDS})\\b(?!:)`);
 const EDIT = /\bIn `([^`]+)`,? (?:on line (\d+), )?replace ((?:`[^`]+` with `[^`]+`(?:,? and )?)+)/g;
 
@@ -165,7 +165,7 @@ export function readDoc(path: string, root = ROOT): Doc {
       doc.problems.push(`${where}: a ${b.lang} block is neither run (\`\`\`sh) nor marked \`\`\`${b.lang} not-run: <reason>`);
     }
     if (MUST_BE_MARKED.has(b.lang)) {
-      for (const l of b.body.split('\n')) if (BARE.test(l)) doc.problems.push(`${where}: "${l.trim()}" is not written npx batch-sync`);
+      for (const l of b.body.split('\n')) if (BARE.test(l)) doc.problems.push(`${where}: "${l.trim()}" is not written ./bin/batch-sync.js`);
     }
   }
   let fenced = '';
@@ -174,7 +174,7 @@ export function readDoc(path: string, root = ROOT): Doc {
     if (fence && (!fenced || fence === fenced)) fenced = fenced ? '' : fence;
     if (fence || fenced) continue;
     for (const span of line.matchAll(/`(batch-sync [^`]*)`/g)) {
-      if (BARE.test(span[1]!)) doc.problems.push(`${path}:${i + 1}: \`${span[1]}\` is not written npx batch-sync`);
+      if (BARE.test(span[1]!)) doc.problems.push(`${path}:${i + 1}: \`${span[1]}\` is not written ./bin/batch-sync.js`);
     }
   }
   return doc;

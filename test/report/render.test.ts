@@ -125,6 +125,7 @@ describe('json report', () => {
       'groups',
       'notAccepted',
       'notListed',
+      'notRead',
       'warningGroups',
       'warnings',
       'warningsNotListed',

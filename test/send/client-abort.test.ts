@@ -65,14 +65,13 @@ describe('send: answers that abort the run', () => {
 
 describe('send: cancellation', () => {
   it('an in-flight request aborted by the signal → cancelled', async () => {
-    const s = await server([{ status: 200, body: OK_BODY, delayMs: 2000 }]);
+    // the answer would come after the test's own timeout: only the abort can end the send
+    const s = await server([{ status: 200, body: OK_BODY, delayMs: 60_000 }]);
     const ac = new AbortController();
     setTimeout(() => ac.abort(), 50);
-    const started = Date.now();
     const result = await client(s.url).send(batch({ signal: ac.signal }));
     // the request was out: the server may have it
     expect(result).toEqual({ kind: 'cancelled', attempts: 1, inFlight: true, mayBeApplied: true });
-    expect(Date.now() - started).toBeLessThan(1500);
   });
 
   it('no new attempt once the signal is aborted during a backoff wait', async () => {
@@ -111,14 +110,13 @@ describe('send: one fatal answer stops the whole client', () => {
 
   it('a send waiting to retry stops when another send hits a 404', async () => {
     const s = await server([{ status: 503 }, { status: 404, delayMs: 30 }]);
-    const c = client(s.url, { concurrency: 1, retry: { baseDelayMs: 5000, maxDelayMs: 5000 } });
+    // a retry wait longer than the test's own timeout (30 s): only the stop can end it
+    const c = client(s.url, { concurrency: 1, retry: { baseDelayMs: 60_000, maxDelayMs: 60_000, maxTotalMs: 120_000 } });
     const first = c.send(batch());
     await new Promise((r) => setTimeout(r, 10));
     const second = c.send(batch({ batchId: 'b2' }));
-    const started = Date.now();
     await expect(second).rejects.toMatchObject({ code: 'NOT_FOUND' });
     await expect(first).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    expect(Date.now() - started).toBeLessThan(2000);
     expect(s.requests).toHaveLength(2);
   });
 });
@@ -127,15 +125,14 @@ describe('send: requests in flight when the run ends', () => {
   it('are aborted and report the run-ending error: the same key/origin would get the same answer', async () => {
     const s = await server([
       { status: 401, delayMs: 30 },
-      { status: 200, body: OK_BODY, delayMs: 1000 },
+      // answered after the test's own timeout: the send ends only if it is aborted
+      { status: 200, body: OK_BODY, delayMs: 60_000 },
     ]);
     const c = client(s.url, { concurrency: 2 });
     const auth = c.send(batch());
     const slow = c.send(batch({ batchId: 'b2' }));
-    const started = Date.now();
     await expect(auth).rejects.toMatchObject({ code: 'AUTH' });
     await expect(slow).rejects.toMatchObject({ code: 'AUTH' });
-    expect(Date.now() - started).toBeLessThan(900);
     expect(s.requests).toHaveLength(2);
   });
 });
