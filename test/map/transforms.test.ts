@@ -92,6 +92,27 @@ describe('dates', () => {
     ['29/02/2024', 'DD/MM/YYYY', '2024-02-29'],
   ] as const)('%s as %s → %s', (raw, f, expected) => expect(date(raw, f)).toBe(expected));
 
+  // a month written as a word cannot be read the wrong way round: every format but YYYY-MM-DD and
+  // excel takes it (Zoho's "16 Apr, 2021 00:03:00", Excel's "15-Mar-2024", Spanish and Portuguese)
+  test.each([
+    ['16 Apr, 2021 00:03:00', 'auto', '2021-04-16'],
+    ['Apr 16, 2021', 'auto', '2021-04-16'],
+    ['April 16 2021 3:05 PM', 'MM/DD/YYYY', '2021-04-16'],
+    ['15-Mar-2024', 'DD/MM/YYYY', '2024-03-15'],
+    ['15 de marzo de 2024', 'auto', '2024-03-15'],
+    ['5 de setembro de 2023', 'auto', '2023-09-05'],
+    ['1 ene 2024', 'auto', '2024-01-01'],
+    ['3. Dez. 2024', 'auto', '2024-12-03'],
+    ['3 Foo 2024', 'auto', 'ERR "3 Foo 2024" is not a date in the format YYYY-MM-DD, DD/MM/YYYY (when the day is over 12) or an Excel serial'],
+    ['31 Apr 2024', 'auto', 'ERR "31 Apr 2024" is not a date that exists'],
+    ['16 Apr 2021', 'YYYY-MM-DD', 'ERR "16 Apr 2021" is not a date in the format YYYY-MM-DD'],
+  ] as const)('%s as %s → %s', (raw, f, expected) => expect(date(raw, f)).toBe(expected));
+
+  test('a month name with a time keeps the time', () => {
+    const r = parseDate('16 Apr, 2021 13:03:07', 'auto');
+    expect(r.ok && [r.value.hour, r.value.minute, r.value.second, r.value.hasTime]).toEqual([13, 3, 7, true]);
+  });
+
   test.each([
     ['2024-02-30', 'auto'],
     ['31/04/2024', 'DD/MM/YYYY'],

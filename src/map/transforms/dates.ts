@@ -1,5 +1,5 @@
 // Dates as exports write them (`2024-03-15`, `15/03/2024`, `03/15/2024 2:30 PM`, `15.03.2024`,
-// Excel serials like `45366`) → ISO-8601. Calendar arithmetic only: no Date parsing of strings and
+// `16 Apr, 2021`, Excel serials like `45366`) → ISO-8601. Calendar arithmetic only: no Date parsing of strings and
 // no local time zone anywhere.
 import type { WallTime, ZoneClock } from './time-zone.js';
 
@@ -17,6 +17,32 @@ const ISO = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2})(?:\
 // day-month-year or month-day-year with / - . separators, an optional time, 12- or 24-hour
 const NUMERIC = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})(?:[ T,]+(\d{1,2}):(\d{2})(?::(\d{2}))?\s*([AaPp][Mm])?)?$/;
 const SERIAL = /^\d{1,6}(?:\.\d+)?$/;
+// a month written as a word, day first (`16 Apr, 2021`, `15-Mar-2024`, `15 de marzo de 2024`) or
+// month first (`Apr 16, 2021`), with an optional time: no order to guess
+const TIME = String.raw`(?:[ T,]+(\d{1,2}):(\d{2})(?::(\d{2}))?\s*([AaPp][Mm])?)?`;
+const DAY_FIRST = new RegExp(String.raw`^(\d{1,2})(?:[ .,-]+|\s+de\s+)(\p{L}+)\.?(?:[ .,-]+|\s+de\s+)(\d{4})${TIME}$`, 'iu');
+const MONTH_FIRST = new RegExp(String.raw`^(\p{L}+)\.?[ -]+(\d{1,2}),?[ -]+(\d{4})${TIME}$`, 'iu');
+// English, Spanish and Portuguese names, full and as their first three letters
+const MONTHS = new Map<string, number>();
+for (const names of [
+  ['january', 'enero', 'janeiro'],
+  ['february', 'febrero', 'fevereiro'],
+  ['march', 'marzo', 'março', 'marco'],
+  ['april', 'abril'],
+  ['may', 'mayo', 'maio'],
+  ['june', 'junio', 'junho'],
+  ['july', 'julio', 'julho'],
+  ['august', 'agosto'],
+  ['september', 'septiembre', 'setiembre', 'setembro', 'sept'],
+  ['october', 'octubre', 'outubro'],
+  ['november', 'noviembre', 'novembro'],
+  ['december', 'diciembre', 'dezembro'],
+].entries()) {
+  for (const name of names[1]) {
+    MONTHS.set(name, names[0] + 1);
+    MONTHS.set(name.slice(0, 3), names[0] + 1);
+  }
+}
 
 function isLeapYear(y: number): boolean {
   return (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
@@ -66,6 +92,22 @@ function fromNumeric(raw: string, m: RegExpExecArray, order: 'dmy' | 'mdy'): Dat
   return build(raw, +y!, month, day, hour, mi ? +mi : 0, s ? +s : 0, h !== undefined);
 }
 
+function fromMonthName(raw: string): DateResult | undefined {
+  const dayFirst = DAY_FIRST.exec(raw);
+  const m = dayFirst ?? MONTH_FIRST.exec(raw);
+  if (!m) return undefined;
+  const [, a, b, y, h, mi, s, ampm] = m;
+  const [day, name] = dayFirst ? [+a!, b!] : [+b!, a!];
+  const month = MONTHS.get(name.toLowerCase());
+  if (month === undefined) return undefined;
+  let hour = h ? +h : 0;
+  if (ampm) {
+    if (hour < 1 || hour > 12) return { ok: false, reason: `"${raw}" has a time that does not exist` };
+    hour = (hour % 12) + (ampm.toLowerCase() === 'pm' ? 12 : 0);
+  }
+  return build(raw, +y!, month, day, hour, mi ? +mi : 0, s ? +s : 0, h !== undefined);
+}
+
 const EXPECTED: Record<DateFormat, string> = {
   auto: 'YYYY-MM-DD, DD/MM/YYYY (when the day is over 12) or an Excel serial',
   'YYYY-MM-DD': 'YYYY-MM-DD',
@@ -95,6 +137,8 @@ export function parseDate(raw: string, format: DateFormat): DateResult {
     if (first === second) return fromNumeric(raw, num, 'dmy');
     return { ok: false, reason: `"${raw}" could be DD/MM/YYYY or MM/DD/YYYY; set "format" in the profile` };
   }
+  const named = format === 'YYYY-MM-DD' || format === 'excel' ? undefined : fromMonthName(raw);
+  if (named) return named;
   return { ok: false, reason: `"${raw}" is not a date in the format ${EXPECTED[format]}` };
 }
 
