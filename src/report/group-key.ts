@@ -24,6 +24,8 @@ export function normaliseReason(text: string): string {
       .replace(/\bbatch [\w.-]*\d[\w.-]*/g, 'batch …')
       // quoted values: "USX" and "ABC" are the same problem
       .replace(/"(?:[^"\\]|\\.)*"/g, '"…"')
+      // and a list of them is the same problem as one
+      .replace(/"…"(?:, "…")+/g, '"…"')
       // single quotes only at word edges: the apostrophe of "API's" or "isn't" opens nothing
       .replace(/(?<![\p{L}\p{N}])'(?:\\.|[^\\])*?'(?![\p{L}\p{N}])/gu, "'…'")
       .replace(/\s+/g, ' ')

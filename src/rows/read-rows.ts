@@ -138,5 +138,5 @@ class StateRows implements KnownRows {
  * warning under the file's resource, naming the file and the line where there is one.
  */
 function fileWarnings(run: RunControl, list: readonly SourceWarning[], resource: Resource): void {
-  for (const w of list) run.hooks.warn({ severity: 'warning', file: w.file, line: w.line, reason: w.message }, resource);
+  for (const w of list) if (!w.note) run.hooks.warn({ severity: 'warning', file: w.file, line: w.line, reason: w.message }, resource);
 }
