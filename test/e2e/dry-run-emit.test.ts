@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { dealsCsv, SALES_PROFILES_CSV, spawnCli, tempFiles } from '../helpers/cli.js';
 
-const SUMMARY = /^batch-sync (push --dry-run|validate): run \S+ OK exit=0 read=252 accepted=252 /;
+const SUMMARY = /^batch-sync (push --dry-run|validate): run \S+ OK exit=0 read=252 valid=252 /;
 
 function inputs(): string {
   return tempFiles({ 'sales-profiles.csv': SALES_PROFILES_CSV, 'deals.csv': dealsCsv(250) });

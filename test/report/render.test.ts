@@ -181,6 +181,9 @@ describe('summary line', () => {
     expect(summaryLine({ ...report, mode: 'dry-run', aborted: { code: 'UNREACHABLE', message: 'x' } }, 3)).toMatch(
       /^batch-sync push --dry-run: run \S+ ABORTED exit=3 .* aborted=UNREACHABLE$/,
     );
+    // validate and dry runs accept nothing: their rows are valid, and the line says so
+    expect(summaryLine({ ...report, mode: 'validate' }, 1)).toMatch(/^batch-sync validate: run \S+ FAILED exit=1 read=8950 valid=8940 rejected=7 /);
+    expect(summaryLine({ ...report, mode: 'dry-run' }, 1)).toMatch(/^batch-sync push --dry-run: run \S+ FAILED exit=1 read=8950 valid=8940 /);
     expect(summaryLine(buildRunReport(meta, createCollector()))).toBe(
       'batch-sync push: run 20261121-0544-ab12 OK read=0 accepted=0 rejected=0 invalid=0 skipped=0 warnings=0 duration=12.3s',
     );
