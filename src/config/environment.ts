@@ -18,3 +18,24 @@ export const SANDBOX_KEY_ENV = 'BATCH_SYNC_SANDBOX_API_KEY';
 export function processEnv(): Record<string, string | undefined> {
   return process.env;
 }
+
+/** How the README runs batch-sync from a clone: what hints and examples print when nothing says how it was run. */
+export const DOCUMENTED_COMMAND = 'npx batch-sync';
+
+/**
+ * How the user ran batch-sync, so the commands hints and examples print can be pasted as they are.
+ * `npx batch-sync` / `npm exec batch-sync`: npm sets npm_command=exec and npm_lifecycle_script to the
+ * command it runs (a child of `npx vitest` inherits npm_command=exec too, but with its own script).
+ * A `batch-sync` on PATH outside node_modules (a global install, `npm link`): the name alone. Anything
+ * else (`node bin/batch-sync.js`, an npm script): the documented form.
+ */
+export function invocation(env: Record<string, string | undefined> = process.env, script: string | undefined = process.argv[1]): string {
+  const first = env.npm_lifecycle_script
+    ?.trim()
+    .split(/\s+/)[0]
+    ?.replace(/^['"]|['"]$/g, '');
+  if (env.npm_command === 'exec' && first === 'batch-sync') return 'npx batch-sync';
+  const parts = script?.split(/[\\/]/) ?? [];
+  if (parts.at(-1) === 'batch-sync' && !parts.includes('node_modules')) return 'batch-sync';
+  return DOCUMENTED_COMMAND;
+}

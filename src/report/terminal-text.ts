@@ -58,3 +58,11 @@ export function wrapText(text: string, width = 100): string[] {
   if (line !== '' || lines.length === 0) lines.push(line);
   return lines;
 }
+
+const COMMANDS = 'push|validate|init|inspect|history|schema|sandbox|completion|<command>';
+const BARE_COMMAND = new RegExp(`(?<![\\w/.-]|npx )batch-sync (?=(?:${COMMANDS}) )`, 'g');
+
+/** `batch-sync push …` in a hint or an example, written the way the user runs batch-sync (`npx batch-sync push …`). */
+export function asInvoked(text: string, command: string): string {
+  return command === 'batch-sync' ? text : text.replace(BARE_COMMAND, `${command} `);
+}
