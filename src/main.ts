@@ -11,7 +11,10 @@ import { asInvoked, visible } from './report/terminal-text.js';
 
 import { VERSION } from './version.js';
 
-export async function main(argv: string[], output: Output = consoleOutput({ plain: plainTerminal(), githubActions: githubActions() })): Promise<number> {
+export async function main(
+  argv: string[],
+  output: Output = consoleOutput({ plain: plainTerminal(process.env, argv), githubActions: githubActions() }),
+): Promise<number> {
   let exitCode: number = EXIT.ok;
   // help, usage errors and suggestions name commands as the user runs them (`npx batch-sync push …`)
   const invoked = invocation();
@@ -19,6 +22,8 @@ export async function main(argv: string[], output: Output = consoleOutput({ plai
   const program = new Command('batch-sync')
     .description('Sync CSV and JSON exports from a CRM, ERP or spreadsheet into the batch integration API.')
     .version(VERSION)
+    // read before parsing, for the output made before it (config/environment.ts plainTerminal)
+    .option('--no-color', 'no colours in any line (also NO_COLOR=1, TERM=dumb; FORCE_COLOR=1 forces them)')
     .showHelpAfterError('(run with --help for usage)')
     .addHelpText(
       'after',

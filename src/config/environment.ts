@@ -1,9 +1,15 @@
 // The environment that shapes what the terminal gets, read here so report/ and commands/ are
 // handed plain values (only config/ and bin/ read process.env).
 
-/** `TERM=dumb` without `FORCE_COLOR`: no colour at all, whatever chalk would detect. */
-export function plainTerminal(env: Record<string, string | undefined> = process.env): boolean {
-  return env.TERM === 'dumb' && !env.FORCE_COLOR;
+/**
+ * No colour at all, whatever chalk would detect: `--no-color` on the command line, `FORCE_COLOR=0`,
+ * or, unless FORCE_COLOR asks for colour (the more explicit of the two), `NO_COLOR` set to anything
+ * (no-color.org) or `TERM=dumb`. chalk itself reads FORCE_COLOR and `--no-color`, but not NO_COLOR.
+ */
+export function plainTerminal(env: Record<string, string | undefined> = process.env, argv: readonly string[] = process.argv): boolean {
+  if (argv.includes('--no-color') || env.FORCE_COLOR === '0' || env.FORCE_COLOR === 'false') return true;
+  if (env.FORCE_COLOR) return false;
+  return Boolean(env.NO_COLOR) || env.TERM === 'dumb';
 }
 
 /** Running in a GitHub Actions step: the runner reads every line printed for workflow commands (report/workflow-guard.ts). */

@@ -141,8 +141,10 @@ export function createProgress(options: ProgressOptions): Progress {
       const t = now();
       if (mode === 'tty') {
         // discardStdin off: raw mode would delay Ctrl+C while a batch is being built
-        if (!spinner) spinner = options.ora!({ stream: output.stderrStream, discardStdin: false, isEnabled: true }).start(progressText(counts, t - started));
-        else if (t - lastShown < SPINNER_REFRESH_MS) return;
+        if (!spinner) {
+          const color = output.color.level > 0 ? 'cyan' : false;
+          spinner = options.ora!({ stream: output.stderrStream, discardStdin: false, isEnabled: true, color }).start(progressText(counts, t - started));
+        } else if (t - lastShown < SPINNER_REFRESH_MS) return;
         spinner.text = progressText(counts, t - started);
       } else {
         if (t - lastShown < intervalMs) return;
