@@ -99,6 +99,9 @@ async function rowDone(run: RunControl, r: ResourceRead): Promise<void> {
   counts.rowsRead += 1;
   const done = r.admission.take();
   if (done) await r.send(done);
+  // where the reading is: the progress line measures it against the file's size
+  counts.file = r.admission.file;
+  counts.line = r.admission.line;
   if (counts.rowsRead % 2048 === 0) run.hooks.progress?.(counts);
 }
 
