@@ -33,7 +33,7 @@ Start here, no account needed:
 
 Exit codes: 0 all accepted (or valid), 1 some rows not accepted, 2 usage, config
 or input error before sending, 3 run aborted, 4 another run holds the lock.
-Run \`batch-sync <command> --help\` for a command's options.`,
+Run \`batch-sync <command> --help\` for a command's options by task, \`--help-all\` for every option.`,
     )
     .exitOverride()
     .configureOutput({ writeOut: (s) => output.out(says(s)), writeErr: (s) => output.err(says(s)) });
