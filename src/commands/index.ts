@@ -1,6 +1,7 @@
 // Every command of the CLI, in the order `--help` lists them.
 import type { Command } from 'commander';
 import type { Output } from '../report/output.js';
+import { registerCompletion } from './completion.js';
 import { registerHistory } from './history.js';
 import { registerInit } from './init.js';
 import { registerInspect } from './inspect.js';
@@ -20,4 +21,5 @@ export function registerCommands(program: Command, output: Output, setExit: SetE
   registerHistory(program, output, setExit);
   registerSchema(program, output, setExit);
   registerSandbox(program, output, setExit);
+  registerCompletion(program, output, setExit);
 }

@@ -13,6 +13,7 @@ import { proposeProfile } from '../map/propose.js';
 import { checkOwnersAcrossFiles, type CrossFileCheck } from '../map/propose/cross-files.js';
 import { inSendOrder } from '../plan/order.js';
 import { profileBeside } from '../config/pair-profiles.js';
+import { invocation } from '../config/environment.js';
 import { DEFAULT_PLAN_FILE } from '../config/sync-plan.js';
 import { readerFlags, resourceFlag } from '../config/input-flags.js';
 import { INIT_OPTIONS } from '../config/init-options.js';
@@ -67,7 +68,7 @@ async function initOne(file: string, { output, opts, reader, resource }: InitCon
   await writeProfile(one, opts.force);
   printProposal(one, output, false);
   if (schemaRef('profile', one.out) === undefined) output.out(`\n${NO_SCHEMA_NOTE}`);
-  output.out(`\nnext${one.proposal.fillIn.length ? ' (after filling in)' : ''}: batch-sync validate ${file} --profile ${one.out}`);
+  output.out(`\nnext${one.proposal.fillIn.length ? ' (after filling in)' : ''}: ${invocation()} validate ${file} --profile ${one.out}`);
 }
 
 /** Several files, each with its kind and profile path, refused before anything is read when two collide. */
@@ -141,7 +142,7 @@ async function initMany(args: readonly string[], { output, opts, reader, resourc
     for (const line of fillIn) output.out(line);
   }
   output.out(
-    `\nnext${fillIn.length ? ' (after filling in)' : ''}: batch-sync push --config ${planPath}   (try it on the embedded sandbox first: add --sandbox)`,
+    `\nnext${fillIn.length ? ' (after filling in)' : ''}: ${invocation()} push --config ${planPath}   (try it on the embedded sandbox first: add --sandbox)`,
   );
 }
 

@@ -4,7 +4,7 @@ import { PUSH_OPTIONS } from '../config/options.js';
 import type { Output } from '../report/output.js';
 import { sandboxLines } from '../report/sandbox-lines.js';
 import { openNightlySession } from '../run/nightly-session.js';
-import { processEnv } from '../config/environment.js';
+import { invocation, processEnv } from '../config/environment.js';
 import type { ResolvedSettings } from '../config/settings.js';
 import { BatchSyncError, EXIT } from '../errors.js';
 import { createCronNotifier, type CronNotifier } from '../report/notify.js';
@@ -55,7 +55,7 @@ export function registerPush(program: Command, output: Output, setExit: SetExit)
         request,
         output,
         environment,
-        (outcome) => (outcome.sandbox ? sandboxLines(outcome.sandbox, files, outcome.inputs) : []),
+        (outcome) => (outcome.sandbox ? sandboxLines(outcome.sandbox, files, outcome.inputs, invocation()) : []),
         (outcome, code) => notifier?.finish({ report: outcome.report, exitCode: code }) ?? Promise.resolve(),
       );
       setExit(exitCode);

@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
 import { BASE_URL_ENV } from '../config/settings.js';
 import { API_KEY_ENV } from '../config/api-key.js';
-import { processEnv, SANDBOX_KEY_ENV } from '../config/environment.js';
+import { invocation, processEnv, SANDBOX_KEY_ENV } from '../config/environment.js';
 import { longFlag, resolveOptions } from '../config/option.js';
 import { SANDBOX_OPTIONS } from '../config/sandbox-options.js';
 import type { Output } from '../report/output.js';
@@ -62,7 +62,7 @@ export function registerSandbox(program: Command, output: Output, _setExit: SetE
 
     output.out(`sandbox listening on ${sandbox.url}`);
     output.out(`API key: ${sandbox.apiKey}${generated ? ` (generated for this run; fix one with --api-key or ${SANDBOX_KEY_ENV})` : ''}`);
-    output.out(`point push at it: ${BASE_URL_ENV}=${sandbox.url} ${API_KEY_ENV}=${sandbox.apiKey} batch-sync push ...`);
+    output.out(`point push at it: ${BASE_URL_ENV}=${sandbox.url} ${API_KEY_ENV}=${sandbox.apiKey} ${invocation()} push ...`);
     output.out(`inspect: ${sandbox.url}/_sandbox/stats, /_sandbox/batches, /_sandbox/records/<deals|activities|account|sales-profile>`);
     output.err('press Ctrl+C to stop');
 

@@ -22,6 +22,17 @@ export interface OptionRow<T = unknown> {
   excludes?: { options: readonly string[]; message: string };
   /** An option this one only goes with, and what to say when it is missing. */
   needs?: { option: string; message: string };
+  /** The task `--help` lists it under. */
+  group?: HelpGroup;
+}
+
+/** The tasks `--help` groups options by, in its order, with their headings. */
+export const HELP_GROUPS = { input: 'Input', mapping: 'Mapping', sending: 'Sending', reports: 'Reports', nightly: 'Nightly runs', ci: 'CI' } as const;
+export type HelpGroup = keyof typeof HELP_GROUPS;
+
+/** Every row of a table under a task, unless the row names its own. */
+export function inGroup<T extends OptionTable>(group: HelpGroup, table: T): T {
+  return Object.fromEntries(Object.entries(table).map(([key, row]) => [key, { group, ...row }])) as T;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: a table holds rows of every value type; each row keeps its own

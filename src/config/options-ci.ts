@@ -2,7 +2,7 @@
 // the JUnit file, the webhook notification and the healthchecks-style ping, and what GitHub Actions
 // tells a step through its environment.
 import { z } from 'zod';
-import type { OptionTable } from './option.js';
+import { inGroup, type OptionTable } from './option.js';
 import { text } from './option-schemas.js';
 
 const NOTIFY_URL_ENV = 'BATCH_SYNC_NOTIFY_URL';
@@ -20,7 +20,7 @@ const NOTIFY_ON = ['failure', 'always'] as const;
 const NOTIFY_FORMATS = ['auto', 'slack', 'teams', 'json'] as const;
 
 /** Where a run announces itself when it ends (and, for the ping, when it starts). Push only; settable in the plan. */
-export const NOTIFY_OPTIONS = {
+export const NOTIFY_OPTIONS = inGroup('nightly', {
   notifyUrl: {
     flag: '--notify-url <url>',
     env: NOTIFY_URL_ENV,
@@ -53,12 +53,12 @@ export const NOTIFY_OPTIONS = {
       `ping URL/start once the run holds its lock, URL on success, URL/fail on failure, each with ?rid=<run's UUID> (healthchecks.io); a dry run or a run refused by the lock only pings URL/log; or $${PING_URL_ENV}`,
     ),
   },
-} satisfies OptionTable;
+} satisfies OptionTable);
 
 /** Report files for CI, beside whichever --format: validate and push. */
-export const CI_REPORT_OPTIONS = {
+export const CI_REPORT_OPTIONS = inGroup('ci', {
   junit: { flag: '--junit <file>', schema: text('also write the report as JUnit XML here (one testsuite per input file), for Jenkins and GitLab') },
   // set by GitHub Actions in every step: read for --format github, never a flag
   githubWorkspace: { env: 'GITHUB_WORKSPACE', schema: text('annotation paths are relative to this directory (default: the working directory)') },
   githubStepSummary: { env: 'GITHUB_STEP_SUMMARY', schema: text('--format github appends a Markdown summary of the run to this file') },
-} satisfies OptionTable;
+} satisfies OptionTable);

@@ -1,10 +1,10 @@
 // How to read a file, declared once (see option.ts): flags for the files named on the command line,
 // `reader` in each job of the plan (`jobs[].reader`, see config/sync-plan.ts).
 import { z } from 'zod';
-import type { OptionTable } from './option.js';
+import { inGroup, type OptionTable } from './option.js';
 import { text, wholeAtLeast } from './option-schemas.js';
 
-export const READER_OPTIONS = {
+export const READER_OPTIONS = inGroup('input', {
   fileFormat: { plan: 'reader.format', schema: z.enum(['csv', 'json', 'ndjson', 'xlsx']).describe("the file's format (default: from its extension)") },
   delimiter: {
     flag: '--delimiter <char>',
@@ -53,4 +53,4 @@ export const READER_OPTIONS = {
       'largest CSV record or JSON item before the file is declared broken (default 1048576)',
     ),
   },
-} satisfies OptionTable;
+} satisfies OptionTable);

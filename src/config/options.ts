@@ -5,7 +5,7 @@ import { METHODS, RESOURCE_NAMES_HELP } from '../contract/resources.js';
 import { shownUrl } from '../send/base-url.js';
 import { ANSWER_STYLES_HELP, answerStyle, DEFAULT_ANSWER_STYLE } from '../contract/answer-styles.js';
 import { DEFAULT_SUCCESS_CODES } from '../send/answers.js';
-import type { OptionRow, OptionTable } from './option.js';
+import { inGroup, type OptionRow, type OptionTable } from './option.js';
 import { int, onOff, text } from './option-schemas.js';
 import { READER_OPTIONS } from './options-reader.js';
 import { CI_REPORT_OPTIONS, NOTIFY_OPTIONS } from './options-ci.js';
@@ -31,6 +31,7 @@ const withHelp = <T>(row: OptionRow<T>, help: string): OptionRow<T> => ({ ...row
 export const INPUT_OPTIONS = {
   profile: {
     flag: '-p, --profile <file>',
+    group: 'mapping',
     repeatable: true,
     schema: z
       .array(z.string())
@@ -40,12 +41,14 @@ export const INPUT_OPTIONS = {
   },
   resource: {
     flag: '-r, --resource <kind>',
+    group: 'mapping',
     schema: text(`what the files not paired as FILE:KIND hold: ${RESOURCE_NAMES_HELP} (default: from an errors CSV's _resource, the profile or the file name)`),
   },
-  config: { flag: '-c, --config <file>', schema: text('sync plan (default: ./batch-sync.config.json if present)') },
+  config: { flag: '-c, --config <file>', group: 'input', schema: text('sync plan (default: ./batch-sync.config.json if present)') },
   ...READER_OPTIONS,
   format: {
     flag: '--format <format>',
+    group: 'reports',
     schema: z.enum(REPORT_FORMATS).describe('report format; github: workflow annotations and a step summary'),
     default: 'human',
     helpDefault: 'human',
@@ -53,7 +56,7 @@ export const INPUT_OPTIONS = {
 } satisfies OptionTable;
 
 /** The settings of a run, resolved by config/settings.ts: flag, environment, plan, default. */
-const SETTINGS_OPTIONS = {
+const SETTINGS_OPTIONS = inGroup('sending', {
   baseUrl: {
     flag: '--base-url <url>',
     env: BASE_URL_ENV,
@@ -66,12 +69,14 @@ const SETTINGS_OPTIONS = {
   apiKeyFile: { flag: '--api-key-file <file>', schema: text(`file holding the API key, mode 600 (otherwise $${API_KEY_ENV}; never a flag value)`) },
   source: {
     flag: '--source <name>',
+    group: 'mapping',
     plan: 'source',
     default: 'batch-sync',
     schema: z.string().min(1, 'must not be empty').describe('the envelope\'s source: the name of the sending system (default: the plan\'s, else "batch-sync")'),
   },
   method: {
     flag: '--method <method>',
+    group: 'mapping',
     plan: 'defaults.method',
     default: 'post',
     schema: z.enum(METHODS, { error: 'takes post or patch' }).describe('operation to use: post (create or replace) or patch (update)'),
@@ -120,6 +125,7 @@ const SETTINGS_OPTIONS = {
   // each error costs about 2·log2(batch size) extra requests
   engine: {
     flag: '--engine <engine>',
+    group: 'input',
     env: ENGINE_ENV,
     plan: 'defaults.engine',
     default: 'auto',
@@ -142,10 +148,10 @@ const SETTINGS_OPTIONS = {
     default: 5000,
     schema: int(0, Number.MAX_SAFE_INTEGER).describe('most extra requests --isolate-unattributed sends in a run; past it rows stay UNVERIFIED (default 5000)'),
   },
-} satisfies OptionTable;
+} satisfies OptionTable);
 
 /** The unattended-run settings (config/settings.ts `unattended`): the state directory and the guard. */
-export const NIGHTLY_OPTIONS = {
+export const NIGHTLY_OPTIONS = inGroup('nightly', {
   incremental: {
     flag: '--incremental',
     plan: 'incremental',
@@ -181,18 +187,27 @@ export const NIGHTLY_OPTIONS = {
       .max(1, 'takes a number from 0 to 1')
       .describe('stop the run (exit 3) once more than this share (0..1) of rows were invalid or rejected, judged from 100 rows on'),
   },
-} satisfies OptionTable;
+} satisfies OptionTable);
 
-const quiet = { flag: '-q, --quiet', schema: onOff('print only the report and errors') };
-const errors = { flag: '--errors <file.csv|dir>', schema: text('write the rows not accepted, with their original columns, to a CSV to fix and push again') };
+const quiet = { flag: '-q, --quiet', group: 'reports' as const, schema: onOff('print only the report and errors') };
+const errors = {
+  flag: '--errors <file.csv|dir>',
+  group: 'reports' as const,
+  schema: text('write the rows not accepted, with their original columns, to a CSV to fix and push again'),
+};
 const emit = {
   flag: '--emit <file>',
+  group: 'reports' as const,
   schema: text('with --dry-run: write the batch envelopes here, one per line; "-": to stdout (the report then goes to stderr)'),
 };
-const verbose = { flag: '-v, --verbose', schema: onOff('print retries and warnings as they happen (field names and row numbers, never values)') };
+const verbose = {
+  flag: '-v, --verbose',
+  group: 'reports' as const,
+  schema: onOff('print retries and warnings as they happen (field names and row numbers, never values)'),
+};
 
 /** Where a push sends: the API, or an embedded sandbox. */
-const TARGET_OPTIONS = {
+const TARGET_OPTIONS = inGroup('sending', {
   sandbox: {
     flag: '--sandbox',
     schema: onOff('push into an embedded sandbox API started for this run (no account needed)'),
@@ -200,7 +215,7 @@ const TARGET_OPTIONS = {
   },
   caFile: { flag: '--ca-file <file>', schema: text('PEM file of a private certificate authority to trust') },
   allowInsecureHttp: { flag: '--allow-insecure-http', schema: onOff('allow http:// to a host other than this machine (the key travels in clear text)') },
-} satisfies OptionTable;
+} satisfies OptionTable);
 
 /** Every option that is a setting of the run (config/settings.ts), and so every option the plan may hold. */
 export const RUN_OPTIONS = { ...SETTINGS_OPTIONS, ...TARGET_OPTIONS, ...NIGHTLY_OPTIONS, ...NOTIFY_OPTIONS } satisfies OptionTable;
@@ -213,7 +228,7 @@ export const PUSH_OPTIONS = {
   apiKeyFile,
   ...sending,
   errors,
-  dryRun: { flag: '--dry-run', schema: onOff('do everything but send; list the batches that would go (id, items, bytes) in the report') },
+  dryRun: { flag: '--dry-run', group: 'sending', schema: onOff('do everything but send; list the batches that would go (id, items, bytes) in the report') },
   emit: { ...emit, needs: { option: 'dryRun', message: '--emit goes with --dry-run (push sends the batches; validate --emit writes them)' } },
   ...TARGET_OPTIONS,
   ...NIGHTLY_OPTIONS,

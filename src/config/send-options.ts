@@ -1,10 +1,10 @@
 // How push sends: how many requests in flight, how fast, and what it does when a request fails.
 // Rows of the settings table (options.ts spreads them in place, so --help keeps this order).
 import { z } from 'zod';
-import type { OptionTable } from './option.js';
+import { inGroup, type OptionTable } from './option.js';
 import { int, onOff } from './option-schemas.js';
 
-export const SEND_OPTIONS = {
+export const SEND_OPTIONS = inGroup('sending', {
   // no default: unset, the limit adapts (send/concurrency-limit.ts) from 4 up to --max-concurrency
   concurrency: {
     flag: '--concurrency <n>',
@@ -56,4 +56,4 @@ export const SEND_OPTIONS = {
     default: 60_000,
     schema: int(1, 3600_000).describe('wait this long for response headers and between body chunks (default 60000)'),
   },
-} satisfies OptionTable;
+} satisfies OptionTable);

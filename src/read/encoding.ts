@@ -48,6 +48,18 @@ const BOMS: Array<[Encoding, number[]]> = [
   ['utf-16be', [0xfe, 0xff]],
 ];
 
+/**
+ * A BOM over an encoding declared for the file (`--encoding`, a profile's `reader.encoding`): the BOM
+ * is unambiguous, and a file batch-sync wrote (its errors CSV: UTF-8 with a BOM) is read back with the
+ * profile of the export it came from, which may declare another. Said once with --verbose, never a warning.
+ */
+export function bomOverDeclared(bom: Encoding, declared: Encoding | undefined): string | undefined {
+  const name = (e: Encoding) => (e === 'windows-1252' ? e : e.toUpperCase());
+  return declared === undefined || declared === bom
+    ? undefined
+    : `starts with a ${name(bom)} byte-order mark: read as ${name(bom)}, not the ${name(declared)} declared`;
+}
+
 export function bomOf(prefix: Uint8Array): { encoding: Encoding; length: number } | undefined {
   for (const [encoding, bytes] of BOMS) {
     if (bytes.every((b, i) => prefix[i] === b)) return { encoding, length: bytes.length };

@@ -4,7 +4,7 @@
 import { isUtf8 } from 'node:buffer';
 import { open } from 'node:fs/promises';
 import { InputError } from '../errors.js';
-import { bomOf, decodePrefix, type Encoding, normalizeEncoding } from './encoding.js';
+import { bomOf, bomOverDeclared, decodePrefix, type Encoding, normalizeEncoding } from './encoding.js';
 import { fileError } from './file-errors.js';
 import type { SourceWarning } from './types.js';
 import { incompleteTail } from './utf8.js';
@@ -54,10 +54,8 @@ export async function sniff(file: string, encodingOption: string | undefined, wa
   const bom = bomOf(prefix);
   let encoding: Encoding;
   if (bom) {
-    // a BOM is unambiguous: it wins over an option that says otherwise
-    if (forced && forced !== bom.encoding) {
-      warnings.push({ file, message: `file starts with a ${bom.encoding} byte-order mark; read as ${bom.encoding}, not ${forced}` });
-    }
+    const note = bomOverDeclared(bom.encoding, forced);
+    if (note) warnings.push({ file, message: note, note: true });
     encoding = bom.encoding;
   } else if (forced) {
     encoding = forced;

@@ -86,6 +86,8 @@ export interface SourceWarning {
   file: string;
   line?: number;
   message: string;
+  /** Worth saying with --verbose, not a warning: the file is read as it says (a BOM over a declared encoding). */
+  note?: boolean;
 }
 
 /** How the header row was decided (read/header-row.ts): the option, the first row, a row further down, or the old rule. */

@@ -30,6 +30,8 @@ export function normaliseReason(text: string): string {
       // quoted values: "USX" and "ABC" are the same problem; the word a hint names is not a value
       // (`add a "map"`, `set "format"`, `give "otherwise"`): the same on every row, and the hint's point
       .replace(QUOTED, (quoted, hint: string | undefined) => (hint && HINT_WORD.test(quoted.slice(hint.length)) ? quoted : `${hint ?? ''}"…"`))
+      // and a list of them is the same problem as one
+      .replace(/"…"(?:, "…")+/g, '"…"')
       // single quotes only at word edges: the apostrophe of "API's" or "isn't" opens nothing
       .replace(/(?<![\p{L}\p{N}])'(?:\\.|[^\\])*?'(?![\p{L}\p{N}])/gu, "'…'")
       .replace(/\s+/g, ' ')

@@ -34,7 +34,7 @@ export function notifyFormatFor(url: string, format: NotifyFormat | 'auto'): Not
 
 /** The summary line as a dry run says it: its rows are valid, none was accepted. */
 export function runLine(report: RunReport, exitCode: number): string {
-  return summaryLine(report, exitCode, isSendingMode(report.mode) ? 'accepted' : 'valid');
+  return summaryLine(report, exitCode);
 }
 
 /** `batch-sync push on db-1: FAILED (exit 1), 8940 of 8950 rows accepted, 10 not; <summary line>` */

@@ -21,7 +21,7 @@ import {
   type RunReport,
 } from './run-report.js';
 import { plural } from './plural.js';
-import { identicalLine, isIdenticalGroup } from './group-key.js';
+import { identicalLine, isIdenticalGroup, withoutOwnPrefix } from './group-key.js';
 
 /** A server detail can be a whole stack trace; examples are for recognising the problem. */
 const MAX_DETAIL = 300;
@@ -68,6 +68,9 @@ function humanReport(raw: RunReport, c: ChalkInstance): string[] {
     if (g.count > g.examples.length) lines.push(c.dim(`  … and ${g.count - g.examples.length} more`));
     lines.push('');
   }
+  if (report.groups.some((g) => g.examples[0]?.message === 'HELD_BACK')) {
+    lines.push('Held back: deals whose owner or agent has no accepted sales profile in this run', '(--no-hold-dependents sends them anyway).', '');
+  }
   if (report.notListed > 0) {
     const are = report.notListed === 1 ? 'is' : 'are';
     lines.push(
@@ -99,8 +102,9 @@ export function exampleLine(o: RowOutcome): string {
     const where = `${o.file}:${o.line}`;
     return `${where}  ${o.externalId}${line.slice(where.length)}`;
   }
-  const id = o.externalId ? `  externalId=${o.externalId}` : '';
-  return `${o.file}:${o.line}${id}  ${o.message}  ${clip(o.detail)}`;
+  // the group's label says the message; the server's per-item prefix only repeats the id
+  const id = o.externalId ? `  ${o.externalId}` : '';
+  return `${o.file}:${o.line}${id}  ${clip(withoutOwnPrefix(o.detail, o.externalId))}`;
 }
 
 /** Batches listed one by one up to this many; `--emit FILE` has every envelope. */

@@ -1,7 +1,7 @@
 // One line for cron mail subjects and log scrapers: key=value pairs in a fixed order, no colour, no
 // row data, so `grep 'batch-sync push: .* FAILED'` and simple parsers keep working across versions.
 import { trafficPairs } from './traffic.js';
-import { commandName, durationSeconds, failedRows, type RunReport } from './run-report.js';
+import { commandName, durationSeconds, failedRows, isSendingMode, type RunReport } from './run-report.js';
 
 export type RunStatus = 'OK' | 'FAILED' | 'ABORTED';
 
@@ -17,10 +17,11 @@ export function runStatus(report: Pick<RunReport, 'aborted' | 'totals' | 'delibe
 
 /**
  * `batch-sync push: run 20261121-0544-ab12 FAILED exit=1 read=8950 accepted=8940 rejected=7 invalid=3 skipped=0 warnings=2 duration=12.3s`.
- * `accepted` is its key on stderr in every mode (scrapers read it); a dry run's ping and notification say `valid`.
+ * validate and dry runs accept nothing: their rows are `valid=N`, as the report's table says.
  */
-export function summaryLine(report: RunReport, exitCode?: number, accepted: 'accepted' | 'valid' = 'accepted'): string {
+export function summaryLine(report: RunReport, exitCode?: number): string {
   const t = report.totals;
+  const accepted = isSendingMode(report.mode) ? 'accepted' : 'valid';
   const parts = [
     `batch-sync ${commandName(report.mode)}: run ${report.runId} ${runStatus(report, exitCode)}`,
     ...(exitCode === undefined ? [] : [`exit=${exitCode}`]),

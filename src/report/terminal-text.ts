@@ -44,3 +44,25 @@ export function terminalSafe(text: string, colors: boolean): string {
     return escapeChar(ch);
   });
 }
+
+/** Text broken at spaces into lines of at most `width` characters (a longer word keeps its own line). */
+export function wrapText(text: string, width = 100): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line !== '' && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line === '' ? word : `${line} ${word}`;
+  }
+  if (line !== '' || lines.length === 0) lines.push(line);
+  return lines;
+}
+
+const COMMANDS = 'push|validate|init|inspect|history|schema|sandbox|completion|<command>';
+const BARE_COMMAND = new RegExp(`(?<![\\w/.-]|npx )batch-sync (?=(?:${COMMANDS}) )`, 'g');
+
+/** `batch-sync push …` in a hint or an example, written the way the user runs batch-sync (`npx batch-sync push …`). */
+export function asInvoked(text: string, command: string): string {
+  return command === 'batch-sync' ? text : text.replace(BARE_COMMAND, `${command} `);
+}

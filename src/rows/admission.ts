@@ -202,9 +202,8 @@ export class Admission implements RowSink, RunKnowledge<RowOutcome> {
           this.here(
             'skipped',
             'HELD_BACK',
-            c.absent
-              ? `held back: its owner/agent ${c.detail} is in no sales profile of this run, and the embedded sandbox starts empty (--no-hold-dependents sends it anyway)`
-              : `held back: its owner/agent sales-profile ${c.detail} was not accepted in this run (--no-hold-dependents sends it anyway)`,
+            // short: the cause is the group's label; why and what to do follow the report once
+            c.absent ? `no sales profile for ${c.detail} in this run` : `sales profile ${c.detail} not accepted in this run`,
           ),
         );
       case 'unchanged':

@@ -148,6 +148,9 @@ async function rowDone(run: RunControl, r: ResourceRead): Promise<void> {
   counts.rowsRead += 1;
   const done = r.admission.take();
   if (done) await r.send(done);
+  // where the reading is: the progress line measures it against the file's size
+  counts.file = r.admission.file;
+  counts.line = r.admission.line;
   if (counts.rowsRead % 2048 === 0) run.hooks.progress?.(counts);
 }
 
@@ -187,5 +190,5 @@ class StateRows implements KnownRows {
  * warning under the file's resource, naming the file and the line where there is one.
  */
 function fileWarnings(run: RunControl, list: readonly SourceWarning[], resource: Resource): void {
-  for (const w of list) run.hooks.warn({ severity: 'warning', file: w.file, line: w.line, reason: w.message }, resource);
+  for (const w of list) if (!w.note) run.hooks.warn({ severity: 'warning', file: w.file, line: w.line, reason: w.message }, resource);
 }

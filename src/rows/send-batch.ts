@@ -167,7 +167,7 @@ async function deliver(run: RunControl, ctx: DispatchContext, batch: PlannedBatc
     if (handle !== undefined) hooks.landed?.(handle);
     counts.batchesAcked += 1;
     const flow = run.sender?.flow?.();
-    if (flow) [counts.concurrency, counts.pacedRate] = [flow.concurrency, flow.rate];
+    if (flow) [counts.concurrency, counts.inFlight, counts.pacedRate] = [flow.concurrency, flow.inFlight, flow.rate];
     // every request of it was answered: none can read its body any more
     batch.release();
   }

@@ -38,7 +38,7 @@ export interface SyncRequest {
 /** What sending needs beyond the settings: given by the command (client, sandbox, signals). */
 export interface SyncEnvironment {
   /** Lines about sending (retries, warnings), for the progress display. */
-  onEvent?(text: string, level: 'info' | 'error'): void;
+  onEvent?(text: string, level: 'debug' | 'info' | 'error'): void;
   /** No new batches once it fires (an interrupt). */
   signal?: AbortSignal;
   /** Fires after an interrupt's grace period: requests in flight are then cancelled. */

@@ -138,8 +138,10 @@ export async function sync(request: SyncRequest, environment: SyncEnvironment = 
     await environment.onStart?.();
     const prepared = await prepareJobs(jobs, settings.method, settings.engine);
     // a profile nobody named is said once, so a file is never mapped by a surprise
-    for (const { job } of prepared)
+    for (const { job, source } of prepared) {
       if (job.profileBeside) environment.onEvent?.(`profile ${shown(job.profile!, request.cwd ?? process.cwd())} for ${job.file} (found beside it)`, 'info');
+      for (const w of source.warnings) if (w.note) environment.onEvent?.(`${w.file}: ${w.message}`, 'debug');
+    }
     environment.onPrepared?.(prepared);
     session?.prepared?.(prepared);
     const collector = collectorFor(environment, session);

@@ -30,7 +30,7 @@ import { redact } from '../redact.js';
 export interface BatchSender {
   send(req: SendRequest): Promise<SendResult>;
   /** The requests in flight allowed now, and the rate they are paced at (none: not paced), for progress. */
-  flow?(): { concurrency: number; rate?: number };
+  flow?(): { concurrency: number; inFlight?: number; rate?: number };
 }
 
 /** The answers profile the settings resolved to. */

@@ -81,9 +81,9 @@ export class FlowControl {
     this.limit = new ConcurrencyLimit(options);
   }
 
-  /** Requests that may be in flight now, and the rate requests are paced at (undefined: not paced). */
-  get state(): { concurrency: number; rate?: number } {
-    return { concurrency: this.limit.current, rate: this.rate() };
+  /** Requests that may be in flight now, those that are, and the rate requests are paced at (undefined: not paced). */
+  get state(): { concurrency: number; inFlight: number; rate?: number } {
+    return { concurrency: this.limit.current, inFlight: this.outstanding, rate: this.rate() };
   }
 
   /** Aborts when an answer succeeds after overload answers: retries waiting out a backoff may go now, in step with the limit. */

@@ -7,7 +7,7 @@ import { Command } from 'commander';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { addOptions, givenFlags } from '../../src/commands/add-options.js';
-import { planShape, resolveOptions, type OptionTable } from '../../src/config/option.js';
+import { HELP_GROUPS, planShape, resolveOptions, type OptionTable } from '../../src/config/option.js';
 import { PUSH_OPTIONS, RUN_OPTIONS, VALIDATE_OPTIONS } from '../../src/config/options.js';
 import { loadSyncPlan } from '../../src/config/sync-plan.js';
 import { runCli, tempFiles } from '../helpers/cli.js';
@@ -55,14 +55,18 @@ describe('one row gives every place an option lives', () => {
 });
 
 describe('the tables of push and validate', () => {
-  test('every option push and validate list in --help comes from their table, in its order', async () => {
+  test('every option push and validate list in --help-all comes from their table, by task, in its order within each', async () => {
+    const tasks = Object.keys(HELP_GROUPS);
     for (const [name, options] of [
       ['push', PUSH_OPTIONS],
       ['validate', VALIDATE_OPTIONS],
     ] as const) {
-      const help = (await runCli([name, '--help'])).stdout;
-      const flags = Object.values(options as OptionTable).flatMap((row) => (row.flag ? [row.flag] : []));
-      const listed = [...help.matchAll(/^ {2}(-\S.*?)(?: {2,}|$)/gm)].map((m) => m[1]!).filter((f) => f !== '-h, --help');
+      const help = (await runCli([name, '--help-all'])).stdout;
+      const rows = Object.values(options as OptionTable).filter((row) => row.flag !== undefined);
+      // every flag of theirs is under a task
+      expect(rows.filter((row) => row.group === undefined).map((row) => row.flag)).toEqual([]);
+      const flags = rows.sort((a, b) => tasks.indexOf(a.group!) - tasks.indexOf(b.group!)).map((row) => row.flag);
+      const listed = [...help.matchAll(/^ {2}(-\S.*?)(?: {2,}|$)/gm)].map((m) => m[1]!).filter((f) => f !== '-h, --help' && f !== '--help-all');
       expect(listed).toEqual(flags);
     }
   });

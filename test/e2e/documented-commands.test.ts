@@ -84,7 +84,7 @@ function normalise(text: string, work: string): string {
     .replace(/\b\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:\.\d+)?Z?/g, '<time>')
     .replace(/\b\d+(?:\.\d+)?s\b/g, '<n>s')
     .replace(/\b(p95 latency |up to |peak-concurrency=|concurrency )\d+/g, '$1<n>')
-    .replace(/\b\d+ (ms|items\/s)\b/g, '<n> $1');
+    .replace(/\b\d+ (ms|items\/s|rows\/s)\b/g, '<n> $1');
 }
 
 interface Server {

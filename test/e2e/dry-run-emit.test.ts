@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { dealsCsv, SALES_PROFILES_CSV, spawnCli, tempFiles } from '../helpers/cli.js';
 
-const SUMMARY = /^batch-sync (push --dry-run|validate): run \S+ OK exit=0 read=252 accepted=252 /;
+const SUMMARY = /^batch-sync (push --dry-run|validate): run \S+ OK exit=0 read=252 valid=252 /;
 
 function inputs(): string {
   return tempFiles({ 'sales-profiles.csv': SALES_PROFILES_CSV, 'deals.csv': dealsCsv(250) });
@@ -70,8 +70,8 @@ test('--emit - with --format json: stdout is the envelopes, the JSON report is o
   expect(r.stderr.trimEnd().split('\n').at(-1)).toMatch(SUMMARY);
 });
 
-test('push --help says what --dry-run prints and what --emit - does', async () => {
-  const r = await spawnCli(['push', '--help']);
+test('push --help-all says what --dry-run prints and what --emit - does', async () => {
+  const r = await spawnCli(['push', '--help-all']);
   expect(r.code).toBe(0);
   const flat = r.stdout.replace(/\s+/g, ' ');
   expect(flat).toContain('--dry-run do everything but send; list the batches that would go (id, items, bytes) in the report');

@@ -53,7 +53,7 @@ function normalise(text: string, dir: string): string {
       .replaceAll(/up to \d+ in flight, p95 latency \d+ ms/g, 'up to <N> in flight, p95 latency <N> ms')
       .replaceAll(/peak-concurrency=\d+/g, 'peak-concurrency=<N>')
       .replaceAll(/\b\d+(\.\d+)?s\b/g, '<S>')
-      .replaceAll(/\b\d+ items\/s\b/g, '<N> items/s')
+      .replaceAll(/\b\d+ (items|rows)\/s\b/g, '<N> $1/s')
   );
 }
 

@@ -6,15 +6,15 @@
 // run in the order below, so that `history` finds the runs the `push` examples archived. A long-running
 // `sandbox` example is started, must answer on the address it prints, and must stop cleanly on Ctrl+C.
 import { spawn } from 'node:child_process';
-import { cpSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
-import { BIN, spawnCli } from '../helpers/cli.js';
+import { BIN } from '../helpers/cli.js';
 
 const ROOT = resolve(__dirname, '../..');
-const COMMANDS = ['validate', 'push', 'history', 'init', 'inspect', 'schema', 'sandbox'] as const;
+const COMMANDS = ['validate', 'push', 'history', 'init', 'inspect', 'schema', 'sandbox', 'completion'] as const;
 const KEY = 'help-examples-key';
 
 /** The example lines that end a help text: `  batch-sync …` under a last `Examples:` heading. */
@@ -33,8 +33,9 @@ let env: Record<string, string>;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'help-examples-'));
   cpSync(join(ROOT, 'fixtures'), join(dir, 'fixtures'), { recursive: true });
-  // `batch-sync` on PATH is this build, as after `npm install -g` or `npx`
-  writeFileSync(join(dir, 'batch-sync'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`, { mode: 0o755 });
+  // `batch-sync` on PATH is this build, as after `npm install -g` or `npm link` (a link to bin/): run
+  // by that name, its help prints its examples as `batch-sync …`, the way they are run here
+  symlinkSync(BIN, join(dir, 'batch-sync'));
   writeFileSync(join(dir, '.batch-sync-key'), KEY, { mode: 0o600 });
   sandbox = await startSandbox({ port: 0, apiKey: KEY });
   env = {
@@ -52,7 +53,7 @@ afterAll(async () => {
 
 describe('every --help ends with examples that run', () => {
   test.each(COMMANDS)('%s --help: 2 or 3 examples, the last thing it prints', async (command) => {
-    const help = await spawnCli([command, '--help']);
+    const help = await shell(`batch-sync ${command} --help`);
     expect(help.code).toBe(0);
     const examples = examplesOf(help.stdout);
     expect(examples.length).toBeGreaterThanOrEqual(2);
@@ -63,7 +64,7 @@ describe('every --help ends with examples that run', () => {
   test.each(COMMANDS)(
     'batch-sync %s: each example of its --help runs and exits 0',
     async (command) => {
-      const help = await spawnCli([command, '--help']);
+      const help = await shell(`batch-sync ${command} --help`);
       for (const line of examplesOf(help.stdout)) {
         if (command === 'sandbox') await runsUntilStopped(line);
         else {

@@ -38,7 +38,7 @@ test('init vendedores.csv ventas.csv, fill in the placeholders it lists, push --
   // the number of edits left before a clean push (issue 15 asked; the closing note quotes it)
   expect(edits.map((e) => e.path)).toEqual(['fields.currentStage.pipelineName.const']);
 
-  const next = /^next \(after filling in\): batch-sync (push --config \S+)/m.exec(init.stdout);
+  const next = /^next \(after filling in\): \.\/bin\/batch-sync\.js (push --config \S+)/m.exec(init.stdout);
   expect(next).not.toBeNull();
   const push = await spawnCli([...next![1]!.split(' '), '--sandbox']);
   expect(push.code).toBe(0);

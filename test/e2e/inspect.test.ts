@@ -304,9 +304,10 @@ test('--help lists the reader options and ends with examples that run', async ()
   expect(examples.length).toBeGreaterThanOrEqual(2);
   expect(help.stdout.trimEnd().endsWith(examples.at(-1)!)).toBe(true);
   for (const line of examples) {
+    // written as the README runs batch-sync (test/e2e/invoked-as.test.ts)
     const args = line.trim().split(/\s+/);
-    expect(args[0]).toBe('batch-sync');
-    const run = await spawnCli(args.slice(1), { cwd: ROOT });
+    expect(args.slice(0, 2)).toEqual(['npx', 'batch-sync']);
+    const run = await spawnCli(args.slice(2), { cwd: ROOT });
     expect(run.code, `${line}\n${run.stderr}`).toBe(0);
   }
 });

@@ -147,6 +147,9 @@ describe.each(ANSWER_STYLES_UNDER_TEST)('answers $style', ({ style, args: answer
         );
         const r = await push(dir);
         expect(r.code).toBe(4);
+        // the one style of every error line (issue 37: this one once began `Error:`)
+        expect(r.stderr).toMatch(/^error: another run holds the state directory /m);
+        expect(r.stderr).not.toMatch(/^Error/m);
         expect(r.stderr).toContain(
           `another run holds the state directory ${state}: pid ${holder.pid} on ${hostname()}, run other-run, started 2026-11-21T02:00:00.000Z`,
         );

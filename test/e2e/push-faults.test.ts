@@ -31,7 +31,7 @@ describe('push survives the network', () => {
     expect(r.requests[1]!.body.equals(r.requests[0]!.body)).toBe(true);
     expect(r.stderr).toMatch(/retrying deal batch .*-00001/);
     // the progress line counts it
-    expect(r.stderr).toMatch(/1 batch acknowledged, \d+ items\/s, 1 retry/);
+    expect(r.stderr).toMatch(/1 batch acknowledged, \d+ rows\/s, 1 retry/);
   });
 
   test('--quiet keeps retries out of the log; the summary line still ends it', async () => {

@@ -160,7 +160,7 @@ describe('concurrency', () => {
   });
 
   test('push --help documents the defaults', async () => {
-    const help = (await runCli(['push', '--help'])).stdout.replace(/\s+/g, ' ');
+    const help = (await runCli(['push', '--help-all'])).stdout.replace(/\s+/g, ' ');
     expect(help).toContain('--concurrency <n> pin the requests in flight to n');
     expect(help).toContain('--max-concurrency <n> most requests in flight the adaptive limit may reach (default 32)');
     expect(help).toContain('--max-rate <n> requests per second, never exceeded');

@@ -72,7 +72,7 @@ test('init of one file with a placeholder still says what to run next, after fil
   const r = await runCli(['init', '--resource', 'deal', join(dir, 'deals.csv')]);
   expect(r.code).toBe(0);
   expect(r.stdout).toContain('fill in before use');
-  expect(r.stdout).toContain(`next (after filling in): batch-sync validate ${join(dir, 'deals.csv')} --profile ${join(dir, 'deals.profile.json')}`);
+  expect(r.stdout).toContain(`next (after filling in): ./bin/batch-sync.js validate ${join(dir, 'deals.csv')} --profile ${join(dir, 'deals.profile.json')}`);
 });
 
 test('init\'s owners line agrees with one id: "the 1 distinct owner/agent id … is", "1 of 1 … is not"', async () => {

@@ -49,7 +49,7 @@ describe('control characters on the terminal', () => {
     expect(r.stdout).not.toMatch(RAW_CONTROL);
     expect(r.stderr).not.toMatch(RAW_CONTROL);
     // what the user sees instead: the same characters, escaped and readable
-    expect(r.stdout).toContain('externalId=COMP\\rOK: all rows accepted\\u001b[K');
+    expect(r.stdout).toContain('  COMP\\rOK: all rows accepted\\u001b[K');
     expect(r.stdout).toContain('\\u001b]8;;http://evil.example/\\u001b\\click here');
     expect(r.stdout).toContain('\\u009b2J');
     expect(r.stdout).toContain('accounts\\u001b]0;pwned\\u0007.csv');
@@ -88,7 +88,7 @@ describe('control characters on the terminal', () => {
     });
     expect(r.code, r.stderr).toBe(1);
     expect(r.stdout).toMatch(/\u001b\[31m/); // the red of FAILED
-    expect(r.stdout).toContain('externalId=COMP\\rOK: all rows accepted\\u001b[K');
+    expect(r.stdout).toContain('  COMP\\rOK: all rows accepted\\u001b[K');
     // the only escape sequences left are colours (SGR)
     expect(r.stdout.replace(/\u001b\[[0-9;]*m/g, '')).not.toMatch(RAW_CONTROL);
   });

@@ -24,7 +24,7 @@ test('validate names rows as file:line with the file as typed, and says each fie
   // two currencies, one reason: one group of two rows
   expect(r.stdout).toContain('2 rows: INVALID amount.currency: "…" is not an ISO-4217 currency code');
   expect(r.stdout).not.toContain(dir);
-  expect(r.stderr).toMatch(/batch-sync validate: run \S+ FAILED exit=1 read=5 accepted=1 rejected=0 invalid=4/);
+  expect(r.stderr).toMatch(/batch-sync validate: run \S+ FAILED exit=1 read=5 valid=1 rejected=0 invalid=4/);
 });
 
 test('warnings count under their resource even when the file name does not say which it is', async () => {

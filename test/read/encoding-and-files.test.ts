@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
 import { InputError, UsageError } from '../../src/errors.js';
+import { openSource } from '../../src/read/open.js';
 import { errorOf, readAll, tempDir } from './helpers.js';
 
 const file = tempDir();
@@ -36,10 +37,13 @@ describe('encodings', () => {
     expect(detected.encoding).toBe(enc);
   });
 
-  it('a UTF-8 BOM wins over a contrary --encoding, with a warning', async () => {
-    const { value, warnings } = await cell(file('bom.csv', '\uFEFF' + text), { encoding: 'windows-1252' });
+  it('a UTF-8 BOM wins over a contrary --encoding, with a note for --verbose (not a warning)', async () => {
+    const path = file('bom.csv', '\uFEFF' + text);
+    const { value, warnings } = await cell(path, { encoding: 'windows-1252' });
     expect(value).toBe('Preço “ótimo” – 10€ ação');
-    expect(warnings[0]).toMatch(/byte-order mark/);
+    expect(warnings).toEqual(['starts with a UTF-8 byte-order mark: read as UTF-8, not the windows-1252 declared']);
+    const opened = await openSource(path, { encoding: 'windows-1252' });
+    expect(opened.warnings.map((w) => w.note)).toEqual([true]);
   });
 
   it('invalid UTF-8 after the detection prefix fails naming the line and suggesting windows-1252', async () => {

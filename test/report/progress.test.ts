@@ -12,10 +12,11 @@ function clock() {
 
 describe('progress', () => {
   test('the text: counts and rate only', () => {
-    expect(progressText({ rowsRead: 12000, batchesAcked: 118, itemsAcked: 11800, retries: 2, resource: 'deals' }, 1000)).toBe(
-      'deals: 12000 rows read, 118 batches acknowledged, 11800 items/s, 2 retries',
-    );
-    expect(progressText({ rowsRead: 5, batchesAcked: 0, itemsAcked: 0, retries: 0 }, 1000)).toBe('5 rows read');
+    const position = { file: 'in/deals.csv', bytes: 1_200_000, size: 2_500_000 };
+    expect(
+      progressText({ rowsRead: 12000, batchesAcked: 118, itemsAcked: 11800, retries: 2, resource: 'deals' }, { rowsPerSecond: 1180, position, etaMs: 12_000 }),
+    ).toBe('deals: 12000 rows read, 48% of deals.csv, ETA 12s, 118 batches acknowledged, 1180 rows/s, 2 retries');
+    expect(progressText({ rowsRead: 5, batchesAcked: 0, itemsAcked: 0, retries: 0 })).toBe('5 rows read');
   });
 
   test('plain mode prints at most one timestamped line per interval, and the last counts on stop', () => {
@@ -28,8 +29,8 @@ describe('progress', () => {
       p.update({ rowsRead: i * 120, batchesAcked: i, itemsAcked: i * 100, retries: 0, resource: 'deals' });
     }
     expect(out.stderr).toEqual([
-      '2026-11-21T05:44:56Z  deals: 6000 rows read, 50 batches acknowledged, 1000 items/s',
-      '2026-11-21T05:45:01Z  deals: 12000 rows read, 100 batches acknowledged, 1000 items/s',
+      '2026-11-21T05:44:56Z  deals: 6000 rows read, 50 batches acknowledged, 1200 rows/s',
+      '2026-11-21T05:45:01Z  deals: 12000 rows read, 100 batches acknowledged, 1200 rows/s',
     ]);
     c.advance(1000);
     p.update({ rowsRead: 12100, batchesAcked: 101, itemsAcked: 10100, retries: 1, resource: 'deals' });
@@ -39,7 +40,8 @@ describe('progress', () => {
     p.stop();
     expect(out.stderr.slice(2)).toEqual([
       '2026-11-21T05:45:02Z  retrying batch b-7 after 503 in 1.2 s',
-      '2026-11-21T05:45:02Z  deals: 12100 rows read, 101 batches acknowledged, 918 items/s, 1 retry',
+      // rows over the last 5 s (a rate since the start would read 1,100 and fall on through any pause)
+      '2026-11-21T05:45:02Z  deals: 12100 rows read, 101 batches acknowledged, 980 rows/s, 1 retry',
     ]);
   });
 
@@ -103,7 +105,7 @@ describe('progress', () => {
     p.stop();
     // nothing more drawn on the terminal by the spinner; the counts went on as plain lines
     expect(chunks.length).toBe(drawn);
-    expect(out.stderr).toEqual([expect.stringMatching(/^\S+Z {2}deals: 200 rows read, 2 batches acknowledged, 29 items\/s$/)]);
+    expect(out.stderr).toEqual([expect.stringMatching(/^\S+Z {2}deals: 200 rows read, 2 batches acknowledged, 17 rows\/s$/)]);
   });
 
   test('tty mode draws a spinner on the stderr stream with live counts and clears it on stop', async () => {
@@ -123,7 +125,7 @@ describe('progress', () => {
     p.update({ rowsRead: 300, batchesAcked: 3, itemsAcked: 300, retries: 0, resource: 'deals' });
     p.event('retrying batch b-3 after 503 in 1.2 s');
     p.stop();
-    expect(chunks.join('')).toContain('deals: 300 rows read, 3 batches acknowledged, 300 items/s');
+    expect(chunks.join('')).toContain('deals  300 rows  300 rows/s');
     expect(out.stderr).toEqual(['retrying batch b-3 after 503 in 1.2 s']);
   });
 });

@@ -49,13 +49,13 @@ describe('human report', () => {
 
       deal: 413 rows rejected by the server
       412 rows: VALIDATION_ERROR amount.currency: "…" is not an ISO-4217 currency code
-        deals.csv:14  externalId=D-9  VALIDATION_ERROR  items[3] externalId=D-9: amount.currency: "USX" is not an ISO-4217 currency code
-        deals.csv:15  externalId=D-10  VALIDATION_ERROR  items[4] externalId=D-10: amount.currency: "ABC" is not an ISO-4217 currency code
-        deals.csv:16  externalId=D-11  VALIDATION_ERROR  items[5] externalId=D-11: amount.currency: "USX" is not an ISO-4217 currency code
+        deals.csv:14  D-9  amount.currency: "USX" is not an ISO-4217 currency code
+        deals.csv:15  D-10  amount.currency: "ABC" is not an ISO-4217 currency code
+        deals.csv:16  D-11  amount.currency: "USX" is not an ISO-4217 currency code
         … and 409 more
 
       1 row: INTERNAL_ERROR not attributable to an item: whole batch … refused (INTERNAL_ERROR: boom)
-        deals.csv:900  INTERNAL_ERROR  not attributable to an item: whole batch b-7 refused (INTERNAL_ERROR: boom)
+        deals.csv:900  not attributable to an item: whole batch b-7 refused (INTERNAL_ERROR: boom)
 
       deal: 2 rows invalid
       2 rows: INVALID amount.value: "…" is not a decimal number
@@ -64,7 +64,7 @@ describe('human report', () => {
 
       deal: 1 row skipped
       1 row: SKIPPED status is "…"
-        deals.csv:50  externalId=D-50  SKIPPED  status is "archived"
+        deals.csv:50  D-50  status is "archived"
 
       Warnings (2)
       2 warnings: deal: closeDate: "…" has no time zone, read as UTC
@@ -182,6 +182,9 @@ describe('summary line', () => {
     expect(summaryLine({ ...report, mode: 'dry-run', aborted: { code: 'UNREACHABLE', message: 'x' } }, 3)).toMatch(
       /^batch-sync push --dry-run: run \S+ ABORTED exit=3 .* aborted=UNREACHABLE$/,
     );
+    // validate and dry runs accept nothing: their rows are valid, and the line says so
+    expect(summaryLine({ ...report, mode: 'validate' }, 1)).toMatch(/^batch-sync validate: run \S+ FAILED exit=1 read=8950 valid=8940 rejected=7 /);
+    expect(summaryLine({ ...report, mode: 'dry-run' }, 1)).toMatch(/^batch-sync push --dry-run: run \S+ FAILED exit=1 read=8950 valid=8940 /);
     expect(summaryLine(buildRunReport(meta, createCollector()))).toBe(
       'batch-sync push: run 20261121-0544-ab12 OK read=0 accepted=0 rejected=0 invalid=0 skipped=0 warnings=0 duration=12.3s',
     );

@@ -54,11 +54,13 @@ describe('traffic', () => {
     );
   });
 
-  test('progress shows the concurrency now and the paced rate', () => {
-    const counts = { rowsRead: 800, batchesAcked: 8, itemsAcked: 800, retries: 0, concurrency: 12, resource: 'deal' };
-    expect(progressText(counts, 1000)).toBe('deal: 800 rows read, 8 batches acknowledged, 800 items/s, concurrency 12');
-    expect(progressText({ ...counts, pacedRate: 19 }, 1000)).toBe(
-      'deal: 800 rows read, 8 batches acknowledged, 800 items/s, concurrency 12, paced at 19.0 requests/s',
+  test('progress shows the requests in flight (not the limit) and the paced rate', () => {
+    const counts = { rowsRead: 800, batchesAcked: 8, itemsAcked: 800, retries: 0, concurrency: 12, inFlight: 3, resource: 'deal' };
+    expect(progressText(counts, { rowsPerSecond: 800 })).toBe('deal: 800 rows read, 8 batches acknowledged, 800 rows/s, 3 in flight');
+    // nothing in flight: nothing said, whatever the limit
+    expect(progressText({ ...counts, inFlight: 0 })).toBe('deal: 800 rows read, 8 batches acknowledged');
+    expect(progressText({ ...counts, pacedRate: 19 }, { rowsPerSecond: 800 })).toBe(
+      'deal: 800 rows read, 8 batches acknowledged, 800 rows/s, 3 in flight, paced at 19.0 requests/s',
     );
   });
 });
