@@ -7,7 +7,7 @@ test('top-level help lists the commands, the first command to run and the exit c
   const r = await spawnCli(['--help']);
   expect(r.code).toBe(0);
   for (const command of ['push', 'validate', 'init', 'history', 'schema', 'sandbox']) expect(r.stdout).toMatch(new RegExp(`^  ${command} `, 'm'));
-  expect(r.stdout).toContain('batch-sync push --sandbox --config fixtures/crm-sales-opportunities/batch-sync.config.json');
+  expect(r.stdout).toContain('./bin/batch-sync.js push --sandbox --config fixtures/crm-sales-opportunities/batch-sync.config.json');
   expect(r.stdout).toMatch(
     /Exit codes: 0 all accepted \(or valid\), 1 some rows not accepted, 2 usage, config\nor input error before sending, 3 run aborted, 4 another run holds the lock\./,
   );
