@@ -127,7 +127,10 @@ async function initMany(args: readonly string[], { output, opts, reader, resourc
   }
   await writePlan(planPath, ordered, opts.force);
   output.out(`wrote ${planPath}: ${ordered.map((p) => `${p.resource} ${p.file}`).join(', then ')}`);
-  if (tied.notes.length) output.out(`\nacross files:\n${tied.notes.map((n) => `  - ${n}`).join('\n')}`);
+  // a lookup the check took out (its key repeats) is said under its file's "check:", not proposed here
+  const dropped = ordered.filter((p) => checks?.get(p)?.lookupsFailed.length).map((p) => `${basename(p.file)}: `);
+  const across = tied.notes.filter((n) => !(n.includes('is looked up there') && dropped.some((d) => n.startsWith(d))));
+  if (across.length) output.out(`\nacross files:\n${across.map((n) => `  - ${n}`).join('\n')}`);
   const owners = checks && ownerLines(ordered.map((p) => ({ ...p, check: checks.get(p)! })));
   output.out(
     owners?.join('\n') ??

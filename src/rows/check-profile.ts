@@ -40,8 +40,8 @@ export interface FieldTally {
   /** Rows where the field is invalid because its cell is empty, and the first such line. */
   empty: number;
   firstEmptyLine?: number;
-  /** Reasons (their quoted values left out) with a count and an example line each. */
-  reasons: Map<string, { count: number; example: string; line: number }>;
+  /** Reasons (their quoted values left out; apart where the cell is empty) with a count and an example line each. */
+  reasons: Map<string, { count: number; example: string; line: number; empty: boolean }>;
 }
 
 export interface ProfileCheck {
@@ -56,6 +56,8 @@ export interface ProfileCheck {
   skipped: number;
   /** By the item's field path (`amount.value`, `customFields[2].value`; `(row)` for an unreadable row). */
   fields: Map<string, FieldTally>;
+  /** Rows checked whose cell is filled, by field (fields read from one named column). */
+  filled: Map<string, number>;
   /** Fields left for the user: their problems are not counted. */
   placeholders: string[];
   /** Lookups that could not be loaded (a key repeated with two values…), each left out of the pass. */
@@ -85,11 +87,13 @@ export async function checkProfile(input: CheckInput): Promise<ProfileCheck> {
     invalid: 0,
     skipped: 0,
     fields: new Map(),
+    filled: new Map(),
     placeholders: [...placeholders],
     lookupsFailed,
     ids: new Map(ID_FIELDS.map((f) => [f, new Set<string>()])),
   };
   const columns = columnsOf(profile.fields as Record<string, { column?: unknown }>);
+  for (const field of columns.keys()) check.filled.set(field, 0);
   for await (const record of job.source.records) {
     check.read += 1;
     if (check.read % 1024 === 0) {
@@ -105,6 +109,7 @@ export async function checkProfile(input: CheckInput): Promise<ProfileCheck> {
     }
     if (check.read % check.stride !== 0) continue;
     check.checked += 1;
+    countFilled(check.filled, record, columns);
     tally(check, record, job.mapper, validate, placeholders, columns);
   }
   return check;
@@ -140,11 +145,16 @@ function tally(check: ProfileCheck, record: SourceRecord, mapper: Mapper, valida
       t.empty += 1;
       t.firstEmptyLine ??= record.line;
     } else t.invalid += 1;
-    const key = p.reason.replace(/"[^"]*"/g, '"…"');
+    const key = `${empty ? 'empty' : 'filled'}\0${p.reason.replace(/"[^"]*"/g, '"…"')}`;
     const r = t.reasons.get(key);
     if (r) r.count += 1;
-    else t.reasons.set(key, { count: 1, example: p.reason, line: record.line });
+    else t.reasons.set(key, { count: 1, example: p.reason, line: record.line, empty });
   }
+}
+
+function countFilled(filled: Map<string, number>, record: SourceRecord, columns: Map<string, string>) {
+  if (record.kind !== 'row') return;
+  for (const [field, column] of columns) if ((record.row[column] ?? '').trim() !== '') filled.set(field, (filled.get(field) ?? 0) + 1);
 }
 
 function collectIds(check: ProfileCheck, item: Record<string, unknown>, placeholders: Set<string>) {

@@ -6,7 +6,7 @@
 import { stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { Method, Resource } from '../contract/resources.js';
-import type { Proposal } from '../map/propose.js';
+import { describeFields, type Proposal } from '../map/propose.js';
 import { type CheckCounts, reviseProposal } from '../map/propose/revise.js';
 import type { Spec } from '../map/propose/rules.js';
 import { targetShape } from '../map/target-fields.js';
@@ -62,6 +62,8 @@ export async function verifyProposals<T extends ToVerify>(files: readonly T[], o
       });
       share -= Date.now() - started;
       sizeLeft -= sizes.get(f)!;
+      // what an earlier round took out stays said
+      check.lookupsFailed.unshift(...(checks.get(f)?.lookupsFailed ?? []));
       checks.set(f, check);
       if (round < ROUNDS - 1 && revise(f, check, options.method)) next.push(f);
     }
@@ -77,6 +79,7 @@ function revise(f: ToVerify, check: ProfileCheck, method: Method): boolean {
   const shape = targetShape(f.resource, method);
   const r = reviseProposal(fields, p.candidates ?? {}, countsOf(check), (path) => shape.fields.get(path)?.kind);
   p.profile.fields = r.fields;
+  p.mapped = describeFields(r.fields);
   p.candidates = r.candidates;
   p.notes.push(...r.notes);
   p.fillIn.push(...r.fillIn);
@@ -86,8 +89,8 @@ function revise(f: ToVerify, check: ProfileCheck, method: Method): boolean {
 function countsOf(check: ProfileCheck): CheckCounts {
   const fields = new Map(
     [...check.fields].map(([field, t]) => {
-      const top = [...t.reasons.values()].sort((a, b) => b.count - a.count)[0];
-      return [field, { invalid: t.invalid, empty: t.empty, firstEmptyLine: t.firstEmptyLine, reason: top?.example }];
+      const top = [...t.reasons.values()].filter((r) => !r.empty).sort((a, b) => b.count - a.count)[0];
+      return [field, { invalid: t.invalid, empty: t.empty, firstEmptyLine: t.firstEmptyLine, reason: top?.example, filled: check.filled.get(field) }];
     }),
   );
   return { checked: check.checked, fields, lookupsFailed: check.lookupsFailed };

@@ -17,6 +17,8 @@ export interface CheckedField {
   firstEmptyLine?: number;
   /** The most frequent reason, as one row said it. */
   reason?: string;
+  /** Rows checked whose cell is filled, when the field reads one column. */
+  filled?: number;
 }
 
 export interface CheckCounts {
@@ -64,8 +66,10 @@ export function reviseProposal(
   for (const [field, c] of counts.fields) {
     const spec = out[field];
     if (!spec) continue;
-    const why = `${source(spec)} is invalid in ${c.invalid} of ${checked} rows checked${c.reason ? ` (${c.reason})` : ''}`;
-    if (c.invalid * 2 > checked) {
+    // most rows: of those where it holds a value, when it reads a column (a won date is empty in open deals)
+    const of = c.filled ?? checked;
+    const why = `${source(spec)} is invalid in ${c.invalid} of ${of} ${c.filled === undefined ? 'rows checked' : 'rows checked where it is filled'}${c.reason ? ` (${c.reason})` : ''}`;
+    if (c.invalid * 2 > of) {
       const next = left[field]?.shift();
       changed = true;
       if (next) {

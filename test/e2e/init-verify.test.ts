@@ -1,0 +1,96 @@
+// Issue 33 item 1: `init` tries its proposal on the whole file before writing it (the built CLI, on
+// exports made here whose trouble lies past the 200 rows init samples, or in a first choice the data
+// refuses): what it then proposes, what it says, and that the profile it writes is pushed whole.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { spawnCli, tempFiles } from '../helpers/cli.js';
+
+const USERS = ['Id,First Name,Last Name,Email', ...[1, 2, 3, 4, 5].map((i) => `U${i},Ann${i},Lee${i},ann${i}@example.com`)].join('\n');
+
+/** 300 deals, HubSpot-like; `cell(i, line)` may override a column's value on a row. */
+function deals(header: string[], cell: (column: string, i: number, line: number) => string | undefined): string {
+  const base = (column: string, i: number): string =>
+    ({
+      'Deal ID': `D${i}`,
+      'Deal Name': `Deal ${i}`,
+      Owner: `U${1 + (i % 5)}`,
+      Amount: String(1000 + i),
+      Currency: 'USD',
+      'Close Date': `2024-0${1 + (i % 9)}-15`,
+      'Deal Stage': ['Qualified', 'Proposal', 'Negotiation'][i % 3]!,
+      Pipeline: 'Sales',
+      'Is Won': String(i % 3 === 0),
+    })[column] ?? '';
+  const rows = Array.from({ length: 300 }, (_, k) => header.map((c) => cell(c, k + 1, k + 2) ?? base(c, k + 1)).join(','));
+  return [header.join(','), ...rows].join('\n');
+}
+
+const profileOf = (dir: string, name: string) => JSON.parse(readFileSync(join(dir, name), 'utf8')) as { fields: Record<string, Record<string, unknown>> };
+
+describe('init checks its proposal against every row before writing it', () => {
+  test('an Amount first empty on line 220 (past the sample) gets its default and a check line; push --sandbox then accepts every row', async () => {
+    const header = ['Deal ID', 'Deal Name', 'Owner', 'Amount', 'Currency', 'Close Date', 'Deal Stage', 'Pipeline', 'Is Won'];
+    const dir = tempFiles({ 'users.csv': USERS, 'deals.csv': deals(header, (c, _i, line) => (c === 'Amount' && (line === 220 || line === 260) ? '' : undefined)) });
+    const init = await spawnCli(['init', join(dir, 'users.csv'), join(dir, 'deals.csv')]);
+    expect(init.stderr).toBe('');
+    expect(init.code).toBe(0);
+    expect(init.stdout).toContain('proposed from the first 200 rows of');
+    expect(init.stdout).not.toContain('sample rows');
+    expect(init.stdout).toContain(
+      'amount.value: "Amount" is empty in 2 of 300 rows checked (the first on line 220): those are sent as "0"; remove "default" to have them refused instead',
+    );
+    expect(init.stdout).toContain('deals.profile.json: checked against all 300 rows: 300 valid');
+    expect(profileOf(dir, 'deals.profile.json').fields['amount.value']).toEqual({ column: 'Amount', default: '0' });
+
+    const push = await spawnCli(['push', '--config', join(dir, 'batch-sync.config.json'), '--sandbox']);
+    expect(push.code).toBe(0);
+    expect(push.stdout).toContain('OK: all 305 rows accepted.');
+  }, 60_000);
+
+  test('a first-choice column invalid in most rows (a won date as isWon) gives way to the next candidate (the status column)', async () => {
+    const header = ['Deal ID', 'Deal Name', 'Owner', 'Amount', 'Currency', 'Close Date', 'Deal Stage', 'Pipeline', 'Won', 'Status'];
+    const status = (i: number) => ['Won', 'Lost', 'Open'][i % 3]!;
+    const csv = deals(header, (c, i) => (c === 'Won' ? (status(i) === 'Won' ? '2024-03-01' : '') : c === 'Status' ? status(i) : undefined));
+    const dir = tempFiles({ 'users.csv': USERS, 'deals.csv': csv });
+    const init = await spawnCli(['init', join(dir, 'users.csv'), join(dir, 'deals.csv')]);
+    expect(init.code).toBe(0);
+    expect(init.stdout).toContain(
+      'isWon: "Won" is invalid in 100 of 100 rows checked where it is filled ("2024-03-01" is not a yes/no value',
+    );
+    expect(init.stdout).toContain('"Status" (value map: "Won" → true, otherwise false) is taken instead');
+    expect(init.stdout).toMatch(/isWon\s+← "Status" \(value map\)/);
+    expect(init.stdout).toContain('deals.profile.json: checked against all 300 rows: 300 valid');
+    expect(profileOf(dir, 'deals.profile.json').fields.isWon).toEqual({ column: 'Status', map: { Won: true }, otherwise: false });
+  }, 60_000);
+
+  test('a lookup whose key repeats past the sample is not proposed, and owners that then do not meet are said once with the fix', async () => {
+    const users = ['Id,First Name,Last Name,Email,Alias'];
+    for (let i = 1; i <= 250; i++) users.push(`U${i},Ann${i},Lee${i},ann${i}@example.com,${i === 240 ? 'a3' : `a${i}`}`);
+    const header = ['Deal ID', 'Deal Name', 'Owner Alias', 'Amount', 'Currency', 'Close Date', 'Deal Stage', 'Pipeline', 'Is Won'];
+    const dir = tempFiles({ 'users.csv': users.join('\n'), 'deals.csv': deals(header, (c, i) => (c === 'Owner Alias' ? `a${1 + (i % 10)}` : undefined)) });
+    const init = await spawnCli(['init', join(dir, 'users.csv'), join(dir, 'deals.csv')]);
+    expect(init.code).toBe(0);
+    expect(init.stdout).toContain(
+      'ownerExternalId: not looked up in users.csv: users.csv has two Id values for the Alias "a3": "U3" (line 4) and "U240" (line 241); the column is sent as it is',
+    );
+    expect(init.stdout).not.toContain('is looked up there');
+    expect(init.stdout).toContain('owners: 10 of 10 distinct owner/agent ids of deals.csv are not among the ids of users.csv: "a2", "a3", "a4", "a5", "a6", …');
+    expect(init.stdout.match(/ {2}fix: /g)).toHaveLength(1);
+    expect(JSON.stringify(profileOf(dir, 'deals.profile.json'))).not.toContain('lookup');
+  }, 60_000);
+
+  test('init ends with what the proposal would do: the invalid rows counted by field and reason', async () => {
+    const header = ['Deal ID', 'Deal Name', 'Owner', 'Amount', 'Currency', 'Close Date', 'Deal Stage', 'Pipeline', 'Is Won'];
+    const bad = new Set([50, 150, 250]);
+    const dir = tempFiles({ 'deals.csv': deals(header, (c, i) => (c === 'Close Date' && bad.has(i) ? 'soon' : undefined)) });
+    const init = await spawnCli(['init', join(dir, 'deals.csv'), '--resource', 'deal']);
+    expect(init.code).toBe(0);
+    const lines = init.stdout.split('\n');
+    const end = lines.slice(lines.findIndex((l) => l.startsWith('checked against')));
+    expect(end[0]).toBe('checked against all 300 rows: 297 valid, 3 invalid, by reason:');
+    expect(end[1]).toMatch(/^ {8}3 {2}closeDate: "soon" is not a date .* \(e\.g\. line 51\)$/);
+    expect(end[2]).toBe('');
+    expect(end[3]).toMatch(/^next: /);
+  }, 60_000);
+});
