@@ -24,9 +24,7 @@ export function checkedLines(check: ProfileCheck): string[] {
   if (check.invalid) counts.push(`${n(check.invalid)} invalid`);
   if (check.skipped) counts.push(`${n(check.skipped)} skipped by the profile`);
   const once = check.placeholders.length ? ' (once the placeholders are filled)' : '';
-  const reasons = [...check.fields]
-    .flatMap(([field, t]) => [...t.reasons.values()].map((r) => ({ field, ...r })))
-    .sort((a, b) => b.count - a.count);
+  const reasons = [...check.fields].flatMap(([field, t]) => [...t.reasons.values()].map((r) => ({ field, ...r }))).sort((a, b) => b.count - a.count);
   const lines = [`checked against ${what}: ${counts.join(', ')}${once}${reasons.length ? ', by reason:' : ''}`];
   for (const r of reasons.slice(0, TOP_REASONS)) lines.push(`  ${n(r.count).padStart(7)}  ${r.field}: ${r.example} (e.g. line ${r.line})`);
   if (reasons.length > TOP_REASONS) lines.push(`  and ${plural(reasons.length - TOP_REASONS, 'other reason')}: validate shows every row`);
@@ -49,7 +47,7 @@ export function ownerLines(files: readonly Checked[]): string[] | undefined {
   const referencing = files.filter((f) => f.resource === 'deal' || f.resource === 'activity');
   if (!sellers.length || !referencing.length) return undefined;
   const open = sellers.find((s) => s.check.placeholders.includes('externalId'));
-  if (open) return [`owners: not checked: ${open.out}'s externalId is a placeholder`];
+  if (open) return [`owners: not checked: ${basename(open.out)}'s externalId is a placeholder`];
   const ids = new Set(sellers.flatMap((s) => [...s.check.ids.get('externalId')!]));
   const against = sellers.map((s) => basename(s.file)).join(', ');
   const lines: string[] = [];
@@ -63,13 +61,17 @@ export function ownerLines(files: readonly Checked[]): string[] | undefined {
       lines.push(`owners: ${owners.size === 1 ? 'the' : 'all'} ${of} ${owners.size === 1 ? 'is' : 'are'} among the ids of ${against}`);
       continue;
     }
-    const shown = missing.slice(0, MAX_EXAMPLES).map((m) => `"${m}"`).join(', ') + (missing.length > MAX_EXAMPLES ? ', …' : '');
+    const shown =
+      missing
+        .slice(0, MAX_EXAMPLES)
+        .map((m) => `"${m}"`)
+        .join(', ') + (missing.length > MAX_EXAMPLES ? ', …' : '');
     lines.push(`owners: ${n(missing.length)} of ${of} ${missing.length === 1 ? 'is' : 'are'} not among the ids of ${against}: ${shown}`);
-    fix.push(`${f.out}'s ownerExternalId`);
+    fix.push(`${basename(f.out)}'s ownerExternalId`);
   }
   if (fix.length)
     lines.push(
-      `  fix: make ${fix.join(' and ')} and ${sellers.map((s) => `${s.out}'s externalId`).join(' and ')} the same id (a "lookup" when the deals name another column of the sellers' file), or create those sales profiles on the server first`,
+      `  fix: make ${fix.join(' and ')} and ${sellers.map((s) => `${basename(s.out)}'s externalId`).join(' and ')} the same id (a "lookup" when the deals name another column of the sellers' file), or create those sales profiles on the server first`,
     );
   return lines;
 }

@@ -4,6 +4,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { checkedLines } from '../../src/commands/init-checked.js';
+import { checkProfile } from '../../src/rows/check-profile.js';
 import { spawnCli, tempFiles } from '../helpers/cli.js';
 
 const USERS = ['Id,First Name,Last Name,Email', ...[1, 2, 3, 4, 5].map((i) => `U${i},Ann${i},Lee${i},ann${i}@example.com`)].join('\n');
@@ -31,7 +33,10 @@ const profileOf = (dir: string, name: string) => JSON.parse(readFileSync(join(di
 describe('init checks its proposal against every row before writing it', () => {
   test('an Amount first empty on line 220 (past the sample) gets its default and a check line; push --sandbox then accepts every row', async () => {
     const header = ['Deal ID', 'Deal Name', 'Owner', 'Amount', 'Currency', 'Close Date', 'Deal Stage', 'Pipeline', 'Is Won'];
-    const dir = tempFiles({ 'users.csv': USERS, 'deals.csv': deals(header, (c, _i, line) => (c === 'Amount' && (line === 220 || line === 260) ? '' : undefined)) });
+    const dir = tempFiles({
+      'users.csv': USERS,
+      'deals.csv': deals(header, (c, _i, line) => (c === 'Amount' && (line === 220 || line === 260) ? '' : undefined)),
+    });
     const init = await spawnCli(['init', join(dir, 'users.csv'), join(dir, 'deals.csv')]);
     expect(init.stderr).toBe('');
     expect(init.code).toBe(0);
@@ -55,9 +60,7 @@ describe('init checks its proposal against every row before writing it', () => {
     const dir = tempFiles({ 'users.csv': USERS, 'deals.csv': csv });
     const init = await spawnCli(['init', join(dir, 'users.csv'), join(dir, 'deals.csv')]);
     expect(init.code).toBe(0);
-    expect(init.stdout).toContain(
-      'isWon: "Won" is invalid in 100 of 100 rows checked where it is filled ("2024-03-01" is not a yes/no value',
-    );
+    expect(init.stdout).toContain('isWon: "Won" is invalid in 100 of 100 rows checked where it is filled ("2024-03-01" is not a yes/no value');
     expect(init.stdout).toContain('"Status" (value map: "Won" → true, otherwise false) is taken instead');
     expect(init.stdout).toMatch(/isWon\s+← "Status" \(value map\)/);
     expect(init.stdout).toContain('deals.profile.json: checked against all 300 rows: 300 valid');
@@ -93,4 +96,57 @@ describe('init checks its proposal against every row before writing it', () => {
     expect(end[2]).toBe('');
     expect(end[3]).toMatch(/^next: /);
   }, 60_000);
+});
+
+describe('the pass over a file longer than its time budget', () => {
+  const header = ['Deal ID', 'Deal Name', 'Owner', 'Amount', 'Currency', 'Close Date', 'Deal Stage', 'Pipeline', 'Is Won'];
+  const lines = [header.join(',')];
+  for (let i = 1; i <= 5000; i++) lines.push(`D${i},Deal ${i},U1,${i},USD,2024-01-15,Proposal,Sales,false`);
+  const dir = tempFiles({ 'deals.csv': lines.join('\n') });
+  const profile = {
+    resource: 'deal',
+    fields: Object.fromEntries(
+      [
+        ['externalId', 'Deal ID'],
+        ['title', 'Deal Name'],
+        ['ownerExternalId', 'Owner'],
+        ['agentExternalId', 'Owner'],
+        ['amount.value', 'Amount'],
+        ['amount.currency', 'Currency'],
+        ['closeDate', 'Close Date'],
+        ['currentStage.value', 'Deal Stage'],
+        ['currentStage.pipelineName', 'Pipeline'],
+        ['isWon', 'Is Won'],
+      ].map(([field, column]) => [field, { column }]),
+    ),
+  };
+  // a clock that moves 10 ms each time the pass looks at it (every 1,024 rows)
+  const clock = () => {
+    let t = 0;
+    return () => (t += 10) - 10;
+  };
+  const pass = (budgetMs: number) =>
+    checkProfile({ file: join(dir, 'deals.csv'), resource: 'deal', method: 'post', profile, dir, budgetMs, estimatedRows: 5000, now: clock() });
+
+  test('at a pace that would outlast the budget it checks rows spread over the whole file, and says so', async () => {
+    const check = await pass(45);
+    expect(check).toMatchObject({ read: 5000, whole: true, valid: check.checked, invalid: 0 });
+    expect(check.stride).toBeGreaterThan(1);
+    expect(check.checked).toBeLessThan(2500);
+    expect(checkedLines(check)).toEqual([
+      `checked against ${check.checked.toLocaleString('en-US')} rows spread over all 5,000 (checking each would outlast --check-time): ${check.checked.toLocaleString('en-US')} valid`,
+    ]);
+  });
+
+  test('past the budget itself it stops, and says how far it read', async () => {
+    const check = await pass(25);
+    expect(check).toMatchObject({ read: 3072, whole: false });
+    expect(checkedLines(check)[0]).toMatch(/^checked against [\d,]+ rows spread over the first 3,072 \(--check-time ran out there\): [\d,]+ valid$/);
+  });
+
+  test('within its budget, every row', async () => {
+    const check = await pass(10_000);
+    expect(check).toMatchObject({ read: 5000, checked: 5000, stride: 1, whole: true, valid: 5000 });
+    expect(checkedLines(check)).toEqual(['checked against all 5,000 rows: 5,000 valid']);
+  });
 });

@@ -45,7 +45,7 @@ test("no users file (Salesforce Data Loader): a sales-profile job derived from t
     { file: 'Task.csv', resource: 'activity', profile: 'Task.profile.json' },
   ]);
   expect(r.out).toContain(`${join(dir, 'Opportunity.csv')}: sales-profile (derived from its owner column "OwnerId": no file of the run holds sales profiles)`);
-  expect(r.out).toContain('owners: the 1 distinct owner/agent id in the sample of Opportunity.csv is among the ids proposed for Opportunity.csv');
+  expect(r.out).toContain('owners: the 1 distinct owner/agent id of Opportunity.csv is among the ids of Opportunity.csv');
 });
 
 test('no owner column at all (Salesforce tree JSON): one owner id to fill in, for the deals and the sales profile derived for it', async () => {
@@ -65,9 +65,7 @@ test("owners named by full name (Dynamics 365): the users' id is the slug of fir
   const r = await init([join(dir, 'User.csv'), join(dir, 'Opportunity.csv')]);
   expect(r.code).toBe(0);
   expect(json(join(dir, 'User.profile.json')).fields.externalId).toEqual({ template: '{First Name|slug}-{Last Name|slug}' });
-  expect(r.out).toContain(
-    'owners: 1 of 11 distinct owner/agent ids in the sample of Opportunity.csv is not among the ids proposed for User.csv: "matisha-ladiwala"',
-  );
+  expect(r.out).toContain('owners: 1 of 12 distinct owner/agent ids of Opportunity.csv is not among the ids of User.csv: "matisha-ladiwala"');
 });
 
 test('an owner column holding another column of the users file: the owner is looked up there', async () => {

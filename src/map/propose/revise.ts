@@ -40,9 +40,25 @@ export interface Revision {
 /** What a field refused where its cell is empty is sent as, when its kind has a neutral value. */
 const DEFAULTS: Partial<Record<LeafKind, unknown>> = { decimal: '0', number: 0, boolean: false };
 
+const n = (x: number) => x.toLocaleString('en-US');
 const source = (s: Spec) =>
-  Array.isArray(s.column) ? `"${s.column.join(' | ')}"` : typeof s.column === 'string' ? `"${s.column}"` : s.template !== undefined ? `template ${JSON.stringify(s.template)}` : 'its value';
-const howMapped = (s: Spec) => `${source(s)}${s.map ? ` (value map: ${Object.keys(s.map as object).map((k) => `"${k}"`).join(', ') || 'none'} → ${JSON.stringify(Object.values(s.map as object)[0] ?? true)}, otherwise ${JSON.stringify(s.otherwise)})` : ''}`;
+  Array.isArray(s.column)
+    ? `"${s.column.join(' | ')}"`
+    : typeof s.column === 'string'
+      ? `"${s.column}"`
+      : s.template !== undefined
+        ? `template ${JSON.stringify(s.template)}`
+        : 'its value';
+const howMapped = (s: Spec) =>
+  `${source(s)}${
+    s.map
+      ? ` (value map: ${
+          Object.keys(s.map as object)
+            .map((k) => `"${k}"`)
+            .join(', ') || 'none'
+        } → ${JSON.stringify(Object.values(s.map as object)[0] ?? true)}, otherwise ${JSON.stringify(s.otherwise)})`
+      : ''
+  }`;
 
 export function reviseProposal(
   fields: Readonly<Record<string, Spec>>,
@@ -68,7 +84,7 @@ export function reviseProposal(
     if (!spec) continue;
     // most rows: of those where it holds a value, when it reads a column (a won date is empty in open deals)
     const of = c.filled ?? checked;
-    const why = `${source(spec)} is invalid in ${c.invalid} of ${of} ${c.filled === undefined ? 'rows checked' : 'rows checked where it is filled'}${c.reason ? ` (${c.reason})` : ''}`;
+    const why = `${source(spec)} is invalid in ${n(c.invalid)} of ${n(of)} ${c.filled === undefined ? 'rows checked' : 'rows checked where it is filled'}${c.reason ? ` (${c.reason})` : ''}`;
     if (c.invalid * 2 > of) {
       const next = left[field]?.shift();
       changed = true;
@@ -82,7 +98,7 @@ export function reviseProposal(
       continue;
     }
     if (!c.empty || spec.default !== undefined || spec.column === undefined) continue;
-    const where = `${source(spec)} is empty in ${c.empty} of ${checked} rows checked (the first on line ${c.firstEmptyLine})`;
+    const where = `${source(spec)} is empty in ${n(c.empty)} of ${n(checked)} rows checked (the first on line ${c.firstEmptyLine})`;
     const fallback = DEFAULTS[kindOf(field) ?? 'string'];
     if (fallback === undefined) {
       notes.push(`${field}: ${where}: those rows are refused; give the field a "default" to send them`);
