@@ -78,3 +78,13 @@ test('an owner column holding another column of the users file: the owner is loo
   expect(json(join(dir, 'deals.profile.json')).fields.ownerExternalId).toEqual({ column: 'Owner Username', lookup });
   expect(r.out).toContain('deals.csv: "Owner Username" holds users.csv\'s "Username": the owner is looked up there and its "User Code" sent');
 });
+
+test('a users column whose values repeat in the sample is no lookup key: the owner is not looked up through it', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'init-lookup-'));
+  writeFileSync(join(dir, 'users.csv'), 'User Code,Username,Email\nU-001,jperez,jp@x.example\nU-002,amaria,am@x.example\nU-003,jperez,jp2@x.example\n');
+  writeFileSync(join(dir, 'deals.csv'), 'Deal Id,Title,Owner Username,Amount\nD-1,A,jperez,10\nD-2,B,amaria,20\n');
+  const r = await init([join(dir, 'users.csv'), join(dir, 'deals.csv')]);
+  expect(r.code).toBe(0);
+  expect(json(join(dir, 'deals.profile.json')).fields.ownerExternalId).toEqual({ column: 'Owner Username' });
+  expect(r.out).not.toContain('looked up');
+});
