@@ -15,7 +15,9 @@ export function checkedLines(check: ProfileCheck): string[] {
   const { read, checked, stride, whole } = check;
   const what = whole
     ? stride === 1
-      ? `all ${n(read)} rows`
+      ? read === 1
+        ? 'its 1 row'
+        : `all ${n(read)} rows`
       : `${n(checked)} rows spread over all ${n(read)} (checking each would outlast --check-time)`
     : stride === 1
       ? `the first ${n(read)} rows (--check-time ran out there)`

@@ -34,7 +34,7 @@ export interface CheckInput {
 }
 
 /** One field's problems over the rows checked. */
-export interface FieldTally {
+interface FieldTally {
   /** Rows where the field is invalid with its cell filled. */
   invalid: number;
   /** Rows where the field is invalid because its cell is empty, and the first such line. */
