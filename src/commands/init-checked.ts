@@ -12,14 +12,14 @@ const MAX_EXAMPLES = 5;
 
 /** `checked against all 11,583 rows: 11,583 valid`, and under it the top reasons with their field and count. */
 export function checkedLines(check: ProfileCheck): string[] {
-  const { read, checked, stride, whole } = check;
+  const { read, checked, whole } = check;
   const what = whole
-    ? stride === 1
+    ? checked === read
       ? read === 1
         ? 'its 1 row'
         : `all ${n(read)} rows`
       : `${n(checked)} rows spread over all ${n(read)} (checking each would outlast --check-time)`
-    : stride === 1
+    : checked === read
       ? `the first ${n(read)} rows (--check-time ran out there)`
       : `${n(checked)} rows spread over the first ${n(read)} (--check-time ran out there)`;
   const counts = [`${n(check.valid)} valid`];
@@ -69,11 +69,11 @@ export function ownerLines(files: readonly Checked[]): string[] | undefined {
         .map((m) => `"${m}"`)
         .join(', ') + (missing.length > MAX_EXAMPLES ? ', …' : '');
     lines.push(`owners: ${n(missing.length)} of ${of} ${missing.length === 1 ? 'is' : 'are'} not among the ids of ${against}: ${shown}`);
-    fix.push(`${basename(f.out)}'s ownerExternalId`);
+    fix.push(basename(f.out));
   }
   if (fix.length)
     lines.push(
-      `  fix: make ${fix.join(' and ')} and ${sellers.map((s) => `${basename(s.out)}'s externalId`).join(' and ')} the same id (a "lookup" when the deals name another column of the sellers' file), or create those sales profiles on the server first`,
+      `  fix: derive the owner ids (ownerExternalId in ${fix.join(', ')}) as ${sellers.map((s) => basename(s.out)).join(', ')} derives its externalId (a "lookup" when they name another column of the sellers' file), or create those sales profiles on the server first`,
     );
   return lines;
 }
