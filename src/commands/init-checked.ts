@@ -49,7 +49,7 @@ export function ownerLines(files: readonly Checked[]): string[] | undefined {
   const referencing = files.filter((f) => f.resource === 'deal' || f.resource === 'activity');
   if (!sellers.length || !referencing.length) return undefined;
   const open = sellers.find((s) => s.check.placeholders.includes('externalId'));
-  if (open) return [`owners: not checked: ${basename(open.out)}'s externalId is a placeholder`];
+  if (open) return [`owners: not checked: the sales profiles' ids are yours to fill in (${basename(open.out)})`];
   const ids = new Set(sellers.flatMap((s) => [...s.check.ids.get('externalId')!]));
   const against = sellers.map((s) => basename(s.file)).join(', ');
   const lines: string[] = [];

@@ -113,12 +113,15 @@ async function initMany(args: readonly string[], { output, opts, reader, resourc
   const all = sampled.map((s) => proposeFor(s, profileBeside(s.file), opts));
   const tied = tieFiles(all, sampled);
   all.push(...tied.derived);
-  const checks = await verify(all, { output, opts, reader });
+  const owner = tied.ownerCsv;
   if (!opts.force) {
-    for (const path of [...all.map((p) => p.out), planPath]) {
+    for (const path of [...all.map((p) => p.out), planPath, ...(owner ? [owner.path] : [])]) {
       if (existsSync(path)) throw new UsageError(`${path} already exists`, { suggestion: 'use --force to overwrite it' });
     }
   }
+  // the owner's one row is read by the check (the sales-profile job, the others' lookups)
+  if (owner) await writeFile(owner.path, owner.text, { flag: opts.force ? 'w' : 'wx' });
+  const checks = await verify(all, { output, opts, reader });
   const ordered = inSendOrder(all);
   for (const p of ordered) {
     await writeProfile(p, opts.force);
@@ -144,7 +147,8 @@ async function initMany(args: readonly string[], { output, opts, reader, resourc
     output.out('\nchecked, each profile as written on its file:');
     for (const p of ordered) output.out(`  ${p.out}: ${checkedLines(checks.get(p)!).join('\n  ')}`);
   }
-  const fillIn = ordered.flatMap((p) => p.proposal.fillIn.map((f) => `  ${p.out}: ${f.path}: ${f.reason}`));
+  // the owner is asked in its file's row, every other placeholder in a profile
+  const fillIn = ordered.flatMap((p) => p.proposal.fillIn.map((f) => `  ${p.file === owner?.path ? p.file : p.out}: ${f.path}: ${f.reason}`));
   if (fillIn.length) {
     output.out(`\n${output.color.yellow('fill in before use')} (the profiles are refused until then):`);
     for (const line of fillIn) output.out(line);
@@ -225,7 +229,9 @@ function printProposal(p: Proposed, output: Output, many: boolean): void {
   if (many) output.out(c.bold(`${file}: ${resource}${p.guessed ? ` (${p.guessed})` : ''}`));
   const header = p.headerAt ? `; header on ${p.headerAt}` : '';
   const sampled = p.complete ? `all ${plural(rows.length, 'row')}` : `the first ${plural(rows.length, 'row')}`;
-  output.out(`wrote ${p.out} (${resource}, proposed from ${sampled} of ${file}${header})`);
+  // the owner's file is init's own: its one row is for the user to fill in
+  const from = p.asked && !rows.length ? `reading the row you fill in in ${file}` : `proposed from ${sampled} of ${file}${header}`;
+  output.out(`wrote ${p.out} (${resource}, ${from})`);
   if (p.warnings.length) {
     output.out(`\n${c.yellow('read with warnings')}:`);
     for (const w of p.warnings) output.out(`  ${w.file}${w.line === undefined ? '' : `:${w.line}`}  ${w.message}`);

@@ -216,5 +216,7 @@ function describe(s: Spec): string {
         : s.rowHash !== undefined
           ? "rowHash (the row's content)"
           : `const ${JSON.stringify(s.const)}`;
+  const lookup = s.lookup as { file?: string } | undefined;
+  if (lookup) return `${base} (looked up in ${lookup.file})`;
   return s.transform ? `${base} (${s.transform})` : s.map ? `${base} (value map)` : base;
 }

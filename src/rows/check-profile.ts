@@ -25,6 +25,8 @@ export interface CheckInput {
   dir: string;
   /** The reader flags init was given, under the profile's own reader. */
   reader?: ReaderOptions;
+  /** Fields whose value is asked elsewhere: counted as placeholders. */
+  asked?: readonly string[];
   /** The pass stops reading past this many milliseconds. */
   budgetMs: number;
   /** Rows the file likely holds (from the sample's size), to spread the check when it cannot read all. */
@@ -74,6 +76,7 @@ export async function checkProfile(input: CheckInput): Promise<ProfileCheck> {
   const now = input.now ?? Date.now;
   const started = now();
   const { json, placeholders } = standIns(input.profile, input.resource, input.method);
+  for (const f of input.asked ?? []) placeholders.add(f);
   const lookupsFailed: ProfileCheck['lookupsFailed'] = [];
   const { profile, lookups } = await withLookups(json, input, lookupsFailed);
   const reader = { ...input.reader, ...(profile.reader as ReaderOptions | undefined) };

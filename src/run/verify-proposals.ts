@@ -22,6 +22,8 @@ export interface ToVerify {
   /** The sample init proposed from, and whether it was the whole file. */
   rows: readonly Record<string, string>[];
   complete: boolean;
+  /** Fields whose value is asked elsewhere (the owner, in owner.csv): not counted, like placeholders. */
+  asked?: readonly string[];
 }
 
 export interface VerifyOptions {
@@ -57,6 +59,7 @@ export async function verifyProposals<T extends ToVerify>(files: readonly T[], o
         dir: dirname(resolve(f.out)),
         reader: options.reader,
         budgetMs,
+        asked: f.asked,
         estimatedRows: estimateRows(f, sizes.get(f)!),
         onProgress: (n) => options.onProgress?.(f.file, n),
       });

@@ -1,7 +1,7 @@
 // Issue 33 item 1: `init` tries its proposal on the whole file before writing it (the built CLI, on
 // exports made here whose trouble lies past the 200 rows init samples, or in a first choice the data
 // refuses): what it then proposes, what it says, and that the profile it writes is pushed whole.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { checkedLines } from '../../src/commands/init-checked.js';
@@ -150,3 +150,20 @@ describe('the pass over a file longer than its time budget', () => {
     expect(checkedLines(check)).toEqual(['checked against all 5,000 rows: 5,000 valid']);
   });
 });
+
+test('an owner the export lacks is asked once, in one row of owner.csv, and read once (not the deals file again)', async () => {
+  const header = ['Deal ID', 'Deal Name', 'Amount', 'Currency', 'Close Date', 'Deal Stage', 'Pipeline', 'Is Won'];
+  const activities = ['Activity ID,Type,Direction,Date,Deal ID', ...[1, 2, 3].map((i) => `A${i},call,Outgoing,2024-01-0${i}T10:00:00Z,D${i}`)].join('\n');
+  const dir = tempFiles({ 'deals.csv': deals(header, () => undefined), 'activities.csv': activities });
+  const init = await spawnCli(['init', join(dir, 'deals.csv'), join(dir, 'activities.csv')]);
+  expect(init.code).toBe(0);
+  const asked = init.stdout.split('fill in before use')[1]!.split('\n\n')[0]!.split('\n').slice(1);
+  expect(asked).toEqual([
+    `  ${join(dir, 'owner.csv')}: line 2: the owner's id (empty until then: every deal and activity is refused), e-mail and full name, written once: deals.profile.json, activities.profile.json, owner.profile.json read them there`,
+  ]);
+  writeFileSync(join(dir, 'owner.csv'), 'Role,Owner ID,E-mail,Full name\ndeal owner,ana,ana@example.com,Ana Souza\n');
+  const push = await spawnCli(['push', '--config', join(dir, 'batch-sync.config.json'), '--sandbox']);
+  expect(push.stdout).toMatch(/sales-profile\s+1\s+1\s+0\s+0\s+0\s+0/);
+  expect(push.stdout).toContain('OK: all 304 rows accepted.');
+  expect(push.code).toBe(0);
+}, 60_000);

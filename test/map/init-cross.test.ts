@@ -48,16 +48,21 @@ test("no users file (Salesforce Data Loader): a sales-profile job derived from t
   expect(r.out).toContain('owners: the 1 distinct owner/agent id of Opportunity.csv is among the ids of Opportunity.csv');
 });
 
-test('no owner column at all (Salesforce tree JSON): one owner id to fill in, for the deals and the sales profile derived for it', async () => {
+test('no owner column at all (Salesforce tree JSON): the owner asked once, in one row of owner.csv that the sales profile reads and the deals look up', async () => {
   const dir = copy('salesforce-tree-json', ['Accounts.json', 'Opportunities.json']);
   const r = await init([join(dir, 'Accounts.json'), join(dir, 'Opportunities.json')]);
   expect(r.code).toBe(0);
-  const owners = json(join(dir, 'Opportunities.sales-profile.profile.json'));
-  expect(owners.fields.externalId).toEqual({ const: '<FILL IN: id of the sales profile who owns these deals>' });
-  expect(json(join(dir, 'Opportunities.profile.json')).fields.ownerExternalId).toEqual(owners.fields.externalId);
-  expect(r.out).toMatch(
-    /fill in before use[\s\S]*Opportunities\.sales-profile\.profile\.json: fields\.externalId\.const: id of the sales profile who owns these deals/,
+  expect(readFileSync(join(dir, 'owner.csv'), 'utf8')).toBe(
+    "Role,Owner ID,E-mail,Full name\ndeal owner,,<FILL IN: e-mail of the deals' owner>,<FILL IN: full name of the deals' owner>\n",
   );
+  expect(json(join(dir, 'owner.profile.json')).fields.externalId).toEqual({ column: 'Owner ID' });
+  const lookup = { const: 'deal owner', lookup: { file: 'owner.csv', key: 'Role', value: 'Owner ID' } };
+  expect(json(join(dir, 'Opportunities.profile.json')).fields.ownerExternalId).toEqual(lookup);
+  expect(json(join(dir, 'batch-sync.config.json')).jobs[0]).toEqual({ file: 'owner.csv', resource: 'sales-profile', profile: 'owner.profile.json' });
+  // asked once: no placeholder for the owner in any profile, one line for owner.csv
+  const asked = r.out.split('fill in before use')[1]!.split('\n\n')[0]!;
+  expect(asked).not.toContain('who owns these deals');
+  expect(asked.match(/owner\.csv: line 2: the owner's id/g)).toHaveLength(1);
 });
 
 test("owners named by full name (Dynamics 365): the users' id is the slug of first and last name, and the check counts the one missing", async () => {
