@@ -80,8 +80,11 @@ function revise(f: ToVerify, check: ProfileCheck, method: Method): boolean {
   const p = f.proposal;
   const fields = p.profile.fields as Record<string, Spec>;
   const shape = targetShape(f.resource, method);
-  const r = reviseProposal(fields, p.candidates ?? {}, countsOf(check), (path) => shape.fields.get(path)?.kind);
+  const customs = (p.profile.customFields ?? []) as Spec[];
+  const r = reviseProposal(fields, p.candidates ?? {}, countsOf(check), (path) => shape.fields.get(path)?.kind, customs);
   p.profile.fields = r.fields;
+  if (customs.length) p.profile.customFields = r.customFields;
+  for (const c of p.customFields) c.type = (r.customFields.find((x) => x.key === c.key)?.type as typeof c.type | undefined) ?? c.type;
   p.mapped = describeFields(r.fields);
   p.candidates = r.candidates;
   p.notes.push(...r.notes);

@@ -84,6 +84,14 @@ describe('reviseProposal', () => {
   });
 });
 
+test('a custom field typed from the sample as a number, holding text further down, is sent as text', () => {
+  const customs = [{ key: 'score', name: 'Score', type: 'number', column: 'Score' }];
+  const r = reviseProposal({}, {}, counts(300, { 'customFields.score': { invalid: 50, empty: 0, reason: '"high" is not a number' } }), kindOf, customs);
+  expect(r.customFields).toEqual([{ ...customs[0], type: 'string' }]);
+  expect(r.notes).toEqual(['customFields.score: "Score" is not a number in 50 of 300 rows checked ("high" is not a number): it is sent as text']);
+  expect(customs[0]!.type).toBe('number');
+});
+
 describe('fieldCandidates', () => {
   const rows = [
     { 'Ganho em': '2024-01-02', Status: 'Ganho', Valor: '10', 'Valor total': '12' },

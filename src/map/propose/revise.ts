@@ -30,6 +30,8 @@ export interface CheckCounts {
 
 export interface Revision {
   fields: Record<string, Spec>;
+  /** The profile's custom fields, a type the data refuses made text. */
+  customFields: Spec[];
   /** Each field's candidates not tried yet, best first. */
   candidates: Record<string, Spec[]>;
   changed: boolean;
@@ -65,8 +67,10 @@ export function reviseProposal(
   candidates: Readonly<Record<string, readonly Spec[]>>,
   counts: CheckCounts,
   kindOf: (path: string) => LeafKind | undefined,
+  customFields: readonly Spec[] = [],
 ): Revision {
   const out: Record<string, Spec> = Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, { ...v }]));
+  const customs = customFields.map((c) => ({ ...c }));
   const left: Record<string, Spec[]> = Object.fromEntries(Object.entries(candidates).map(([k, v]) => [k, [...v]]));
   const notes: string[] = [];
   const fillIn: Revision['fillIn'] = [];
@@ -80,6 +84,16 @@ export function reviseProposal(
     changed = true;
   }
   for (const [field, c] of counts.fields) {
+    const custom = customs.find((x) => field === `customFields.${x.key as string}`);
+    // a custom field's type was guessed from the sample: a value of another type further down makes it text
+    if (custom && c.invalid > 0 && (custom.type === 'number' || custom.type === 'boolean')) {
+      notes.push(
+        `${field}: "${custom.column as string}" is not a ${custom.type} in ${n(c.invalid)} of ${n(checked)} rows checked${c.reason ? ` (${c.reason})` : ''}: it is sent as text`,
+      );
+      custom.type = 'string';
+      changed = true;
+      continue;
+    }
     const spec = out[field];
     if (!spec) continue;
     // most rows: of those where it holds a value, when it reads a column (a won date is empty in open deals)
@@ -108,5 +122,5 @@ export function reviseProposal(
     notes.push(`${field}: ${where}: those are sent as ${JSON.stringify(fallback)}; remove "default" to have them refused instead`);
     changed = true;
   }
-  return { fields: out, candidates: left, changed, notes, fillIn };
+  return { fields: out, customFields: customs, candidates: left, changed, notes, fillIn };
 }
