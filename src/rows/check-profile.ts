@@ -10,6 +10,7 @@ import { ConfigError } from '../errors.js';
 import { FILL_IN, parseProfile } from '../map/load-profile.js';
 import { loadLookups, type LookupTables } from '../map/lookup-table.js';
 import { targetShape, type LeafKind } from '../map/target-fields.js';
+import { flattenItem } from '../map/records.js';
 import type { Mapper } from '../map/types.js';
 import type { ReaderOptions, SourceRecord } from '../read/types.js';
 import { createItemValidator, type ItemValidator } from '../validate/validate-item.js';
@@ -116,8 +117,10 @@ export async function checkProfile(input: CheckInput): Promise<ProfileCheck> {
     }
     if (check.read % check.stride !== 0) continue;
     check.checked += 1;
-    countFilled(check.filled, record, columns);
-    tally(check, record, job.mapper, validate, placeholders, columns, skipIds);
+    // a JSON item's cells as a profile names them (`Owner.Email`)
+    const cells = record.kind === 'row' ? record.row : record.kind === 'item' ? flattenItem(record.item) : undefined;
+    countFilled(check.filled, cells, columns);
+    tally(check, record, cells, job.mapper, validate, placeholders, columns, skipIds);
   }
   return check;
 }
@@ -142,6 +145,7 @@ function nextStride(check: ProfileCheck, segmentMs: number, leftMs: number, esti
 function tally(
   check: ProfileCheck,
   record: SourceRecord,
+  row: Record<string, string | undefined> | undefined,
   mapper: Mapper,
   validate: ItemValidator,
   placeholders: Set<string>,
@@ -166,12 +170,12 @@ function tally(
     return;
   }
   check.invalid += 1;
-  const row = record.kind === 'row' ? record.row : undefined;
   for (const p of new Map(problems.map((x) => [x.field ?? '(row)', x])).values()) {
     const field = p.field ?? '(row)';
     const t = check.fields.get(field) ?? check.fields.set(field, { invalid: 0, empty: 0, reasons: new Map() }).get(field)!;
     const column = columns.get(field);
-    const empty = row !== undefined && column !== undefined && column in row && (row[column] ?? '').trim() === '';
+    // a CSV's column by name (not by letter or position), or a JSON key absent or null
+    const empty = row !== undefined && column !== undefined && (record.kind === 'item' || column in row) && (row[column] ?? '').trim() === '';
     if (empty) {
       t.empty += 1;
       t.firstEmptyLine ??= record.line;
@@ -185,9 +189,9 @@ function tally(
   }
 }
 
-function countFilled(filled: Map<string, number>, record: SourceRecord, columns: Map<string, string>) {
-  if (record.kind !== 'row') return;
-  for (const [field, column] of columns) if ((record.row[column] ?? '').trim() !== '') filled.set(field, (filled.get(field) ?? 0) + 1);
+function countFilled(filled: Map<string, number>, row: Record<string, string | undefined> | undefined, columns: Map<string, string>) {
+  if (row === undefined) return;
+  for (const [field, column] of columns) if ((row[column] ?? '').trim() !== '') filled.set(field, (filled.get(field) ?? 0) + 1);
 }
 
 function collectIds(check: ProfileCheck, item: Record<string, unknown>, skip: ReadonlySet<string>) {

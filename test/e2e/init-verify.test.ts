@@ -167,3 +167,22 @@ test('an owner the export lacks is asked once, in one row of owner.csv, and read
   expect(push.stdout).toContain('OK: all 304 rows accepted.');
   expect(push.code).toBe(0);
 }, 60_000);
+
+test('JSON items: an amount null past the sample gets its default too (keys read as the profile names them)', async () => {
+  const items = Array.from({ length: 300 }, (_, k) => ({
+    id: `D${k + 1}`,
+    name: `Deal ${k + 1}`,
+    owner: 'U1',
+    amount: k === 219 ? null : 1000 + k,
+    currency: 'USD',
+    closeDate: '2024-01-15',
+    stage: 'Proposal',
+    pipeline: 'Sales',
+    isWon: false,
+  }));
+  const dir = tempFiles({ 'deals.json': JSON.stringify(items, null, 1) });
+  const init = await spawnCli(['init', join(dir, 'deals.json'), '--resource', 'deal']);
+  expect(init.code).toBe(0);
+  expect(init.stdout).toMatch(/amount\.value: "amount" is empty in 1 of 300 rows checked \(the first on line \d+\): those are sent as "0"/);
+  expect(init.stdout).toContain('checked against all 300 rows: 300 valid');
+}, 60_000);
