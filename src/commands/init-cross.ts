@@ -4,7 +4,7 @@
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { FILL_IN } from '../map/load-profile.js';
 import { describeFields, placeholdersOf } from '../map/propose.js';
-import { alignProfileIds, deriveSalesProfiles } from '../map/propose/cross-proposals.js';
+import { alignProfileIds, deriveSalesProfiles, keepReferencesText } from '../map/propose/cross-proposals.js';
 import type { Proposed, Sampled } from './init-sample.js';
 
 /** `deals.csv` → `deals.sales-profile.profile.json` beside it (the name push takes for `deals.csv:sales-profile`): the derived sales profiles' own profile. */
@@ -14,6 +14,7 @@ export function tieFiles(all: Proposed[], sampled: readonly Sampled[]): { derive
   const notes: string[] = [];
   const cross = all.map((p, i) => ({ file: p.file, out: p.out, resource: p.resource, profile: p.proposal.profile, rows: p.rows, header: sampled[i]!.header }));
   alignProfileIds(cross, notes);
+  keepReferencesText(cross, notes);
   const derived: Proposed[] = deriveSalesProfiles(cross, (d) => ownersBeside(d.file)).map((job) => {
     const deals = all.find((p) => p.file === job.file)!;
     const proposal = { profile: job.profile, mapped: [], customFields: [], fillIn: placeholdersOf(job.profile), notes: [] };
@@ -24,7 +25,11 @@ export function tieFiles(all: Proposed[], sampled: readonly Sampled[]): { derive
   });
   const once = askOwnerOnce(all, derived, notes);
   // what the ties changed is what each profile now maps
-  for (const p of [...all, ...once.derived]) p.proposal.mapped = describeFields(p.proposal.profile.fields as Record<string, Record<string, unknown>>);
+  for (const p of [...all, ...once.derived]) {
+    p.proposal.mapped = describeFields(p.proposal.profile.fields as Record<string, Record<string, unknown>>);
+    const specs = (p.proposal.profile.customFields ?? []) as { key: string; type: Proposed['proposal']['customFields'][number]['type'] }[];
+    for (const c of p.proposal.customFields) c.type = specs.find((s) => s.key === c.key)?.type ?? c.type;
+  }
   return { derived: once.derived, notes, ownerCsv: once.ownerCsv };
 }
 

@@ -2,9 +2,14 @@
 // JSON or NDJSON file's items flattened to dotted paths, `Owner.Email`, `attributes.referenceId`),
 // and each file's kind, from FILE:KIND, --resource or CRM vocabulary. Files whose kind stays unclear
 // are named all together in one message, each with its best guess and the FILE:KIND that confirms it.
-import { RESOURCE_NAMES_HELP, RESOURCES, type Resource } from '../contract/resources.js';
+// Customer records (contacts, people, leads: the API has no kind for them) and the files given as
+// FILE:skip are left out of the plan, each said in one line.
+import { existsSync } from 'node:fs';
+import { basename } from 'node:path';
+import { parseResource, RESOURCE_NAMES_HELP, RESOURCES, type Resource } from '../contract/resources.js';
 import { itemSchema } from '../contract/items.js';
 import { InputError, UsageError } from '../errors.js';
+import { ownersPointAt } from '../map/propose/customers.js';
 import { guessResource } from '../map/propose/guess-resource.js';
 import type { Proposal } from '../map/propose.js';
 import { flattenItem } from '../map/records.js';
@@ -81,18 +86,79 @@ export async function sampleFor(
   return { ...target, header, rows, complete: sample.complete, reader: { encoding: detected.encoding, root: detected.root }, warnings: sample.warnings };
 }
 
-/** Each file's kind decided, or one UsageError naming every file whose kind stays unclear. */
-export function decideKinds(files: Sampled[]): asserts files is (Sampled & { resource: Resource })[] {
+/** A command-line file: `deals.csv`, `misc.csv:account`, or `products.csv:skip` (left out of the plan). */
+export interface Target {
+  file: string;
+  resource?: Resource;
+  skip?: boolean;
+}
+
+/** `file.csv:deal` → the file and its kind, `file.csv:skip` → left out; the kind from --resource, the file name, or (later) its header. */
+export function targetOf(arg: string, flag: Resource | undefined): Target {
+  const at = arg.lastIndexOf(':');
+  const word = at > 0 ? arg.slice(at + 1) : '';
+  const named = at > 0 ? parseResource(word) : undefined;
+  if ((named || word === 'skip') && !existsSync(arg)) return named ? { file: arg.slice(0, at), resource: named } : { file: arg.slice(0, at), skip: true };
+  if (flag) return { file: arg, resource: flag };
+  return { file: arg };
+}
+
+/** A file init leaves out of the plan, and the line that says why. */
+export interface LeftOut {
+  file: string;
+  line: string;
+  /** Customer records (else FILE:skip). */
+  customers: boolean;
+}
+
+/**
+ * Each file's kind decided: the files to map, and those left out (customer records, FILE:skip); or
+ * one UsageError naming every file whose kind stays unclear.
+ */
+export function decideKinds(files: readonly Sampled[], skipped: readonly Target[] = []): { files: (Sampled & { resource: Resource })[]; leftOut: LeftOut[] } {
   const unclear: { file: string; reason: string; best?: Resource }[] = [];
+  const customers: { f: Sampled; line: string }[] = [];
   for (const f of files) {
     if (f.resource) continue;
     const g = guessResource(f.header, f.file, f.rows);
     if (g.resource) {
       f.resource = g.resource;
       f.guessed = g.reason;
-    } else unclear.push({ file: f.file, reason: g.reason, best: g.scores[0]?.score ? g.scores[0].resource : undefined });
+    } else if (g.customers) customers.push({ f, line: g.customers });
+    else unclear.push({ file: f.file, reason: g.reason, best: g.scores[0]?.score ? g.scores[0].resource : undefined });
   }
-  if (!unclear.length) return;
+  const leftOut: LeftOut[] = skipped.map((t) => ({ file: t.file, line: `${t.file}: left out (${basename(t.file)}:skip)`, customers: false }));
+  const deals = files.filter((f) => f.resource === 'deal');
+  for (const { f, line } of customers) {
+    // people the deals' owner column points at are the sellers, whatever the file is called
+    const owners = ownersPointAt(deals, f);
+    if (owners) {
+      f.resource = 'sales-profile';
+      f.guessed = `the owners in "${owners.owner}" of ${basename(owners.file)} are its "${owners.column}" (${owners.found} of ${owners.of})`;
+    } else leftOut.push({ file: f.file, line: `${f.file}: ${line}: the API has no kind for them; left out`, customers: true });
+  }
+  if (unclear.length) throw unclearKinds(files, unclear);
+  const kept = files.filter((f): f is Sampled & { resource: Resource } => f.resource !== undefined);
+  if (!kept.length) {
+    throw new UsageError(`nothing left to map: ${leftOut.map((l) => l.line).join('; ')}`, {
+      suggestion: `bring a file in with FILE:KIND (${RESOURCE_NAMES_HELP}), e.g. batch-sync init ${leftOut[0]?.file ?? '<file>'}:<kind>`,
+    });
+  }
+  return { files: kept, leftOut };
+}
+
+/** What init says of the files it left out, and how to bring one in. */
+export function leftOutLines(leftOut: readonly LeftOut[]): string[] {
+  if (!leftOut.length) return [];
+  const customers = leftOut.find((l) => l.customers);
+  const how = 'bring one in with FILE:KIND';
+  return [
+    ...leftOut.map((l) => l.line),
+    customers ? `${how}: ${basename(customers.file)}:sales-profile if they are your sellers` : `${how} in place of FILE:skip`,
+  ];
+}
+
+function unclearKinds(files: readonly Sampled[], unclear: readonly { file: string; reason: string; best?: Resource }[]): UsageError {
   const what = unclear.map((u) => `${u.file} (${u.reason})`);
   const message =
     unclear.length === 1
@@ -102,5 +168,7 @@ export function decideKinds(files: Sampled[]): asserts files is (Sampled & { res
     const u = unclear.find((x) => x.file === f.file);
     return u ? `${f.file}:${u.best ?? '<kind>'}` : f.file;
   });
-  throw new UsageError(message, { suggestion: `confirm each with FILE:KIND (${RESOURCE_NAMES_HELP}): batch-sync init ${confirm.join(' ')}` });
+  return new UsageError(message, {
+    suggestion: `confirm each with FILE:KIND (${RESOURCE_NAMES_HELP}), or leave one out with FILE:skip: batch-sync init ${confirm.join(' ')}`,
+  });
 }

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import type { Command } from 'commander';
-import { parseResource, type Resource } from '../contract/resources.js';
+import type { Resource } from '../contract/resources.js';
 import { UsageError } from '../errors.js';
 import { proposeProfile } from '../map/propose.js';
 import { checkOwnersAcrossFiles, type CrossFileCheck } from '../map/propose/cross-files.js';
@@ -19,8 +19,8 @@ import { INIT_OPTIONS } from '../config/init-options.js';
 import { resolveOptions, type OptionValues } from '../config/option.js';
 import type { ReaderOptions } from '../read/types.js';
 import { addOptions, givenFlags } from './add-options.js';
-import { schemaRef } from './schema-ref.js';
-import { decideKinds, sampleFor, type Proposed, type Sampled } from './init-sample.js';
+import { NO_SCHEMA_NOTE, schemaRef } from './schema-ref.js';
+import { decideKinds, leftOutLines, sampleFor, targetOf, type Proposed, type Sampled } from './init-sample.js';
 import { tieFiles } from './init-cross.js';
 import { checkedLines, ownerLines } from './init-checked.js';
 import { verifyProposals } from '../run/verify-proposals.js';
@@ -72,12 +72,13 @@ async function initOne(file: string, { output, opts, reader, resource }: InitCon
   printProposal(one, output, false);
   const check = checks?.get(one);
   if (check) output.out(`\n${checkedLines(check).join('\n')}`);
+  if (schemaRef('profile', one.out) === undefined) output.out(`\n${NO_SCHEMA_NOTE}`);
   output.out(`\nnext${one.proposal.fillIn.length ? ' (after filling in)' : ''}: batch-sync validate ${file} --profile ${one.out}`);
 }
 
 /** Several files, each with its kind and profile path, refused before anything is read when two collide. */
 function targetsOf(args: readonly string[], resource: Resource | undefined) {
-  const targets = args.map((arg) => splitKind(arg, resource));
+  const targets = args.map((arg) => targetOf(arg, resource));
   const seen = new Set<string>();
   const profileOf = new Map<string, string>();
   for (const t of targets) {
@@ -106,12 +107,16 @@ async function initMany(args: readonly string[], { output, opts, reader, resourc
   // everything is read and decided before anything is written: a file init cannot place leaves no half-done set
   const sampled: Sampled[] = [];
   for (const t of targets) {
+    if (t.skip) continue;
     refuseOverInput(t.file, profileBeside(t.file));
     sampled.push(await sampleFor(t, opts.sample, reader));
   }
-  decideKinds(sampled);
-  const all = sampled.map((s) => proposeFor(s, profileBeside(s.file), opts));
-  const tied = tieFiles(all, sampled);
+  const { files: kept, leftOut } = decideKinds(
+    sampled,
+    targets.filter((t) => t.skip),
+  );
+  const all = kept.map((s) => proposeFor(s, profileBeside(s.file), opts));
+  const tied = tieFiles(all, kept);
   all.push(...tied.derived);
   const owner = tied.ownerCsv;
   if (!opts.force) {
@@ -130,6 +135,8 @@ async function initMany(args: readonly string[], { output, opts, reader, resourc
   }
   await writePlan(planPath, ordered, opts.force);
   output.out(`wrote ${planPath}: ${ordered.map((p) => `${p.resource} ${p.file}`).join(', then ')}`);
+  for (const line of leftOutLines(leftOut)) output.out(line);
+  if ([planPath, ...ordered.map((p) => p.out)].some((f) => schemaRef('profile', f) === undefined)) output.out(NO_SCHEMA_NOTE);
   // a lookup the check took out (its key repeats) is said under its file's "check:", not proposed here
   const dropped = ordered.filter((p) => checks?.get(p)?.lookupsFailed.length).map((p) => `${basename(p.file)}: `);
   const across = tied.notes.filter((n) => !(n.includes('is looked up there') && dropped.some((d) => n.startsWith(d))));
@@ -188,18 +195,10 @@ function refuseOverInput(file: string, out: string): void {
     throw new UsageError(`refusing to write the profile over the export it reads: ${out}`, { suggestion: 'pass another --out' });
 }
 
-/** `file.csv:deal` → the file and its kind; the kind from --resource, the file name, or (later) its header. */
-function splitKind(arg: string, flag: Resource | undefined): { file: string; resource?: Resource; guessed?: string } {
-  const at = arg.lastIndexOf(':');
-  const named = at > 0 ? parseResource(arg.slice(at + 1)) : undefined;
-  if (named && !existsSync(arg)) return { file: arg.slice(0, at), resource: named };
-  if (flag) return { file: arg, resource: flag };
-  return { file: arg };
-}
-
 async function writeProfile(p: Proposed, force: boolean | undefined): Promise<void> {
   try {
-    const profile = { $schema: schemaRef('profile', p.out), ...p.proposal.profile };
+    const ref = schemaRef('profile', p.out);
+    const profile = { ...(ref === undefined ? {} : { $schema: ref }), ...p.proposal.profile };
     await writeFile(p.out, `${JSON.stringify(profile, null, 2)}\n`, { flag: force ? 'w' : 'wx' });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
@@ -213,7 +212,8 @@ async function writePlan(path: string, jobs: readonly Proposed[], force: boolean
   const dir = dirname(resolve(path));
   // paths in a plan are relative to it, with forward slashes so the plan works on every system
   const rel = (p: string) => relative(dir, resolve(p)).split(sep).join('/');
-  const plan = { $schema: schemaRef('plan', path), jobs: jobs.map((p) => ({ file: rel(p.file), resource: p.resource, profile: rel(p.out) })) };
+  const ref = schemaRef('plan', path);
+  const plan = { ...(ref === undefined ? {} : { $schema: ref }), jobs: jobs.map((p) => ({ file: rel(p.file), resource: p.resource, profile: rel(p.out) })) };
   try {
     await writeFile(path, `${JSON.stringify(plan, null, 2)}\n`, { flag: force ? 'w' : 'wx' });
   } catch (error) {

@@ -10,6 +10,7 @@ import type { ValueFn } from './compile-value.js';
 import { describedMapper, type FieldRule } from './described-mapper.js';
 import { leftOutNotice, missingRequired, postOnlyFields, targetShape } from './target-fields.js';
 import type { Mapper } from './types.js';
+import { exactNumber } from './transforms/numbers.js';
 
 /** Why a cell's text is not its column's value. */
 class Problem {
@@ -29,7 +30,11 @@ function converter(kind: string, nullable: boolean, isId: boolean): Convert {
           return new Problem(`"${t}" is not true or false`);
         }
       : kind === 'number'
-        ? (t) => (DECIMAL.test(t) ? Number(t) : new Problem(`"${t}" is not a number (digits, optional "-" and "."; use a profile for 1.234,56)`))
+        ? (t) => {
+            if (!DECIMAL.test(t)) return new Problem(`"${t}" is not a number (digits, optional "-" and "."; use a profile for 1.234,56)`);
+            const n = exactNumber(t);
+            return n.ok ? n.value : new Problem(n.reason);
+          }
         : isId
           ? (t) => {
               const reason = scientificId(t);

@@ -1,5 +1,9 @@
 // Columns a profile names, found in the file's header: exactly, else ignoring case and surrounding
 // spaces. A column that is not there is a ConfigError naming the profile field and close matches.
+// Header names are unique: the reader reads a repeated name's later copies as `Name (2)`, `Name (3)`
+// (read/repeated-names.ts), and a profile names them so. There is no form by position or letter on
+// purpose: an export that gains a column moves every position after it, and a profile naming a
+// position would then read another column without a word, where a name not found stops the run.
 import { ConfigError } from '../errors.js';
 import { closeMatches } from './close-matches.js';
 
@@ -9,11 +13,11 @@ export interface ColumnResolver {
   /** The header's own spelling of `name`; `where` is the profile field that names it. */
   resolve(name: string, where: string): string;
   /**
-   * A resolved column's cell: from a CSV row's cells, in the header's order, by index (the last of
-   * equal names, as a row object keeps it), else from a row object by name (JSON items).
+   * A resolved column's cell: from a CSV row's cells, in the header's order, by index, else from a
+   * row object by name (JSON items).
    */
   reader(column: string): (row: RowLike) => string | undefined;
-  /** A resolved column's index in the header (the last of equal names), -1 when the header is only known per record. */
+  /** A resolved column's index in the header, -1 when the header is only known per record. */
   index(column: string): number;
 }
 
@@ -32,9 +36,9 @@ export function columnResolver(header: readonly string[] | undefined, file: stri
   }
   return {
     header,
-    index: (column) => header.lastIndexOf(column),
+    index: (column) => header.indexOf(column),
     reader(column) {
-      const at = header.lastIndexOf(column);
+      const at = header.indexOf(column);
       // cells by index build no object per row (one with no prototype is a dictionary: slow to fill and read)
       return at < 0 ? byName(column) : (row) => (Array.isArray(row) ? (row as readonly string[])[at] : (row as Record<string, string | undefined>)[column]);
     },

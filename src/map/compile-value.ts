@@ -5,6 +5,7 @@
 import type { Diagnostic } from '../util/diagnostic.js';
 import { excelError, roundedId, scientificId } from './cell-checks.js';
 import type { ColumnResolver, RowLike } from './columns.js';
+import { compileLatest, type DateOf } from './profile-family.js';
 import { CONVERSIONS, type FieldSpec, type TransformName } from './profile-schema.js';
 import type { LookupView } from './lookup-table.js';
 import { compileRowHash } from './row-hash.js';
@@ -42,10 +43,23 @@ interface SourceAt {
  * A row's text for the field; fills `at`. Not an object per call: a profile of 11 fields made 11 of
  * them per row, most of the read worker's garbage once the items were no longer built.
  */
-type Source = (row: RowLike, at: SourceAt) => string;
+type Source = (row: RowLike, at: SourceAt, types?: string) => string;
 
-function compileSource(spec: FieldSpec, where: string, columns: ColumnResolver): Source | { constant: unknown } {
+/** A family cell's date, to find the latest: read as the field reads its dates (its format, the profile's zone). */
+function familyDates(spec: FieldSpec, settings: ConversionSettings): DateOf {
+  const read = conversionFor('datetime', 'datetime', { ...settings, dateFormat: spec.format ?? settings.dateFormat })!;
+  const typed = conversionFor('datetime', 'datetime', { ...settings, dateFormat: 'YYYY-MM-DD' })!;
+  return (text, isDateCell) => {
+    const excel = excelError(text);
+    if (excel) return excel;
+    const out = (isDateCell ? typed : read)(text);
+    return out instanceof Failure ? out.reason : Date.parse(out as string);
+  };
+}
+
+function compileSource(spec: FieldSpec, where: string, columns: ColumnResolver, settings: ConversionSettings): Source | { constant: unknown } {
   if (spec.const !== undefined) return { constant: spec.const };
+  if (spec.latestOf !== undefined) return compileLatest(spec.latestOf, spec.take ?? 'name', columns.header, columns.reader, familyDates(spec, settings));
   if (spec.rowHash !== undefined) {
     const id = compileRowHash(spec.rowHash, where, columns);
     return (row, at) => {
@@ -205,7 +219,7 @@ export function compileValue(
   settings: ConversionSettings,
   lookup?: LookupView,
 ): ValueFn {
-  const source = compileSource(spec, where, columns);
+  const source = compileSource(spec, where, columns, settings);
   const replace = compileReplace(spec.replace);
   const trim = spec.trim !== false;
   const { field } = target;
@@ -239,7 +253,7 @@ export function compileValue(
   const at: SourceAt = { column: undefined, problem: undefined, index: -1 };
   return (row, ctx) => {
     at.problem = undefined;
-    const text = source(row, at);
+    const text = source(row, at, ctx.types);
     if (at.problem === undefined) return fromText(text, at.column, ctx, ctx.types === undefined || at.index < 0 ? undefined : ctx.types[at.index]);
     ctx.problems.push({ severity: 'error', file: ctx.file, line: ctx.line, column: at.column, field, reason: at.problem });
     return undefined;

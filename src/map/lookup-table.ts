@@ -4,6 +4,7 @@
 // file again, and bounded: a lookup file is the one input held whole, so past the cap it is refused
 // with one line, never read into memory without end.
 import { createHash } from 'node:crypto';
+import { type Stats, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { ConfigError } from '../errors.js';
 import { openSource } from '../read/open.js';
@@ -73,6 +74,21 @@ export async function loadLookups(profile: Profile, limits: Partial<LookupLimits
   return tables;
 }
 
+/** Why a path is no regular file to read ('missing', 'a FIFO', 'a directory'…), or undefined when it is one. */
+function fileKind(path: string): string | undefined {
+  let stat: Stats;
+  try {
+    stat = statSync(path);
+  } catch {
+    return 'missing';
+  }
+  if (stat.isFile()) return undefined;
+  if (stat.isFIFO()) return 'a FIFO';
+  if (stat.isDirectory()) return 'a directory';
+  if (stat.isSocket()) return 'a socket';
+  return 'a device';
+}
+
 /** Which profile and field a table is loaded for: every message names them. */
 interface LoadedFor {
   origin: string;
@@ -84,7 +100,14 @@ async function loadTable(spec: LookupSpec, path: string, at: LoadedFor, limits: 
   const fail = (text: string): never => {
     throw new ConfigError(`profile ${at.origin}: ${at.field}.lookup: ${text}`, { suggestion: `check ${file} and the lookup in the profile` });
   };
+  // a FIFO nobody writes would block the open for ever, with the run's lock held: regular files only
+  const kind = fileKind(path);
+  if (kind) fail(kind === 'missing' ? `${file} does not exist (a lookup's file is found beside its profile)` : `${file} is ${kind}, not a regular file`);
   const source = await openSource(path, { ...spec.reader } as ReaderOptions, fast);
+  // a file whose first line is one cell is no table of keys and values (a key file is one such line):
+  // nothing of it is echoed
+  if (source.header && source.header.length < 2)
+    fail(`${file} is not a table: its first line holds one cell, where a lookup needs a ${spec.key} and a ${spec.value} column`);
   const columns = columnResolver(source.header, file, at.origin);
   const keyColumn = columns.resolve(spec.key, `${at.field}.lookup.key`);
   const valueColumn = columns.resolve(spec.value, `${at.field}.lookup.value`);

@@ -60,7 +60,8 @@ function fieldsOf(resource: Resource, method: Method): JsonSchema {
   for (const field of shape.fields.values()) {
     // `stages[0].value`: any index, or none (`stages[].value`), as the loader's schemaPath reads it
     if (field.path.includes('[]')) indexed[`^${field.path.split('[]').map(escapeRegExp).join('\\[\\d*\\]')}$`] = about(field, item);
-    else plain[field.path] = about(field, item);
+    // only an array element can be left out (profile-targets.ts)
+    else plain[field.path] = { ...about(field, item), not: { type: 'object', required: ['dropElementIfEmpty'] } };
     if (!field.group.includes('[]')) groups.set(field.group, [...(groups.get(field.group) ?? []), field]);
   }
   const requiredIn = (group: string) => (groups.get(group) ?? []).filter((f) => f.required).map((f) => f.path);

@@ -3,7 +3,8 @@
 import { aResource, type Method, type Resource } from '../contract/resources.js';
 import { ConfigError } from '../errors.js';
 import { columnResolver, type ColumnResolver, type RowLike } from './columns.js';
-import { compileValue, type ValueFn } from './compile-value.js';
+import { compileValue, type RowContext, type ValueFn } from './compile-value.js';
+import { familyColumns } from './profile-family.js';
 import { describedMapper, type FieldRule } from './described-mapper.js';
 import { checkProfileTargets } from './profile-targets.js';
 import { lookupFor, type LookupTables } from './lookup-table.js';
@@ -46,6 +47,42 @@ function namingTheFix(value: ValueFn, path: string, column: string, kind: string
   };
 }
 
+/** `stages[2].occurredAt` → `stages[2]`: the array element a field is in, if any. */
+const elementOf = (path: string) => /^(.*\[\d+\])\./.exec(path)?.[1];
+
+/**
+ * `dropElementIfEmpty`: every field of the element gives no value on a row where that field has none,
+ * so the element is not built at all (the item's other elements close up, item-builder.ts). The
+ * deciding field is asked quietly; its own rule reports its problems once, as any field's.
+ */
+function withElementsLeftOut(rules: (FieldRule & { kind: 'field' })[], profile: Profile): FieldRule[] {
+  const deciding = new Map<string, (FieldRule & { kind: 'field' })[]>();
+  for (const rule of rules) {
+    const element = elementOf(rule.path);
+    if (element !== undefined && profile.fields[rule.path]?.dropElementIfEmpty) deciding.set(element, [...(deciding.get(element) ?? []), rule]);
+  }
+  if (deciding.size === 0) return rules;
+  const quiet: RowContext = { file: '', line: 0, problems: [] };
+  return rules.map((rule) => {
+    // a deciding field is not asked about itself: without a value it gives none, and its problem is said
+    const tests = deciding
+      .get(elementOf(rule.path) ?? '')
+      ?.filter((other) => other !== rule)
+      .map((other) => other.value);
+    if (tests === undefined || tests.length === 0) return rule;
+    const value = rule.value;
+    return {
+      ...rule,
+      value: (row, ctx) => {
+        quiet.types = ctx.types;
+        const kept = tests.every((test) => test(row, quiet) !== undefined);
+        quiet.problems.length = 0;
+        return kept ? value(row, ctx) : undefined;
+      },
+    };
+  });
+}
+
 export interface ProfileMapperOptions {
   resource: Resource;
   method?: Method;
@@ -85,9 +122,16 @@ export function profileMapper({ resource, method, header, file, profile: given, 
   const columns = columnResolver(header, file, origin);
   const settings = { decimal: profile.decimal, dateFormat: profile.dateFormat, clock: new ZoneClock(profile.timeZone) };
   const lookup = (spec: FieldSpec, where: string) => (spec.lookup === undefined ? undefined : lookupFor(lookups, spec.lookup, profile, where));
-  const fields: FieldRule[] = Object.entries(profile.fields).map(([path, spec]) => {
+  const family = (spec: FieldSpec, where: string) => {
+    if (spec.latestOf !== undefined && header && familyColumns(spec.latestOf, header).length === 0)
+      throw new ConfigError(`profile ${origin}: ${where}.latestOf: no column of ${file} matches "${spec.latestOf}"`, {
+        suggestion: `the * stands for the stage in each column's name ("date_entered_*"); the file's columns are: ${header.map((h) => `"${h}"`).join(', ')}`,
+      });
+  };
+  const compiled = Object.entries(profile.fields).map(([path, spec]): FieldRule & { kind: 'field' } => {
     const target = shape.fields.get(schemaPath(path))!;
     const where = `fields.${path}`;
+    family(spec, where);
     const value = compileValue(spec, { field: path, kind: target.kind, isId: target.isId }, where, columns, settings, lookup(spec, where));
     const required = target.required && target.group === '' && spec.default === undefined && spec.column !== undefined;
     return {
@@ -96,7 +140,9 @@ export function profileMapper({ resource, method, header, file, profile: given, 
       value: required ? namingTheFix(value, path, columns.resolve(spec.column![0]!, `${where}.column`), target.kind) : value,
     };
   });
+  const fields = withElementsLeftOut(compiled, profile);
   const named = shape.customFields === 'named';
+  for (const [i, cf] of (profile.customFields ?? []).entries()) family(cf, `customFields[${i}]`);
   const customFields: FieldRule[] = (profile.customFields ?? []).map((cf, i) => ({
     kind: 'custom',
     key: cf.key,
@@ -122,6 +168,9 @@ export function profileMapper({ resource, method, header, file, profile: given, 
     valuesAreCells: false,
     jsonItems: 'as-rows',
   });
-  if (leftOut.length === 0) return mapper;
-  return { ...mapper, notes: [`profile ${origin}: ${leftOutNotice(leftOut.map((p) => `fields.${p}`).join(', '), leftOut)}`] };
+  // nothing read from the row: every row gives the same item (or the same problems)
+  const constant =
+    profile.skipIf === undefined && [...Object.values(profile.fields), ...(profile.customFields ?? [])].every((spec) => spec.const !== undefined);
+  if (leftOut.length === 0) return { ...mapper, constant };
+  return { ...mapper, constant, notes: [`profile ${origin}: ${leftOutNotice(leftOut.map((p) => `fields.${p}`).join(', '), leftOut)}`] };
 }

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { oneOrListForms, resourceNameJson, writtenAs } from '../contract/json-schema.js';
 import { METHODS, RESOURCE_NAMES_HELP, parseResource } from '../contract/resources.js';
+import { linearReplacer } from '../util/linear-regexp.js';
 import { DATE_FORMATS } from './transforms/dates.js';
 import { isValidTimeZone } from './transforms/time-zone.js';
 
@@ -73,6 +74,16 @@ const replaceRule = z
       new RegExp(r.pattern, r.flags);
     } catch (error) {
       ctx.addIssue({ code: 'custom', path: ['pattern'], message: `not a JavaScript regular expression: ${(error as Error).message}` });
+      return;
+    }
+    try {
+      linearReplacer(r.pattern, r.flags);
+    } catch {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['pattern'],
+        message: 'cannot run in linear time (it uses a back-reference or a lookahead): write it without them, so that no cell can make it run for ever',
+      });
     }
   });
 export type ReplaceRule = z.output<typeof replaceRule>;
@@ -89,7 +100,9 @@ const lookupSpec = z
 export type LookupSpec = z.output<typeof lookupSpec>;
 
 /** The value sources: a field takes exactly one. */
-const SOURCES = ['column', 'const', 'template', 'rowHash'] as const;
+const SOURCES = ['column', 'const', 'template', 'rowHash', 'latestOf'] as const;
+/** What a field takes of the latest column of a `latestOf` family. */
+const TAKES = ['name', 'date'] as const;
 
 /** Where a value comes from, and what is done to it: shared by fields and custom fields. */
 const columns = names('list at least one column');
@@ -105,6 +118,14 @@ const valueSpec = {
     .union([z.literal(true), names('list at least one column')], { error: () => 'expected true or a list of column names' })
     .optional()
     .describe("an id from the row's content: every cell (true) or these columns'"),
+  latestOf: z
+    .string({ error: () => 'expected a column name with one * where the stage is ("date_entered_*")' })
+    .regex(/^[^*]*\*[^*]*$/, { error: (iss) => `"${String(iss.input)}" needs one * where the stage is in the column names ("date_entered_*")` })
+    .optional()
+    .describe(
+      'a family of date columns, one per stage, named with one * where the stage is ("date_entered_*"): the stage of the column with the latest date (ties: the later column); none filled is an empty value',
+    ),
+  take: oneOf(TAKES).optional().describe("with latestOf: the stage's name, the * part of the column's name (name, the default), or that column's date (date)"),
   trim: z.boolean().optional().describe('trim spaces around the cell (default true)'),
   replace: objectOrList(replaceRule, 'regular-expression replacements, applied in order right after trim').optional(),
   lookup: lookupSpec.optional(),
@@ -125,26 +146,40 @@ const valueSpec = {
   decimal: oneOf(DECIMAL_SETTINGS).optional().describe("the cell's decimal mark (default: the profile's decimal)"),
 };
 
-function exactlyOneSource(spec: Partial<Record<(typeof SOURCES)[number], unknown>>, ctx: z.core.$RefinementCtx) {
+function exactlyOneSource(spec: Partial<Record<(typeof SOURCES)[number] | 'take', unknown>>, ctx: z.core.$RefinementCtx) {
   const given = SOURCES.filter((k) => spec[k] !== undefined);
   if (given.length !== 1) {
     ctx.addIssue({
       code: 'custom',
-      message: given.length === 0 ? 'give one of "column", "const", "template" or "rowHash"' : `give only one of ${given.map((g) => `"${g}"`).join(', ')}`,
+      message:
+        given.length === 0 ? 'give one of "column", "const", "template", "rowHash" or "latestOf"' : `give only one of ${given.map((g) => `"${g}"`).join(', ')}`,
     });
   }
+  if (spec.take !== undefined && spec.latestOf === undefined)
+    ctx.addIssue({ code: 'custom', path: ['take'], message: 'goes with "latestOf": say which family' });
 }
+/** The JSON Schema of what exactlyOneSource checks. */
+const ONE_SOURCE = { ...exactlyOneOf(SOURCES), dependentRequired: { take: ['latestOf'] } };
 
 const fieldObject = z
-  .strictObject(valueSpec, { error: () => 'expected a column name or an object' })
+  .strictObject(
+    {
+      ...valueSpec,
+      dropElementIfEmpty: z
+        .literal(true, { error: () => 'expected true' })
+        .optional()
+        .describe('a field of an array element (stages[0].occurredAt): without a value here (its cell empty, no default), the whole element is left out'),
+    },
+    { error: () => 'expected a column name or an object' },
+  )
   .superRefine(exactlyOneSource)
-  .meta(exactlyOneOf(SOURCES));
+  .meta(ONE_SOURCE);
 
 /** A field: `"Monto"` is short for `{ "column": "Monto" }`. */
 export const fieldSpec = writtenAs(
   z
     .preprocess((v) => (typeof v === 'string' ? { column: v } : v), fieldObject)
-    .describe('a column name, or an object: one source (column, const, template or rowHash) and how its value is changed'),
+    .describe('a column name, or an object: one source (column, const, template, rowHash or latestOf) and how its value is changed'),
   z.union([name.describe('the column: short for { "column": ... }'), fieldObject]),
 );
 export type FieldSpec = z.output<typeof fieldSpec>;
@@ -157,7 +192,7 @@ const customFieldSpec = z
     ...valueSpec,
   })
   .superRefine(exactlyOneSource)
-  .meta(exactlyOneOf(SOURCES));
+  .meta(ONE_SOURCE);
 
 const TESTS = ['in', 'equals', 'empty', 'notEmpty'] as const;
 const skipCondition = z

@@ -44,6 +44,8 @@ export function checkProfileTargets(profile: Profile): string[] {
       continue;
     }
     specProblems(where, spec, out);
+    if (spec.dropElementIfEmpty && !/\[\d*\]\./.test(path))
+      out.push(`${where}.dropElementIfEmpty: only a field of an array element (stages[0].occurredAt) leaves its element out; ${path} is in none`);
   }
   const missing = missingRequired(
     shape,

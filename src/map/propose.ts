@@ -7,7 +7,7 @@ import type { Method, Resource } from '../contract/resources.js';
 import { FILL_IN } from './load-profile.js';
 import { matchColumns } from './propose/match-columns.js';
 import { guessDateFormat, guessFileDecimal, guessType, type CellType } from './propose/guess.js';
-import { columnFacts, looksLikeCodes, type ColumnFacts } from './propose/ids.js';
+import { columnFacts, looksLikeCodes, namesAnId, type ColumnFacts } from './propose/ids.js';
 import { isPhoneHeader } from './propose/synonyms.js';
 import { accountRules, activityRules, dealRules, externalIdRule, salesProfileRules, type RuleContext, type Spec } from './propose/rules.js';
 import { fieldCandidates } from './propose/candidates.js';
@@ -183,8 +183,8 @@ function proposeCustomFields(
     const spec: Spec = { key };
     if (kind === 'named') spec.name = column.trim();
     const date = guessDateFormat(v);
-    // a number only when every value is one, and none is a phone number or a code with spaces (`2024 4`)
-    const textual = isPhoneHeader(column) || /phone|fax/i.test(column) || v.some((x) => /\s/.test(x) || isPhone(x));
+    // a number only when every value is one, and none is a phone number or a code with spaces (`2024 4`); ids stay text
+    const textual = isPhoneHeader(column) || /phone|fax/i.test(column) || namesAnId(column) || v.some((x) => /\s/.test(x) || isPhone(x));
     const type: CellType = date || textual ? 'string' : guessType(v, decimal);
     spec.type = type;
     spec.column = column;

@@ -12,6 +12,8 @@ export type MapResult =
 export interface Mapper {
   resource: Resource;
   map(record: SourceRecord): MapResult;
+  /** Every row maps to the same item (a profile of constants only): one row of the file is enough. */
+  constant?: boolean;
   /** What the whole file is told once about its mapping (a PATCH run leaving POST-only columns out): a warning each. */
   notes?: readonly string[];
   /**

@@ -8,6 +8,11 @@ import type { RowOutcome } from '../plan/outcome.js';
  */
 export const ITEM_PREFIX = /^\s*items\[\d+\](?:\s+externalId=(?:"[^"]*"|\S*?))?\s*:\s*/;
 
+/** A quoted text, with the hint's verb before it when there is one (`add a "map"`). */
+const QUOTED = /(\b(?:add an?|add it to|set|give) )?"(?:[^"\\]|\\.)*"/g;
+/** What a hint names: a profile key, one word. */
+const HINT_WORD = /^"[A-Za-z]+"$/;
+
 const NEXT_ITEM_PREFIX = new RegExp(`;${ITEM_PREFIX.source.slice(1)}`, 'g');
 
 /** Reason text with per-row parts replaced, used both as part of the group key and as its label. */
@@ -22,8 +27,9 @@ export function normaliseReason(text: string): string {
       .replace(/externalId=(?:"[^"]*"|[^\s:,;]+)/g, 'externalId=…')
       // so do batch ids (`batch crm-deal-…-00012.1`): 1,000 batches refused alike are one group
       .replace(/\bbatch [\w.-]*\d[\w.-]*/g, 'batch …')
-      // quoted values: "USX" and "ABC" are the same problem
-      .replace(/"(?:[^"\\]|\\.)*"/g, '"…"')
+      // quoted values: "USX" and "ABC" are the same problem; the word a hint names is not a value
+      // (`add a "map"`, `set "format"`, `give "otherwise"`): the same on every row, and the hint's point
+      .replace(QUOTED, (quoted, hint: string | undefined) => (hint && HINT_WORD.test(quoted.slice(hint.length)) ? quoted : `${hint ?? ''}"…"`))
       // single quotes only at word edges: the apostrophe of "API's" or "isn't" opens nothing
       .replace(/(?<![\p{L}\p{N}])'(?:\\.|[^\\])*?'(?![\p{L}\p{N}])/gu, "'…'")
       .replace(/\s+/g, ' ')

@@ -43,10 +43,13 @@ function headerLine(h: HeaderChoiceInfo): string {
   return `${h.unit} ${h.line}: ${h.why}${above}`;
 }
 
+/** The longest of `values`: a loop, as a file may have 150,000 columns (too many to spread into Math.max). */
+const widest = (values: readonly string[]) => values.reduce((max, v) => Math.max(max, v.length), 0);
+
 function columnLines(columns: readonly ColumnInfo[], rows: number): string[] {
-  const nameWidth = Math.min(24, Math.max(...columns.map((c) => c.name.length + (c.letter ? c.letter.length + 2 : 0))));
+  const nameWidth = Math.min(24, widest(columns.map((c) => (c.letter ? `${c.letter}  ${c.name}` : c.name))));
   const typeOf = (c: ColumnInfo) => (c.format ? `${c.type} (${c.format})` : c.type);
-  const typeWidth = Math.max(...columns.map((c) => typeOf(c).length));
+  const typeWidth = widest(columns.map(typeOf));
   return columns.map((c) => {
     const name = visible(c.letter ? `${c.letter}  ${c.name}` : c.name).padEnd(nameWidth);
     const filled = c.filled < rows && c.type !== 'empty' ? `${c.filled} of ${rows} filled: ` : '';
@@ -55,11 +58,21 @@ function columnLines(columns: readonly ColumnInfo[], rows: number): string[] {
   });
 }
 
+/** A row's line: its cells while they fit in ROW_LINE characters, then how many columns are left out. */
+const ROW_LINE = 1000;
+
 function recordLine(r: SourceRecord, names: readonly string[] | undefined): string {
   if (r.kind === 'unreadable') return `line ${r.line}  unreadable: ${visible(r.reason)}`;
   if (r.kind === 'item') return `line ${r.line}  ${shorten(visible(JSON.stringify(r.item)), 200)}`;
-  const cells = (names ?? Object.keys(r.row)).map((n) => `${visible(n)}=${shorten(visible(r.row[n] ?? ''), CELL)}`);
-  return `line ${r.line}  ${cells.join(' | ')}`;
+  const columns = names ?? Object.keys(r.row);
+  let text = `line ${r.line}  `;
+  for (let i = 0; i < columns.length; i++) {
+    const n = columns[i]!;
+    const cell = `${i === 0 ? '' : ' | '}${visible(n)}=${shorten(visible(r.row[n] ?? ''), CELL)}`;
+    if (i > 0 && text.length + cell.length > ROW_LINE) return `${text} (and ${columns.length - i} more columns)`;
+    text += cell;
+  }
+  return text;
 }
 
 /** The inspection as lines for a terminal or a log. */
@@ -74,10 +87,13 @@ export function inspectionLines(i: Inspection): string[] {
   const what = i.format === 'json' || i.format === 'ndjson' ? 'item' : 'row';
   const counted = `${plural(s.rows + s.items, what)}${s.unreadable ? ` and ${s.unreadable} unreadable` : ''}`;
   lines.push(`sample      ${counted}, ${s.complete ? 'the whole file' : 'the first of the file (--sample reads more)'}`);
-  lines.push('', `columns (${i.columns.length}):`, ...columnLines(i.columns, s.rows + s.items));
-  lines.push('', `first ${what}s (${i.first.length} of ${s.records}${s.complete ? '' : '+'}):`, ...i.first.map((r) => `  ${recordLine(r, i.names)}`));
-  if (i.warnings.length) lines.push('', `warnings (${i.warnings.length}):`, ...i.warnings.map((w) => `  ${visible(at(w))}  ${visible(w.message)}`));
-  return lines;
+  // concat, not push(...): a list of 150,000 columns is more arguments than a call takes
+  const columns = ['', `columns (${i.columns.length}):`].concat(columnLines(i.columns, s.rows + s.items));
+  const first = ['', `first ${what}s (${i.first.length} of ${s.records}${s.complete ? '' : '+'}):`].concat(i.first.map((r) => `  ${recordLine(r, i.names)}`));
+  const warnings = i.warnings.length
+    ? ['', `warnings (${i.warnings.length}):`].concat(i.warnings.map((w) => `  ${visible(at(w))}  ${visible(w.message)}`))
+    : [];
+  return lines.concat(columns, first, warnings);
 }
 
 const recordJson = (r: SourceRecord) =>

@@ -9,7 +9,7 @@ import type { Profile } from '../map/profile-schema.js';
 import type { Mapper } from '../map/types.js';
 import { openSource } from '../read/index.js';
 import { fingerprintContext } from '../state/row-fingerprint.js';
-import type { OpenedSource, ReaderOptions } from '../read/types.js';
+import type { OpenedSource, ReaderOptions, SourceRecord } from '../read/types.js';
 import { asOriginalExport, inspectInput } from './errors-csv-input.js';
 import type { Engine } from '../config/settings.js';
 import type { Job } from './types.js';
@@ -117,19 +117,22 @@ async function identity(file: string): Promise<string> {
 export async function openJob(spec: JobSpec, method: Method, job: Job = { file: spec.file }): Promise<PreparedJob> {
   const { file, resource, profile, reader, lookups } = spec;
   const fast = spec.fast !== false;
-  const source = asOriginalExport(await openSource(file, spec.opened, fast), resource);
-  const created = withHeaderHint(source, () =>
+  const opened = asOriginalExport(await openSource(file, spec.opened, fast), resource);
+  const created = withHeaderHint(opened, () =>
     createMapper({
       resource,
       method,
-      header: source.header,
-      unnamedAtEnd: source.unnamedAtEnd,
-      columnLetters: source.columnLetters,
+      header: opened.header,
+      unnamedAtEnd: opened.unnamedAtEnd,
+      columnLetters: opened.columnLetters,
       profile,
       file,
       lookups,
     }),
   );
+  // a profile of constants (the one owner of an export that names none) maps every row to the same
+  // item: its first row is the job's one row, and the rest of the file is neither read nor counted
+  const source = created.constant ? { ...opened, records: upToFirstRow(opened.records) } : opened;
   // said once for the file, with its other file-level warnings (in the read worker, opening it
   // again, they are counted among those found on opening, so they are not said twice)
   for (const note of created.notes ?? []) source.warnings.push({ file, message: note });
@@ -151,6 +154,15 @@ export async function openJob(spec: JobSpec, method: Method, job: Job = { file: 
       return fingerprint();
     },
   };
+}
+
+/** The records up to the first that is a row or an item (an unreadable line before it is still the job's). */
+async function* upToFirstRow(records: AsyncIterable<SourceRecord>): AsyncIterable<SourceRecord> {
+  for await (const record of records) {
+    yield record;
+    // leaving the loop closes the file
+    if (record.kind !== 'unreadable') return;
+  }
 }
 
 /**

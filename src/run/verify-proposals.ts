@@ -84,6 +84,7 @@ function revise(f: ToVerify, check: ProfileCheck, method: Method): boolean {
   const r = reviseProposal(fields, p.candidates ?? {}, countsOf(check), (path) => shape.fields.get(path)?.kind, customs);
   p.profile.fields = r.fields;
   if (customs.length) p.profile.customFields = r.customFields;
+  p.customFields = p.customFields.filter((c) => !customs.length || r.customFields.some((x) => x.key === c.key));
   for (const c of p.customFields) c.type = (r.customFields.find((x) => x.key === c.key)?.type as typeof c.type | undefined) ?? c.type;
   p.mapped = describeFields(r.fields);
   p.candidates = r.candidates;

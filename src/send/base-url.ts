@@ -14,23 +14,29 @@ export interface ApiTarget {
 
 const SUGGEST_ROOT = 'give the API root, e.g. --base-url https://api.example.com (batch-sync adds /v2/integration/...)';
 
+/**
+ * An `@` anywhere in a base URL stands for userinfo: an API root has none, and a credential whose
+ * characters end the authority early (`/`, `?`, `#`, `\\`) would otherwise parse as a host name that
+ * every later message shows. Refused before the URL is parsed, with nothing of it echoed.
+ */
+const CREDENTIALS = new ConfigError('the base URL must not contain credentials (user:password@)', {
+  suggestion: 'the API key goes in BATCH_SYNC_API_KEY or --api-key-file',
+});
+
 export function parseBaseUrl(baseUrl: string, allowInsecureHttp = false): ApiTarget {
+  if (baseUrl.includes('@')) throw CREDENTIALS;
   let url: URL;
   try {
     url = new URL(baseUrl.trim());
   } catch {
     // a query or fragment may hold a token (?apikey=…): never echoed
-    throw new ConfigError(`the base URL "${redact(withoutQuery(baseUrl.trim()))}" is not a valid URL`, { suggestion: SUGGEST_ROOT });
+    throw new ConfigError(`the base URL "${redact(shownUrl(baseUrl.trim()))}" is not a valid URL`, { suggestion: SUGGEST_ROOT });
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     throw new ConfigError(`the base URL must start with https:// (got ${url.protocol}//)`, { suggestion: SUGGEST_ROOT });
   }
-  if (url.username || url.password) {
-    // undici would drop them silently; and they would end up in logs
-    throw new ConfigError('the base URL must not contain credentials (user:password@)', {
-      suggestion: 'the API key goes in BATCH_SYNC_API_KEY or --api-key-file',
-    });
-  }
+  // undici would drop them silently; and they would end up in logs
+  if (url.username || url.password) throw CREDENTIALS;
   if (url.search || url.hash) {
     throw new ConfigError(
       `the base URL must not have a query or fragment: ${redact(`${url.origin}${url.pathname}`)}${url.search ? '?…' : ''}${url.hash ? '#…' : ''}`,
@@ -57,10 +63,16 @@ export function parseBaseUrl(baseUrl: string, allowInsecureHttp = false): ApiTar
   return { origin: url.origin, basePath, insecure };
 }
 
-/** The text before any `?` or `#`, with an ellipsis standing for what was cut. */
-export function withoutQuery(text: string): string {
-  const cut = text.search(/[?#]/);
-  return cut < 0 ? text : `${text.slice(0, cut)}${text[cut]}…`;
+/**
+ * A URL as it may be shown: without what may hold a secret. Everything up to the last `@` (userinfo,
+ * however its characters split the authority) becomes `…@`, and the query or fragment `?…`/`#…`.
+ */
+export function shownUrl(text: string): string {
+  const at = text.lastIndexOf('@');
+  const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(text)?.[0] ?? '';
+  const rest = at < 0 ? text.slice(scheme.length) : `…@${text.slice(at + 1)}`;
+  const cut = rest.search(/[?#]/);
+  return scheme + (cut < 0 ? rest : `${rest.slice(0, cut)}${rest[cut]}…`);
 }
 
 /** localhost, 127.0.0.0/8 and ::1: traffic that never leaves the machine. */

@@ -32,6 +32,30 @@ const RETRYABLE = new Set([
 // UND_ERR_PRX_TLS: undici's wrapper for a certificate name mismatch behind a proxy
 const TLS_CODE = /^(CERT_|UNABLE_TO_|SELF_SIGNED_|DEPTH_ZERO_|ERR_TLS_|ERR_SSL_|ERR_OSSL_|UND_ERR_PRX_TLS$)/;
 
+/** Failures that happen before a request can reach the API: no connection, no route, no proxy tunnel. */
+const NEVER_REACHED = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'PROXY_TUNNEL',
+  'PROXY_TUNNEL_CLOSED',
+]);
+
+/**
+ * Whether the server may have applied a batch whose attempt failed this way. Only a request that
+ * never reached it (refused connection, DNS, connect timeout, no route, no proxy tunnel) or that it
+ * answered with a refusal that applies nothing (408, 429, 503, or another 4xx) is certainly not
+ * applied; a 5xx, a reset or a timeout after the request was written may have been. Pure.
+ */
+export function mayHaveApplied(failure: AttemptFailure): boolean {
+  if (NEVER_REACHED.has(failure.code)) return false;
+  return failure.status === undefined || (failure.status >= 500 && failure.status !== 503);
+}
+
 export type ErrorDisposition =
   | { action: 'retry'; failure: AttemptFailure }
   | { action: 'stop'; failure: AttemptFailure }

@@ -170,12 +170,24 @@ function unfinished(ctx: DispatchContext, { batchId, items }: Batch, result: Sen
           : `not resent split: ${why()}`;
     label('UNVERIFIED', sentInDetail(ctx.sentIn, what));
   } else if (result.kind === 'unverified') label('UNVERIFIED', `batch ${batchId}: ${result.reason}`);
-  else if (result.kind === 'gave-up')
-    label(result.attempts === 0 ? 'NOT_SENT' : 'NOT_DELIVERED', result.attempts === 0 ? `not sent: ${result.reason}` : `batch ${batchId}: ${result.reason}`);
-  else if (result.inFlight) label('UNVERIFIED', `batch ${batchId} was interrupted before the server answered; a rerun sends it again`);
+  else if (result.kind === 'gave-up') {
+    if (result.attempts === 0) label('NOT_SENT', `not sent: ${result.reason}`);
+    else if (result.mayBeApplied) maybeApplied(`batch ${batchId}: ${result.reason}`);
+    else label('NOT_DELIVERED', `batch ${batchId}: ${result.reason}`);
+  } else if (result.inFlight) label('UNVERIFIED', `batch ${batchId} was interrupted before the server answered; a rerun sends it again`);
   else if (result.attempts === 0) label('NOT_SENT', `not sent: ${why()}`);
+  else if (result.mayBeApplied) maybeApplied(`batch ${batchId}: not retried, ${why()}; last attempt: ${result.lastError?.message ?? 'failed'}`);
   else label('NOT_DELIVERED', `batch ${batchId}: not retried, ${why()}; last attempt: ${result.lastError?.message ?? 'failed'}`);
   return false;
+
+  /** An attempt may have reached the server and been applied: UNVERIFIED, with how to check each row. */
+  function maybeApplied(detail: string) {
+    for (const item of items) {
+      const id = item.meta.externalId;
+      const check = id ? `check whether ${id} exists on the server before sending it again` : 'check on the server before sending it again';
+      ctx.record(outcome(ctx, item.meta, batchId, 'skipped', 'UNVERIFIED', `${detail}; the server may have applied it: ${check}`));
+    }
+  }
 }
 
 /** A 400 or 413: the one item is rejected, a larger batch is split (a 400's halves watched by the circuit breaker). */

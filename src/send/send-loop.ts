@@ -6,6 +6,7 @@ import { redact } from '../redact.js';
 import { attemptOnce, type AttemptContext, type AttemptOutcome } from './attempt.js';
 import type { LoadSignal } from './concurrency-limit.js';
 import type { FlowControl } from './flow-control.js';
+import { mayHaveApplied } from './classify-error.js';
 import { beyondCap, nextDelay } from './retry-policy.js';
 import { sleep } from './sleep.js';
 import type { AttemptFailure, RetryPolicy, SendEvent, SendRequest, SendResult, Timeouts } from './types.js';
@@ -96,9 +97,23 @@ async function waitToRetry(state: ClientState, req: SendRequest, delayMs: number
 }
 
 /** After a retryable failure: the result that ends the batch, or how long to wait before the next attempt. */
-function retryOrGiveUp(state: ClientState, failure: AttemptFailure, retryAfterMs: number | undefined, attempt: number, elapsedMs: number): SendResult | number {
+function retryOrGiveUp(
+  state: ClientState,
+  failure: AttemptFailure,
+  retryAfterMs: number | undefined,
+  attempt: number,
+  elapsedMs: number,
+  mayBeApplied: boolean,
+): SendResult | number {
   const { policy } = state;
-  const giveUp = (reason: string): SendResult => ({ kind: 'gave-up', reason: redact(reason), attempts: attempt, status: failure.status, lastError: failure });
+  const giveUp = (reason: string): SendResult => ({
+    kind: 'gave-up',
+    reason: redact(reason),
+    attempts: attempt,
+    status: failure.status,
+    lastError: failure,
+    mayBeApplied,
+  });
   if (retryAfterMs !== undefined && retryAfterMs > policy.maxRetryAfterMs) return giveUp(beyondCap(retryAfterMs, 'Retry-After', policy.maxRetryAfterMs));
   if (attempt >= policy.maxAttempts) return giveUp(`gave up after ${attempts(attempt)}; last: ${failure.message}`);
   const delayMs = nextDelay(attempt, policy, retryAfterMs);
@@ -111,13 +126,16 @@ function retryOrGiveUp(state: ClientState, failure: AttemptFailure, retryAfterMs
 export async function sendWithRetries(state: ClientState, req: SendRequest, ctx: AttemptContext): Promise<SendResult> {
   const started = Date.now();
   let lastError: AttemptFailure | undefined;
+  // once one attempt may have been applied, the batch may be, whatever the later attempts meet
+  let mayBeApplied = false;
   // not sent (again): what the attempts so far met, if any
-  const cancelled = (attempts: number): SendResult => ({ kind: 'cancelled', attempts, inFlight: false, lastError });
+  const cancelled = (attempts: number): SendResult => ({ kind: 'cancelled', attempts, inFlight: false, lastError, mayBeApplied });
   for (let attempt = 1; ; attempt++) {
     if (state.fatal) throw state.fatal;
     if (req.signal?.aborted) return cancelled(attempt - 1);
     const outcome = await attemptLatched(state, req, ctx, attempt);
-    if (typeof outcome === 'string') return { kind: 'gave-up', reason: redact(outcome), attempts: attempt - 1, status: lastError?.status, lastError };
+    if (typeof outcome === 'string')
+      return { kind: 'gave-up', reason: redact(outcome), attempts: attempt - 1, status: lastError?.status, lastError, mayBeApplied };
     if (outcome === undefined) {
       if (state.fatal && !req.signal?.aborted) throw state.fatal;
       return cancelled(attempt - 1);
@@ -126,16 +144,25 @@ export async function sendWithRetries(state: ClientState, req: SendRequest, ctx:
     if (outcome.kind === 'done') return outcome.result;
     if (outcome.kind === 'cancelled') {
       if (state.fatal && !req.signal?.aborted) throw state.fatal;
-      return { kind: 'cancelled', attempts: attempt, inFlight: true, lastError };
+      return { kind: 'cancelled', attempts: attempt, inFlight: true, lastError, mayBeApplied: true };
     }
     // (a 2xx we could not read is 'done' as unverified in attempt.ts: it never comes back here)
     if (outcome.kind === 'stop') {
       const { failure, body } = outcome;
-      return { kind: 'gave-up', reason: redact(failure.message), attempts: attempt, status: failure.status, body, lastError: failure };
+      return {
+        kind: 'gave-up',
+        reason: redact(failure.message),
+        attempts: attempt,
+        status: failure.status,
+        body,
+        lastError: failure,
+        mayBeApplied: mayBeApplied || mayHaveApplied(failure),
+      };
     }
     if (state.fatal) throw state.fatal;
     lastError = outcome.failure;
-    const next = retryOrGiveUp(state, outcome.failure, outcome.retryAfterMs, attempt, Date.now() - started);
+    mayBeApplied ||= mayHaveApplied(outcome.failure);
+    const next = retryOrGiveUp(state, outcome.failure, outcome.retryAfterMs, attempt, Date.now() - started, mayBeApplied);
     if (typeof next !== 'number') return next;
     const { failure } = outcome;
     state.emit({

@@ -79,13 +79,14 @@ export type SendResult =
   | { kind: 'too-large'; status: 413; body: string; attempts: number }
   /** A 2xx arrived at least once but never with a body we could check: maybe applied, never count it accepted. */
   | { kind: 'unverified'; reason: string; attempts: number; status?: number; body?: string }
-  | { kind: 'gave-up'; reason: string; attempts: number; status?: number; body?: string; lastError?: AttemptFailure }
+  /** `mayBeApplied`: an attempt may have reached the server and been applied (a 500, a reset after writing, a timeout). */
+  | { kind: 'gave-up'; reason: string; attempts: number; status?: number; body?: string; lastError?: AttemptFailure; mayBeApplied?: boolean }
   /**
    * Not finished because the run was interrupted: `inFlight` while a request was out (the server
    * may have it), else before the next attempt left (none did when `attempts` is 0); `lastError`
    * is what the last attempt met, if one failed.
    */
-  | { kind: 'cancelled'; attempts: number; inFlight: boolean; lastError?: AttemptFailure };
+  | { kind: 'cancelled'; attempts: number; inFlight: boolean; lastError?: AttemptFailure; mayBeApplied?: boolean };
 
 export type SendEvent =
   | {

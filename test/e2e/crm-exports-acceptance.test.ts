@@ -5,6 +5,13 @@
 // the report in one line per reason.
 
 //
+// Issue 33's acceptance on exports of other origins nobody here had seen (HubSpot, Zoho, Bitrix24,
+// Odoo): real exports whose sources state no licence, so they are not in this repository;
+// fixtures/outside/pseudonymised/ says where each comes from and writes a pseudonymised copy of
+// it, and CRM_EXPORTS_OUTSIDE names the folder that holds those copies (one folder per export).
+// Without it they are skipped. For these the share counted is of the deals and accounts, and no
+// file of customers (contacts, people) may become sales profiles.
+//
 // The Brazilian marketplace's closed deals (Olist, CC BY-NC-SA: not redistributable) run from a
 // copy named by OLIST_CLOSED_DEALS (the path of olist_closed_deals_dataset.csv), as
 // fixtures/outside/csv-test-data does.
@@ -16,9 +23,10 @@ import { spawnCli } from '../helpers/cli.js';
 
 const OUTSIDE = join(import.meta.dirname, '../../fixtures/outside');
 const OLIST = process.env.OLIST_CLOSED_DEALS;
+const CRM_EXPORTS_OUTSIDE = process.env.CRM_EXPORTS_OUTSIDE;
 
 /** What a user answers to each placeholder, by what it asks: nothing else of the profiles is edited. */
-const ANSWERS: [RegExp, string][] = [
+const ANSWERS: [RegExp, string | boolean][] = [
   [/pipeline name/, 'Sales'],
   [/e-mail, e\.g\. \{([^}|]+)\|slug\}/, '{$1|slug}@example.com'],
   [/value or column for amount\.currency/, 'USD'],
@@ -29,6 +37,10 @@ const ANSWERS: [RegExp, string][] = [
   [/id of the sales profile who owns these deals/, 'deal-owner'],
   [/e-mail of the deals' owner/, 'deal-owner@example.com'],
   [/full name of the deals' owner/, 'Deal Owner'],
+  // an export without a won flag, stage or status (Odoo's leads): none of its deals is won
+  [/value or column for isWon/, false],
+  // users whose whole name is in one column (Zoho's "Last Name"): there is no first name to give
+  [/value or column for profile\.firstName/, '-'],
 ];
 
 interface Export {
@@ -76,7 +88,8 @@ function fillIn(listing: string): string[] {
     const answer = ANSWERS.find(([re]) => re.test(asked));
     expect(answer, `an answer for ${asked}`).toBeDefined();
     const found = answer![0].exec(asked)!;
-    holder[key] = answer![1].replace(/\$(\d)/g, (_, i: string) => found[Number(i)]!);
+    const given = answer![1];
+    holder[key] = typeof given === 'string' ? given.replace(/\$(\d)/g, (_, i: string) => found[Number(i)]!) : given;
     writeFileSync(profile!, JSON.stringify(json, null, 2));
     return `${basename(profile!)}: ${path}`;
   });
@@ -170,4 +183,111 @@ describe('issue 25: what init tells on each export', () => {
       'crm-sales-opportunities/sales_pipeline.csv: deal',
     ]);
   }, 180_000);
+});
+
+interface OutsideExport {
+  name: string;
+  /** Its folder under CRM_EXPORTS_OUTSIDE (fixtures/outside/<dir>/README.md says what it is). */
+  dir: string;
+  /** The deals' and accounts' files, with their rows: the share counted is of these. */
+  counted: { file: string; resource: 'deal' | 'account'; rows: number }[];
+  /** The other files of the export: given to init too, as a user would. */
+  others: string[];
+  /** Files of customers (contacts, people): never sales profiles. */
+  customers: string[];
+  /** The sellers the export names (distinct owners): no more sales profiles than that may be accepted. */
+  sellers: number;
+  /** What stops it on main today (issue 33's items), when it does: the case is expected to fail until then. */
+  stoppedBy?: string;
+}
+
+const OUTSIDE_EXPORTS: OutsideExport[] = [
+  {
+    name: 'HubSpot "All deals" and "All contacts" exports',
+    dir: 'hubspot-humming-agent',
+    counted: [{ file: 'hubspot-crm-exports-all-deals.csv', resource: 'deal', rows: 54 }],
+    others: ['hubspot-crm-exports-all-contacts.csv'],
+    customers: ['hubspot-crm-exports-all-contacts.csv'],
+    sellers: 4,
+    // item 2: init exits 2 on the contacts' repeated "Billing Contact" (and "Billing Contact IDs");
+    // then item 3: it cannot tell the contacts' kind (best guess account, then sales-profile);
+    // then item 4: isWon ← "Closed won count" ("0.0") beside "Is Closed Won" (true/false), and
+    // amount.currency ← "Amount in company currency" (a number): 0 of 54 deals valid
+    stoppedBy: 'items 2, 3 and 4',
+  },
+  {
+    name: 'Zoho CRM (Users, Accounts, Potentials, Contacts, as Zoho Analytics exports them)',
+    dir: 'zoho-analytics-crm',
+    counted: [
+      { file: 'Accounts.csv', resource: 'account', rows: 2229 },
+      { file: 'Potentials.csv', resource: 'deal', rows: 3632 },
+    ],
+    others: ['Users.csv', 'Contacts.csv'],
+    customers: ['Contacts.csv'],
+    sellers: 11,
+    // item 3: init exits 2, "cannot tell which resource Contacts.csv holds (best guess sales-profile …)";
+    // without it: "Closing Date" "16 Apr, 2021 00:03:00" is no date it reads (0 of 3632 deals valid), and
+    // the deals' owners (slug of "Potential Owner") never meet Users.csv's ids ("USER_ID") (item 1)
+    stoppedBy: 'items 3 and 1, and the date format "16 Apr, 2021 00:03:00"',
+  },
+  {
+    name: 'Bitrix24 deals and contacts (Russian)',
+    dir: 'bitrix24-ctrl',
+    counted: [{ file: 'deals.csv', resource: 'deal', rows: 7602 }],
+    others: ['contacts.csv'],
+    customers: ['contacts.csv'],
+    sellers: 29,
+    // before item 3: init exited 2, "cannot tell which resource contacts.csv holds (best guess sales-profile …)"
+  },
+  {
+    name: 'Odoo crm.lead export (leads, owners as external ids)',
+    dir: 'odoo-crm-lead',
+    counted: [{ file: 'crm.lead.csv', resource: 'deal', rows: 471 }],
+    others: [],
+    customers: [],
+    sellers: 5,
+  },
+];
+
+describe.skipIf(!CRM_EXPORTS_OUTSIDE)('issue 33: exports of other origins (from CRM_EXPORTS_OUTSIDE), init, placeholders only, push --sandbox', () => {
+  for (const e of OUTSIDE_EXPORTS) {
+    const rows = e.counted.reduce((n, c) => n + c.rows, 0);
+    const present = CRM_EXPORTS_OUTSIDE !== undefined && existsSync(join(CRM_EXPORTS_OUTSIDE, e.dir));
+    const run = !present ? test.skip : e.stoppedBy ? test.fails : test;
+    run(
+      `${e.name}: ≥ 95% of ${rows} deals and accounts accepted, no customer sent as a seller${e.stoppedBy ? ` (fails until ${e.stoppedBy})` : ''}`,
+      async () => {
+        const dir = mkdtempSync(join(tmpdir(), `acceptance-${e.dir}-`));
+        const files = [...e.counted.map((c) => c.file), ...e.others];
+        for (const f of files) copyFileSync(join(CRM_EXPORTS_OUTSIDE!, e.dir, f), join(dir, f));
+        const init = await spawnCli(['init', ...files.map((f) => join(dir, f))]);
+        expect(init.stderr).toBe('');
+        expect(init.code).toBe(0);
+        fillIn(init.stdout);
+        const plan = join(dir, 'batch-sync.config.json');
+        const jobs = JSON.parse(readFileSync(plan, 'utf8')).jobs as { file: string; resource: string }[];
+        // customers are no kind the API has: never sent as sales profiles, nor as accounts, deals or
+        // activities (a lookup table a deal column refers to is not a job of these)
+        const kinds = ['sales-profile', 'account', 'deal', 'activity'];
+        for (const c of e.customers) expect(jobs.filter((j) => j.file === c && kinds.includes(j.resource))).toEqual([]);
+        const push = await spawnCli(['push', '--sandbox', '--config', plan, '--format', 'json']);
+        expect(push.stderr).not.toMatch(/^error:/m);
+        const report = JSON.parse(push.stdout);
+        expect(report.notListed).toBe(0);
+        const groups = report.groups as { resource: string; reason: string; count: number; examples: NotAccepted[] }[];
+        for (const g of groups) expect(g.reason).not.toBe('');
+        let accepted = 0;
+        for (const c of e.counted) {
+          if (!jobs.some((j) => j.file === c.file && j.resource === c.resource)) continue;
+          const notAccepted = groups
+            .filter((g) => g.resource === c.resource && g.examples.some((x) => basename(x.file) === c.file))
+            .reduce((n, g) => n + g.count, 0);
+          accepted += c.rows - notAccepted;
+        }
+        expect(accepted / rows).toBeGreaterThanOrEqual(0.95);
+        expect((report.counts['sales-profile']?.accepted ?? 0) as number).toBeLessThanOrEqual(e.sellers);
+      },
+      180_000,
+    );
+  }
 });

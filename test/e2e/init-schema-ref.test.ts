@@ -1,11 +1,13 @@
 // Issue 26 item 4: `init` writes a `$schema` line into each profile and plan it writes, pointing at
 // the installed copy of schemas/, so a JSON-Schema-aware editor completes and checks the file. The
 // editor's part is played by ajv: it resolves `$schema` from the written file's location on disk, as
-// VS Code does, and must give the loader's verdict. Two installs: this checkout (an absolute file://
-// URL) and a project that has batch-sync under node_modules/ (a relative path, which still resolves
-// when the project is cloned elsewhere).
+// VS Code does, and must give the loader's verdict. Issue 33 item 7: the line is never an absolute
+// path of this machine. It is a path relative to the file when the copy that ran belongs to the
+// file's project (installed under its node_modules/, or the file is inside this checkout), which
+// still resolves when the project is cloned elsewhere; anywhere else init writes no `$schema` and
+// says so once, with what to do.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL, fileURLToPath } from 'node:url';
@@ -47,48 +49,73 @@ function loaderAccepts(json: unknown): boolean {
   }
 }
 
+/** The note init prints once when it wrote a file without `$schema`. */
+const NO_SCHEMA = 'no "$schema" line written: batch-sync is not installed in this project';
+
 describe('init writes $schema, and a JSON Schema validator reads the file through it', () => {
-  test('from this checkout: the absolute file:// URL of its schemas/, in each profile and the plan', async () => {
+  test('from this checkout, into a folder inside it: a path relative to the file, in each profile and the plan', async () => {
+    const scratch = join(ROOT, '.batch-sync');
+    mkdirSync(scratch, { recursive: true });
+    const dir = mkdtempSync(join(scratch, 'init-schema-'));
+    try {
+      copySamples(dir);
+      const init = await runCli(['init', join(dir, 'vendedores.csv'), join(dir, 'ventas.csv')]);
+      expect(init.code, init.stderr).toBe(0);
+      expect(init.stdout).not.toContain(NO_SCHEMA);
+
+      const plan = JSON.parse(readFileSync(join(dir, 'batch-sync.config.json'), 'utf8'));
+      expect(Object.keys(plan)[0]).toBe('$schema');
+      expect(plan.$schema).toBe('../../schemas/batch-sync.config.schema.json');
+      expect(schemaOf(join(dir, 'batch-sync.config.json')).validate(plan)).toBe(true);
+
+      for (const name of ['vendedores.profile.json', 'ventas.profile.json']) {
+        const file = join(dir, name);
+        const profile = JSON.parse(readFileSync(file, 'utf8'));
+        expect(Object.keys(profile)[0], name).toBe('$schema');
+        expect(profile.$schema, name).toBe('../../schemas/profile.schema.json');
+      }
+
+      // vendedores is complete as written; ventas holds the placeholder init lists: both say so
+      const sellers = schemaOf(join(dir, 'vendedores.profile.json'));
+      const sellersProfile = JSON.parse(readFileSync(join(dir, 'vendedores.profile.json'), 'utf8'));
+      expect(sellers.validate(sellersProfile), sellers.errors().join('\n')).toBe(true);
+      expect(loaderAccepts(sellersProfile)).toBe(true);
+
+      const sales = schemaOf(join(dir, 'ventas.profile.json'));
+      const salesProfile = JSON.parse(readFileSync(join(dir, 'ventas.profile.json'), 'utf8'));
+      expect(sales.validate(salesProfile)).toBe(false);
+      // ajv says it plainly; an editor shows the schema's errorMessage ("left by init for you to decide…")
+      expect(sales.errors()).toContain('/fields/currentStage.pipelineName/const must NOT be valid');
+      expect(loaderAccepts(salesProfile)).toBe(false);
+      salesProfile.fields['currentStage.pipelineName'].const = 'Ventas';
+      expect(sales.validate(salesProfile), sales.errors().join('\n')).toBe(true);
+      expect(loaderAccepts(salesProfile)).toBe(true);
+
+      // a mistake an editor should underline: a field the item does not have, a wrong type
+      expect(sales.validate({ ...salesProfile, fields: { ...salesProfile.fields, amonut: 'Monto' } })).toBe(false);
+      expect(sales.errors()).toContain('/fields must NOT have additional properties');
+      expect(sales.validate({ ...salesProfile, decimal: 1 })).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("from this checkout, into a folder outside it: no $schema (never this machine's path), and one note saying what to do", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'init-schema-'));
     copySamples(dir);
     const init = await runCli(['init', join(dir, 'vendedores.csv'), join(dir, 'ventas.csv')]);
     expect(init.code, init.stderr).toBe(0);
-
-    const plan = JSON.parse(readFileSync(join(dir, 'batch-sync.config.json'), 'utf8'));
-    expect(Object.keys(plan)[0]).toBe('$schema');
-    expect(plan.$schema).toBe(pathToFileURL(join(ROOT, 'schemas/batch-sync.config.schema.json')).href);
-    expect(schemaOf(join(dir, 'batch-sync.config.json')).validate(plan)).toBe(true);
-
-    for (const name of ['vendedores.profile.json', 'ventas.profile.json']) {
-      const file = join(dir, name);
-      const profile = JSON.parse(readFileSync(file, 'utf8'));
-      expect(Object.keys(profile)[0], name).toBe('$schema');
-      expect(profile.$schema, name).toBe(pathToFileURL(join(ROOT, 'schemas/profile.schema.json')).href);
+    expect(init.stdout.split(NO_SCHEMA).length - 1).toBe(1);
+    expect(init.stdout).toContain('npm install --save-dev batch-sync');
+    for (const name of ['batch-sync.config.json', 'vendedores.profile.json', 'ventas.profile.json']) {
+      const text = readFileSync(join(dir, name), 'utf8');
+      expect(JSON.parse(text), name).not.toHaveProperty('$schema');
+      expect(text, name).not.toContain(ROOT);
+      expect(text, name).not.toContain('file:');
     }
-
-    // vendedores is complete as written; ventas holds the placeholder init lists: both say so
-    const sellers = schemaOf(join(dir, 'vendedores.profile.json'));
-    const sellersProfile = JSON.parse(readFileSync(join(dir, 'vendedores.profile.json'), 'utf8'));
-    expect(sellers.validate(sellersProfile), sellers.errors().join('\n')).toBe(true);
-    expect(loaderAccepts(sellersProfile)).toBe(true);
-
-    const sales = schemaOf(join(dir, 'ventas.profile.json'));
-    const salesProfile = JSON.parse(readFileSync(join(dir, 'ventas.profile.json'), 'utf8'));
-    expect(sales.validate(salesProfile)).toBe(false);
-    // ajv says it plainly; an editor shows the schema's errorMessage ("left by init for you to decide…")
-    expect(sales.errors()).toContain('/fields/currentStage.pipelineName/const must NOT be valid');
-    expect(loaderAccepts(salesProfile)).toBe(false);
-    salesProfile.fields['currentStage.pipelineName'].const = 'Ventas';
-    expect(sales.validate(salesProfile), sales.errors().join('\n')).toBe(true);
-    expect(loaderAccepts(salesProfile)).toBe(true);
-
-    // a mistake an editor should underline: a field the item does not have, a wrong type
-    expect(sales.validate({ ...salesProfile, fields: { ...salesProfile.fields, amonut: 'Monto' } })).toBe(false);
-    expect(sales.errors()).toContain('/fields must NOT have additional properties');
-    expect(sales.validate({ ...salesProfile, decimal: 1 })).toBe(false);
   });
 
-  test('from a project with batch-sync under node_modules/: a relative path into it, and a file:// URL for a file outside the project', async () => {
+  test('from a project with batch-sync under node_modules/: a relative path into it; no $schema for a file outside the project', async () => {
     const project = mkdtempSync(join(tmpdir(), 'init-installed-'));
     const installed = join(project, 'node_modules/batch-sync');
     mkdirSync(installed, { recursive: true });
@@ -110,7 +137,9 @@ describe('init writes $schema, and a JSON Schema validator reads the file throug
     copySamples(elsewhere);
     const outside = installedCli(['init', join(elsewhere, 'vendedores.csv'), '--resource', 'sales-profile']);
     expect(outside.status, outside.stderr).toBe(0);
-    const far = schemaOf(join(elsewhere, 'vendedores.profile.json'));
-    expect(far.ref).toBe(pathToFileURL(join(installed, 'schemas/profile.schema.json')).href);
+    expect(outside.stdout).toContain(NO_SCHEMA);
+    const far = readFileSync(join(elsewhere, 'vendedores.profile.json'), 'utf8');
+    expect(JSON.parse(far)).not.toHaveProperty('$schema');
+    expect(far).not.toContain(project);
   }, 60_000);
 });

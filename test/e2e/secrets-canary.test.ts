@@ -124,3 +124,27 @@ test('the notification and the pings never carry the key, even when the server q
     await hooks.close();
   }
 });
+
+// Issue 36 row 7: a key pasted as userinfo into --base-url whose characters end the URL's
+// authority early (`/`, `?`, `#`, `\`) parsed as a host name, which the errors then showed
+test.each([
+  'https://CANARY/key-abc@api.example.com',
+  'https://user:CANARY?x@api.example.com',
+  'https://CANARY#frag@api.example.com',
+  'https://CANARY@api.example.com',
+])('a key pasted as userinfo into --base-url (%s) is refused without a word of it', async (pattern) => {
+  const key = 'Canarykey-5f1e2d3c4b5a69788796a5b4';
+  const { dir, file } = accountsFile(1);
+  for (const base of [pattern.replace('CANARY', key), pattern.replace('CANARY', encodeURIComponent(key))]) {
+    const r = await runCli(['push', file], { BATCH_SYNC_API_KEY: 'another-key-0123456789abcdef', BATCH_SYNC_BASE_URL: base });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(
+      /^error: (the base URL must not contain credentials \(user:password@\)|BATCH_SYNC_BASE_URL "https:\/\/…@api\.example\.com" is not a URL)/,
+    );
+    for (const text of [r.stdout, r.stderr]) {
+      expect(text.toLowerCase()).not.toContain('canarykey');
+      expect(text).not.toContain('5f1e2d3c');
+    }
+    expect(readdirSync(dir).join(' ')).not.toContain('canary');
+  }
+});

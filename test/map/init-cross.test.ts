@@ -27,7 +27,6 @@ test("no users file (Salesforce Data Loader): a sales-profile job derived from t
   expect(r.err).toBe('');
   expect(r.code).toBe(0);
   expect(json(join(dir, 'Opportunity.sales-profile.profile.json'))).toEqual({
-    $schema: expect.stringMatching(/^file:\/\/.*\/schemas\/profile\.schema\.json$/),
     resource: 'sales-profile',
     reader: { delimiter: ',', encoding: 'utf-8', headerRow: 1 },
     timeZone: 'UTC',

@@ -102,7 +102,7 @@ describe('lookup', () => {
       /^profile opportunity\.profile\.json: fields\.ownerExternalId\.lookup\.value: column "E-mail" is not in User\.csv; close matches: "Email"/,
     );
     const missing = await mapperFor(dir, deal({ column: 'OwnerId', lookup: { ...LOOKUP, file: 'Users.csv' } })).catch((e: unknown) => e);
-    expect((missing as Error).message).toMatch(/Users\.csv: no such file/);
+    expect((missing as Error).message).toMatch(/^profile opportunity\.profile\.json: fields\.ownerExternalId\.lookup: Users\.csv does not exist/);
   });
 
   test('bounded: past the cap, one line saying so and naming the file', async () => {

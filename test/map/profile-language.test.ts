@@ -116,7 +116,9 @@ describe('rowHash', () => {
     expect(profileError(account({ externalId: { rowHash: true, column: 'Company' }, name: 'Company' }))).toContain(
       'fields.externalId: give only one of "column", "rowHash"',
     );
-    expect(profileError(account({ externalId: {}, name: 'Company' }))).toContain('fields.externalId: give one of "column", "const", "template" or "rowHash"');
+    expect(profileError(account({ externalId: {}, name: 'Company' }))).toContain(
+      'fields.externalId: give one of "column", "const", "template", "rowHash" or "latestOf"',
+    );
     expect(() => mapper(account({ externalId: { rowHash: ['Company', 'Ciudad'] }, name: 'Company' }), HEADER)).toThrow(
       /fields\.externalId\.rowHash\[1\]: column "Ciudad" is not in accounts\.csv/,
     );

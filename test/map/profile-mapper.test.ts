@@ -176,7 +176,7 @@ describe('profile validation points at the profile field', () => {
       /fields\.title: give only one of "column", "const"/,
     );
     expect(profileError({ ...base, fields: { ...base.fields, title: { trim: true } } })).toMatch(
-      /fields\.title: give one of "column", "const", "template" or "rowHash"/,
+      /fields\.title: give one of "column", "const", "template", "rowHash" or "latestOf"/,
     );
     expect(profileError({ ...base, timeZone: 'America/Sao Paulo' })).toMatch(/timeZone: "America\/Sao Paulo" is not an IANA time zone/);
     expect(profileError({ ...base, colour: 1 })).toMatch(/colour/);

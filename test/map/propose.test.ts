@@ -267,7 +267,6 @@ describe('batch-sync init', () => {
     expect(deals).toMatchObject({ resource: 'deal', decimal: ',', fields: { ownerExternalId: { column: 'Vendedor' }, agentExternalId: { column: 'Agente' } } });
     const plan = JSON.parse(readFileSync(join(dir, 'batch-sync.config.json'), 'utf8'));
     expect(plan).toEqual({
-      $schema: expect.stringMatching(/^file:\/\/.*\/schemas\/batch-sync\.config\.schema\.json$/),
       jobs: [
         { file: 'vendedores.csv', resource: 'sales-profile', profile: 'vendedores.profile.json' },
         { file: 'ventas.csv', resource: 'deal', profile: 'ventas.profile.json' },

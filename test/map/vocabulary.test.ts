@@ -52,12 +52,40 @@ describe('kinds from file and object names', () => {
     ['olist_closed_deals_dataset.csv', 'deal'],
     ['sales_pipeline.csv', 'deal'],
     ['sales_teams.csv', 'sales-profile'],
+    // issue 33: a sales-profile file needs a seller's name (or the deals pointing at it)
+    ['team.csv', 'sales-profile'],
+    ['equipe-comercial.csv', 'sales-profile'],
+    ['sales_reps.csv', 'sales-profile'],
+    ['vendedoras.csv', 'sales-profile'],
+    ['hubspot_owners.csv', 'sales-profile'],
   ])('%s → %s', (file, kind) => {
     expect(kindFromFileName(file)?.resource).toBe(kind);
   });
 
   test.each(['misc.csv', 'export-2024.csv', 'data_dictionary.csv', 'products.csv'])('%s names no kind', (file) => {
     expect(kindFromFileName(file)).toBeUndefined();
+  });
+
+  // issue 33: customer records, which the API has no kind for, are named too (and never sellers)
+  test.each([
+    'Contact.csv', // Salesforce
+    'Lead.csv',
+    'contacts.csv', // Dynamics 365, HubSpot, Zoho
+    'hubspot_contacts.csv',
+    'all-contacts.csv',
+    'persons-12345.csv', // Pipedrive
+    'people-4521-2024.csv',
+    'Leads_001.csv',
+    'pessoas.csv',
+    'contatos.xlsx',
+    'contactos.csv',
+    'personas.csv',
+    'prospectos.csv',
+  ])('%s holds customer records: no kind, and the guess says so', (file) => {
+    expect(kindFromFileName(file)).toBeUndefined();
+    const g = guessResource(['Name', 'Email'], file);
+    expect(g.resource).toBeUndefined();
+    expect(g.customers).toBe('customer contacts (Name, Email)');
   });
 });
 

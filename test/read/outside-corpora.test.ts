@@ -86,9 +86,29 @@ const DIFFERENT: Record<string, { refused?: string; ragged?: true; reads?: Readi
   'core-036': { refused: 'file is empty', why: 'an empty file is an input error' },
   'parse-113': { refused: 'file is empty', why: 'an empty file is an input error' },
   'parse-126': { refused: 'file is empty', why: 'an empty file is an input error' },
-  'core-060': { refused: 'duplicate column', why: 'PapaParse renames duplicate header names (A_1); batch-sync refuses them rather than guess which is meant' },
-  'core-062': { refused: 'duplicate column', why: 'PapaParse renames duplicate header names; batch-sync refuses them' },
-  'core-063': { refused: 'duplicate column', why: 'PapaParse renames duplicate header names; batch-sync refuses them' },
+  // PapaParse reads a repeated name's later copies as A_1, A_2; batch-sync as "A (2)", "A (3)" (docs/reading-exports.md)
+  'core-060': {
+    reads: { header: ['A', 'A (2)', 'A (3)', 'A (4)'], rows: [{ A: '1', 'A (2)': '2', 'A (3)': '3', 'A (4)': '4' }], unreadable: 0 },
+    why: 'repeated header names: PapaParse writes A_1, A_2; batch-sync reads the later copies as "A (2)", "A (3)"',
+  },
+  'core-062': {
+    reads: { header: ['c', 'c (2)', 'c (3)', 'c_1'], rows: [{ c: '1', 'c (2)': '2', 'c (3)': '3', c_1: '4' }], unreadable: 0 },
+    why: 'as core-060; a name the header holds (c_1) is passed over in both',
+  },
+  'core-063': {
+    reads: {
+      header: ['__proto__', '__proto__ (2)', '__proto__ (3)'],
+      rows: [
+        Object.fromEntries([
+          ['__proto__', '1'],
+          ['__proto__ (2)', '2'],
+          ['__proto__ (3)', '3'],
+        ]),
+      ],
+      unreadable: 0,
+    },
+    why: 'as core-060, and __proto__ is a plain column',
+  },
   'parse-069': {
     refused: 'text after a closing quote',
     why: 'PapaParse drops spaces after a closing quote; batch-sync keeps nothing it would have to drop (in a data row the row is unreadable)',

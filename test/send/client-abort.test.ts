@@ -71,7 +71,7 @@ describe('send: cancellation', () => {
     const started = Date.now();
     const result = await client(s.url).send(batch({ signal: ac.signal }));
     // the request was out: the server may have it
-    expect(result).toEqual({ kind: 'cancelled', attempts: 1, inFlight: true });
+    expect(result).toEqual({ kind: 'cancelled', attempts: 1, inFlight: true, mayBeApplied: true });
     expect(Date.now() - started).toBeLessThan(1500);
   });
 
@@ -84,14 +84,14 @@ describe('send: cancellation', () => {
     });
     const result = await c.send(batch({ signal: ac.signal }));
     // between attempts: what the last one met is kept for the row's reason
-    expect(result).toEqual({ kind: 'cancelled', attempts: 1, inFlight: false, lastError: expect.objectContaining({ status: 503 }) });
+    expect(result).toEqual({ kind: 'cancelled', attempts: 1, inFlight: false, lastError: expect.objectContaining({ status: 503 }), mayBeApplied: false });
     expect(s.requests).toHaveLength(1);
   });
 
   it('an already-aborted signal sends nothing', async () => {
     const s = await server();
     const result = await client(s.url).send(batch({ signal: AbortSignal.abort() }));
-    expect(result).toEqual({ kind: 'cancelled', attempts: 0, inFlight: false });
+    expect(result).toEqual({ kind: 'cancelled', attempts: 0, inFlight: false, mayBeApplied: false });
     expect(s.requests).toHaveLength(0);
   });
 });

@@ -2,12 +2,17 @@
 // profiles' id made the way the deals name their owners (`{First Name|slug}-{Last Name|slug}` when
 // the deals say `Alan Ross`), a `lookup` when the deals' owner column holds another column of the
 // users file (`OwnerId` → User.csv `Id`), and, when no file of the run holds sales profiles, a job
-// deriving them from the deals' owner column. Pure: proposals in, edits, notes and new jobs out.
+// deriving them from the deals' owner column; and a number column that holds another file's ids
+// (`Organização` = the organizations' `ID`) kept as text. Pure: proposals in, edits, notes and new
+// jobs out.
 import { basename, dirname, relative, sep } from 'node:path';
 import type { Resource } from '../../contract/resources.js';
 import { FILL_IN } from '../load-profile.js';
 import { slug } from '../transforms/text.js';
 import { derive } from './cross-files.js';
+import { namesAnId } from './ids.js';
+import { squash } from './synonyms.js';
+import { KIND_NAMES } from './vocabulary.js';
 
 export interface CrossFile {
   /** The file as given. */
@@ -117,4 +122,48 @@ export function deriveSalesProfiles(files: readonly CrossFile[], ownersOut: (dea
       const from = column ? `its owner column "${column}"` : 'the owner id you fill in';
       return { file: deals.file, out: ownersOut(deals), profile, reason: `derived from ${from}: no file of the run holds sales profiles` };
     });
+}
+
+/** The ids a file's records carry: its externalId as proposed, and every column named like an id. */
+function idsOf(f: CrossFile): Set<string> {
+  const ids = new Set(derive(fieldsOf(f).externalId, f.rows) ?? []);
+  for (const h of f.header.filter(namesAnId)) for (const r of f.rows) if (r[h]?.trim()) ids.add(r[h].trim());
+  return ids;
+}
+
+/** `Organização`, `Associated Company`: a header naming the other file's kind or file (small counts meet small ids by chance). */
+function namesFile(column: string, f: CrossFile): boolean {
+  const words = new Set(
+    [
+      ...KIND_NAMES[f.resource],
+      ...basename(f.file)
+        .replace(/\.[^.]+$/, '')
+        .split(/[^\p{L}\p{N}]+/u),
+    ]
+      .map(squash)
+      .filter((w) => w.length > 2),
+  );
+  return column.split(/[^\p{L}\p{N}]+/u).some((w) => words.has(squash(w)));
+}
+
+/**
+ * A custom field proposed as a number whose header names another file's kind (`Organização`) and
+ * whose values are (four in five) that file's ids refers to it: its type is string.
+ */
+export function keepReferencesText(files: readonly CrossFile[], notes: string[]): void {
+  const ids = files.map((f) => ({ file: f.file, ids: idsOf(f), of: f }));
+  for (const f of files) {
+    for (const spec of (f.profile.customFields ?? []) as Record<string, unknown>[]) {
+      const column = spec.column;
+      if (spec.type !== 'number' || typeof column !== 'string') continue;
+      const values = [...new Set(f.rows.map((r) => (r[column] ?? '').trim()).filter(Boolean))];
+      const found = (o: (typeof ids)[number]) => values.filter((v) => o.ids.has(v)).length;
+      const other = values.length ? ids.find((o) => o.file !== f.file && namesFile(column, o.of) && found(o) * 5 >= values.length * 4) : undefined;
+      if (!other) continue;
+      spec.type = 'string';
+      notes.push(
+        `${basename(f.file)}: "${column}" holds ids of ${basename(other.file)} (${found(other)} of ${values.length} sampled values): a text custom field, not a number`,
+      );
+    }
+  }
 }

@@ -4,7 +4,7 @@
 // then one of unique codes. Without one, the caller falls back to the record's name or to `rowHash`:
 // an id made from the row's content.
 import { guessDateFormat } from './guess.js';
-import { idLikeHeader, isPhoneHeader, squash } from './synonyms.js';
+import { idLikeHeader, idWordHeader, isPhoneHeader, squash } from './synonyms.js';
 
 export interface ColumnFacts {
   /** The non-empty cells, trimmed. */
@@ -52,3 +52,17 @@ export function uniqueIdColumn(
   if (codes) return { column: codes, why: 'holds unique codes', example: facts(codes).values[0]! };
   return undefined;
 }
+
+/**
+ * A column that names an id (`ID`, `Record ID`, `ID da organização`, `Organização - ID`, `código`,
+ * `Deal ID`, `org_id`, `OwnerId`, `associatedcompanyid`, `Associated Company IDs`): its values are text however numeric
+ * they look, so init never proposes it as a number (`00417` and `12` are codes, never summed).
+ * `Número de …` is not one: it counts as often as it names.
+ */
+export function namesAnId(header: string): boolean {
+  if (idWordHeader(header) || /(^|[._\s])(ids?|referenceid|externalid)(__c)?$/i.test(header) || /[a-z]Ids?$/.test(header)) return true;
+  // all lower case, HubSpot's way: `associatedcompanyid`, `dealid`, `vid`
+  return OBJECT_ID.test(squash(header));
+}
+
+const OBJECT_ID = /^(vid|uuid|guid)$|(company|contact|deal|owner|account|user|person|lead|organi[sz]ation|org|opportunity|pipeline|ticket)ids?$/;

@@ -104,6 +104,9 @@ export function reviseProposal(
       changed = true;
       if (next) {
         out[field] = next;
+        // a column that was a custom field feeds the field now, not both
+        const twice = customs.findIndex((x) => x.column === next.column);
+        if (twice >= 0) customs.splice(twice, 1);
         notes.push(`${field}: ${why}; ${howMapped(next)} is taken instead`);
       } else {
         out[field] = { const: `${FILL_IN}: value or column for ${field}>` };

@@ -4,8 +4,9 @@
 // becomes a placeholder. Pure: the sample in, specs and notes out.
 import { basename } from 'node:path';
 import { type ColumnFacts, isUniqueKey, namedLikeId, uniqueIdColumn } from './ids.js';
-import { FULL_NAME, SYNONYMS, WON_STAGE, squash } from './synonyms.js';
-import { activityTypeMap, activityTypeOf, booleanMap, currencyNameMap, directionMap } from './value-maps.js';
+import { FULL_NAME, SYNONYMS, squash } from './synonyms.js';
+import { activityTypeMap, activityTypeOf, currencyNameMap, directionMap } from './value-maps.js';
+import { wonRule } from './won.js';
 import { kindFromFileName } from './guess-resource.js';
 import { slug } from '../transforms/text.js';
 
@@ -32,8 +33,6 @@ const CURRENCY_SIGNS: [RegExp, string][] = [
   [/£/, 'GBP'],
   [/US\$|USD/, 'USD'],
 ];
-const STATUS = new Set(['status', 'estado', 'situacion', 'situacao', 'statecode', 'state']);
-const WON_DATE = new Set(['wondate', 'wontime', 'fechaganada', 'fechadeganado', 'datadeganho', 'closedwondate']);
 const taken = (c: RuleContext) => new Set([...c.used, ...Object.values(c.fields).flatMap((s) => (typeof s.column === 'string' ? [s.column] : []))]);
 
 export function dealRules(c: RuleContext): void {
@@ -93,42 +92,6 @@ function currencyRule({ fields, facts, notes }: RuleContext): void {
   } else if (values.some((v) => v !== v.toUpperCase())) {
     fields['amount.currency']!.transform = 'upper';
     notes.push(`amount.currency: "${currency}" has lower-case codes in the sample; they are upper-cased (ISO-4217)`);
-  }
-}
-
-/** A won flag: a checkbox column (`1`/empty), else won-looking values of the stage or a status column, else a won date. */
-function wonRule(c: RuleContext): void {
-  const { fields, header, facts, notes, rows } = c;
-  const flag = fields.isWon?.column as string | undefined;
-  if (flag) {
-    const f = facts(flag);
-    const map = booleanMap(f.values);
-    if (!f.values.length) delete fields.isWon;
-    else if (map && f.empty > 0) {
-      fields.isWon = { column: flag, map, default: false };
-      const shown = Object.keys(map).map((k) => `"${k}"`);
-      notes.push(
-        `isWon: "${flag}" holds ${shown.join(' or ')} or is empty (empty in ${f.empty} of ${rows} sampled rows): ${shown.join(', ')} is ${map[Object.keys(map)[0]!]}, empty is false`,
-      );
-      return;
-    } else return;
-  }
-  if (fields.isWon) return;
-  const stage = fields['currentStage.value']?.column as string | undefined;
-  const candidates = [stage, ...header.filter((h) => STATUS.has(squash(h)))].filter((h): h is string => h !== undefined);
-  for (const column of candidates) {
-    const won = [...new Set(facts(column).values.filter((v) => WON_STAGE.test(v)))];
-    if (!won.length && column !== stage) continue;
-    fields.isWon = { column, map: Object.fromEntries(won.map((w) => [w, true])), otherwise: false };
-    notes.push(
-      `isWon: from "${column}": ${won.length ? won.map((w) => `"${w}"`).join(', ') : 'no value in the sample'} means won; add other won stages to the map`,
-    );
-    if (won.length || column === candidates.at(-1)) return;
-  }
-  const wonDate = header.find((h) => WON_DATE.has(squash(h)));
-  if (wonDate) {
-    fields.isWon = { column: wonDate, map: {}, otherwise: true, default: false };
-    notes.push(`isWon: a deal with a "${wonDate}" is won, one without is not`);
   }
 }
 

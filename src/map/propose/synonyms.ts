@@ -230,6 +230,13 @@ export function idLikeHeader(header: string): boolean {
   return NUMBER_WORDS.has(words[0]!) && !isPhoneHeader(header);
 }
 
+/** A header whose first or last word is an id word (`ID da organização`, `Organização - ID`, `código`, `org_id`, `Company IDs`). */
+export function idWordHeader(header: string): boolean {
+  const words = wordsOf(header);
+  const ends = [words[0], words.at(-1)];
+  return ends.some((w) => w !== undefined && (ID_WORDS.has(w) || w === 'ids'));
+}
+
 /** A phone number's column (`Número de teléfono`, `Celular`): never an id, however unique its values. */
 export const isPhoneHeader = (header: string) => wordsOf(header).some((w) => PHONE_WORDS.has(w));
 
@@ -259,4 +266,4 @@ export const FULL_NAME = [
 ];
 
 /** Stage values that mean a deal is won, for proposing `isWon` from the stage column. */
-export const WON_STAGE = /\b(won|ganad[oa]|ganh[oa]|gan[oó]|fechad[oa] ganh[oa]|cerrad[oa] ganad[oa]|closed won)\b/i;
+export const WON_STAGE = /\b(won|ganad[oa]|ganh[oa]|gan[oó]|fechad[oa] ganh[oa]|cerrad[oa] ganad[oa]|closed ?won)\b/i;

@@ -1,9 +1,10 @@
 // Words CRMs write where the API wants its own: currency names (`US Dollar`, `Real brasileño`) for
-// ISO-4217 codes, activity kinds for CALL/EMAIL/MEET, directions for INBOUND/OUTBOUND, and `1`/empty
-// checkboxes for booleans. init proposes a value map only when every sampled value has a word here,
+// ISO-4217 codes, activity kinds for CALL/EMAIL/MEET, directions for INBOUND/OUTBOUND, a deal's
+// status (`Ganho`/`Perdido`/`Aberto`, HubSpot's `closedwon`) for isWon, and `1`/empty checkboxes for
+// booleans. init proposes a value map only when every sampled value has a word here,
 // so nothing is guessed: a value the sample did not show is a row error naming it, not a silent default.
 import { squash } from './synonyms.js';
-import { parseBoolean } from '../transforms/text.js';
+import { fold, parseBoolean } from '../transforms/text.js';
 
 const table = (entries: Record<string, string>) => new Map(Object.entries(entries).flatMap(([code, names]) => names.split('|').map((n) => [squash(n), code])));
 
@@ -39,6 +40,15 @@ const DIRECTIONS = table({
   OUTBOUND: 'Outbound|Outgoing|Sent|Saliente|Salida|Enviado|Enviada|Saída',
 });
 
+// a deal's status: won is true; lost, open and deleted are not won
+const DEAL_STATUS = table({
+  true: 'Won|Closed Won|closedwon|Ganho|Ganha|Fechado ganho|Fechada ganha|Ganado|Ganada|Cerrado ganado|Cerrada ganada|Gagné|Gewonnen',
+  false:
+    'Lost|Closed Lost|closedlost|Open|Opened|Deleted|Perdido|Perdida|Fechado perdido|Fechada perdida|Aberto|Aberta|Em aberto|' +
+    'Excluído|Excluída|Cerrado perdido|Cerrada perdida|Abierto|Abierta|Eliminado|Eliminada|Perdu|Ouvert|Verloren|Offen|' +
+    'In progress|Em andamento|En curso|En progreso|Pending|Pendiente|Pendente',
+});
+
 /** Every distinct sampled value through the table, or undefined when one has no entry. */
 function mapAll(values: readonly string[], words: Map<string, string>): Record<string, string> | undefined {
   const distinct = [...new Set(values)];
@@ -55,6 +65,13 @@ function mapAll(values: readonly string[], words: Map<string, string>): Record<s
 export const currencyNameMap = (values: readonly string[]) => mapAll(values, CURRENCY_NAMES);
 export const activityTypeMap = (values: readonly string[]) => mapAll(values, ACTIVITY_TYPES);
 export const directionMap = (values: readonly string[]) => mapAll(values, DIRECTIONS);
+
+/** A deal status column (`Won/Lost/Open`, `Ganho/Perdido/Aberto`, `closedwon/closedlost`) as isWon, when every sampled value is one and one says won or lost. */
+export function dealStatusMap(values: readonly string[]): Record<string, boolean> | undefined {
+  const map = mapAll(values, DEAL_STATUS);
+  const decided = map && Object.keys(map).some((v) => map[v] === 'true' || /lost|perd|closed/i.test(fold(v)));
+  return decided ? Object.fromEntries(Object.entries(map).map(([v, won]) => [v, won === 'true'])) : undefined;
+}
 /** The activity type a file name or record type names (`Emails.csv` → EMAIL). */
 export const activityTypeOf = (word: string) => ACTIVITY_TYPES.get(squash(word));
 

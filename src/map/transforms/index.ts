@@ -3,7 +3,7 @@
 import type { LeafKind } from '../target-fields.js';
 import type { TextTransform, TransformName } from '../profile-schema.js';
 import { isoDate, isoDateTime, parseDate, type DateFormat } from './dates.js';
-import { parseDecimal, parseInteger, type DecimalMark } from './numbers.js';
+import { exactNumber, parseDecimal, parseInteger, type DecimalMark } from './numbers.js';
 import { remembered } from './remembered.js';
 import { BOOLEAN_WORDS_HELP, parseBoolean, slug, splitName } from './text.js';
 import type { ZoneClock } from './time-zone.js';
@@ -23,6 +23,12 @@ export class Failure {
 }
 export type Conversion = (s: string) => unknown;
 
+/** A decimal text as the JSON number meaning exactly it, or the failure saying why none does. */
+function asNumber(text: string): number | Failure {
+  const n = exactNumber(text);
+  return n.ok ? n.value : new Failure(n.reason);
+}
+
 export interface ConversionSettings {
   decimal: DecimalMark | 'auto';
   dateFormat: DateFormat;
@@ -40,12 +46,12 @@ export function conversionFor(name: TransformName | undefined, kind: LeafKind, s
     case 'number':
       return (v) => {
         const r = parseDecimal(v, s.decimal);
-        return r.ok ? (wantsNumber ? Number(r.value) : r.value) : new Failure(r.reason);
+        return r.ok ? (wantsNumber ? asNumber(r.value) : r.value) : new Failure(r.reason);
       };
     case 'integer':
       return (v) => {
         const r = parseInteger(v, s.decimal);
-        return r.ok ? (wantsNumber ? Number(r.value) : r.value) : new Failure(r.reason);
+        return r.ok ? (wantsNumber ? asNumber(r.value) : r.value) : new Failure(r.reason);
       };
     case 'boolean':
       return (v) => parseBoolean(v) ?? new Failure(`"${v}" is not a yes/no value (${BOOLEAN_WORDS_HELP}); add a "map"`);

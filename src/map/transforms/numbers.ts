@@ -165,3 +165,44 @@ export function parseInteger(raw: string, decimal: DecimalMark | 'auto' = 'auto'
   if (/[1-9]/.test(fraction)) return { ok: false, reason: `"${raw}" is not a whole number` };
   return { ok: true, value: whole === '-0' ? '0' : whole! };
 }
+
+/** A decimal text without sign noise: no leading zeros, no trailing fraction zeros (`-0012.500` → `-12.5`). */
+function canonicalDecimal(text: string): string {
+  const negative = text.startsWith('-');
+  let [whole = '', fraction = ''] = (negative ? text.slice(1) : text).split('.');
+  whole = whole.replace(/^0+(?=\d)/, '');
+  fraction = fraction.replace(/0+$/, '');
+  const body = fraction ? `${whole}.${fraction}` : whole;
+  return negative && body !== '0' ? `-${body}` : body;
+}
+
+/** A double's shortest text (`String(n)`) written without an exponent: `1e+21` → `1000000000000000000000`. */
+function plainDecimal(n: number): string {
+  const text = String(n);
+  const m = /^(-?)(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(text);
+  if (!m) return text;
+  const [, sign, lead, rest = '', exp] = m;
+  const digits = lead! + rest;
+  const point = 1 + Number(exp);
+  const body =
+    point <= 0
+      ? `0.${'0'.repeat(-point)}${digits}`
+      : point >= digits.length
+        ? digits + '0'.repeat(point - digits.length)
+        : `${digits.slice(0, point)}.${digits.slice(point)}`;
+  return sign + body;
+}
+
+/**
+ * A decimal text (`-12.50`, as parseDecimal gives) as the JSON number that means exactly it, or why
+ * none does: a double holds 15–17 significant digits, so `9007199254740993` would be sent as
+ * `9007199254740992` and `0.1000000000000000000001` as `0.1`. Never rounded on its way to the API.
+ */
+export function exactNumber(text: string): { ok: true; value: number } | { ok: false; reason: string } {
+  const value = Number(text);
+  if (Number.isFinite(value) && canonicalDecimal(plainDecimal(value)) === canonicalDecimal(text)) return { ok: true, value };
+  return {
+    ok: false,
+    reason: `"${text}" cannot be sent exactly as a number: a JSON number keeps about 15 significant digits and this would arrive as ${plainDecimal(value)}; send it as text (type "string")`,
+  };
+}

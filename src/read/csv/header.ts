@@ -1,7 +1,6 @@
 // The header row becomes column names once per file, so rows only have to be zipped onto it.
 
-import { InputError } from '../../errors.js';
-import { at } from '../file-errors.js';
+import { listFirst, renamedList, uniqueNames } from '../repeated-names.js';
 import type { SourceWarning } from '../types.js';
 
 export interface Header {
@@ -27,48 +26,53 @@ function folded(name: string): string {
   return name.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 }
 
-export function buildHeader(file: string, line: number, raw: string[], warnings: SourceWarning[]): Header {
-  const names = raw.map(normalizeHeaderName);
+/**
+ * `column(i)`: how a message names the i-th column (a workbook's by its letter). Repeated names are
+ * read as `Name (2)`, `Name (3)` (read/repeated-names.ts), with one warning listing them.
+ */
+export function buildHeader(file: string, line: number, raw: string[], warnings: SourceWarning[], column = (i: number) => String(i + 1)): Header {
+  const written = raw.map(normalizeHeaderName);
   let unnamedAtEnd = 0;
-  while (unnamedAtEnd < names.length - 1 && names[names.length - 1 - unnamedAtEnd] === '') unnamedAtEnd++;
+  while (unnamedAtEnd < written.length - 1 && written[written.length - 1 - unnamedAtEnd] === '') unnamedAtEnd++;
+  const unnamed = (i: number) => written[i] === '';
+  const { names, renamed } = uniqueNames(
+    written.map((name, i) => name || `column_${i + 1}`),
+    unnamed,
+  );
   if (unnamedAtEnd > 0) {
     const first = names.length - unnamedAtEnd;
-    const called = names
-      .slice(first)
-      .map((_, k) => `"column_${first + k + 1}"`)
-      .join(', ');
+    // bounded: 100,000 trailing delimiters make one short line, not one naming each column
+    const called = listFirst(unnamedAtEnd, (k) => `"${names[first + k]}"`);
     warnings.push({
       file,
       line,
       message: `the header ends with ${unnamedAtEnd === 1 ? 'an empty column' : `${unnamedAtEnd} empty columns`} (a trailing delimiter); read as ${called}, ignored while empty`,
     });
   }
-  for (let i = 0; i < names.length; i++) {
-    if (names[i] === '') {
-      names[i] = `column_${i + 1}`;
-      if (i >= names.length - unnamedAtEnd) continue;
-      warnings.push({ file, line, message: `column ${i + 1} has no name in the header; called it "column_${i + 1}"` });
-    }
+  for (let i = 0; i < names.length - unnamedAtEnd; i++) {
+    if (unnamed(i)) warnings.push({ file, line, message: `column ${column(i)} has no name in the header; called it "${names[i]}"` });
   }
-  const exact = new Map<string, number>();
+  const repeats = renamed.filter((r) => !unnamed(r.index));
+  if (repeats.length > 0) {
+    const distinct = new Set(repeats.map((r) => r.from)).size;
+    const list = renamedList(repeats, (r) => ` (column ${column(r.index)})`);
+    warnings.push({
+      file,
+      line,
+      message: `${distinct === 1 ? '1 column name repeats' : `${distinct} column names repeat`}; the later copies are read as ${list}: a profile names them so`,
+    });
+  }
   const loose = new Map<string, number>();
   for (let i = 0; i < names.length; i++) {
+    if (unnamed(i) || names[i] !== written[i]) continue;
     const name = names[i]!;
-    const same = exact.get(name);
-    if (same !== undefined) {
-      const asWritten = raw[same] === raw[i] ? '' : ` (written ${JSON.stringify(raw[same])} and ${JSON.stringify(raw[i])})`;
-      throw new InputError(`${at(file, line)}: duplicate column "${name}" at positions ${same + 1} and ${i + 1}${asWritten}`, {
-        suggestion: 'Rename or remove one of them: each column must have its own name.',
-      });
-    }
-    exact.set(name, i);
     const key = folded(name);
     const similar = loose.get(key);
     if (similar !== undefined) {
       warnings.push({
         file,
         line,
-        message: `columns "${names[similar]}" (${similar + 1}) and "${name}" (${i + 1}) differ only by case or accents; kept as two columns`,
+        message: `columns "${names[similar]}" (${column(similar)}) and "${name}" (${column(i)}) differ only by case or accents; kept as two columns`,
       });
     } else loose.set(key, i);
   }

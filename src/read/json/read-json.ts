@@ -8,6 +8,7 @@ import { DEFAULT_MAX_RECORD_BYTES, type OpenedSource, type ReaderOptions, type S
 import { findRoot, pointerTokens } from './json-root.js';
 import { JsonShapeError } from './json-shape.js';
 import { JsonItemSplitter } from './json-splitter.js';
+import { RepeatedKeys } from './repeated-keys.js';
 import { findUnsafeInteger, lineOfParseError, unsafeIntegerReason } from './unsafe-integer.js';
 
 export async function openJson(file: string, options: ReaderOptions, warnings: SourceWarning[]): Promise<OpenedSource> {
@@ -18,10 +19,11 @@ export async function openJson(file: string, options: ReaderOptions, warnings: S
 
   async function* records(): AsyncGenerator<SourceRecord> {
     const splitter = new JsonItemSplitter(maxItemBytes, path, options.root);
+    const keys = new RepeatedKeys(file, warnings);
     const ready: SourceRecord[] = [];
     let count = 0;
     const onItem = (text: string, line: number) => {
-      ready.push(itemRecord(file, text, line, true));
+      ready.push(itemRecord(file, text, line, true, keys));
     };
     try {
       for await (const chunk of utf8Chunks({ file, encoding, start: bomLength, skip: 0 })) {
@@ -53,8 +55,9 @@ async function itemsPath(file: string, root: string | undefined, source: Paramet
 /**
  * One JSON text → an item. In a JSON array a broken element means the structure around it is not
  * to be trusted either, so it stops the read (`strict`); an NDJSON line is independent of the next.
+ * `keys`: the file's record of repeated keys, which reads both copies of one.
  */
-export function itemRecord(file: string, text: string, line: number, strict: boolean): SourceRecord {
+export function itemRecord(file: string, text: string, line: number, strict: boolean, keys: RepeatedKeys): SourceRecord {
   let item: unknown;
   try {
     // JSON.parse makes `__proto__` an own property, never a prototype: validation reports it as unknown
@@ -66,5 +69,5 @@ export function itemRecord(file: string, text: string, line: number, strict: boo
   }
   const unsafe = findUnsafeInteger(text);
   if (unsafe) return { kind: 'unreadable', file, line, reason: unsafeIntegerReason(text, unsafe, line) };
-  return { kind: 'item', file, line, item };
+  return { kind: 'item', file, line, item: keys.read(text, item, line) };
 }

@@ -6,6 +6,7 @@ import { at } from '../file-errors.js';
 import { sniff } from '../sniff.js';
 import { DEFAULT_MAX_RECORD_BYTES, type OpenedSource, type ReaderOptions, type SourceRecord, type SourceWarning } from '../types.js';
 import { itemRecord } from './read-json.js';
+import { RepeatedKeys } from './repeated-keys.js';
 
 export async function openNdjson(file: string, options: ReaderOptions, warnings: SourceWarning[]): Promise<OpenedSource> {
   const { encoding, bomLength } = await sniff(file, options.encoding, warnings);
@@ -16,9 +17,10 @@ export async function openNdjson(file: string, options: ReaderOptions, warnings:
     let carrySize = 0;
     let line = 1;
     let count = 0;
+    const keys = new RepeatedKeys(file, warnings);
     const take = (bytes: Buffer): SourceRecord | undefined => {
       const text = bytes.toString('utf8').trim(); // also drops the \r of CRLF
-      const record = text === '' ? undefined : itemRecord(file, text, line, false);
+      const record = text === '' ? undefined : itemRecord(file, text, line, false, keys);
       line++;
       return record;
     };

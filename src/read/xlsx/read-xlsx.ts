@@ -63,7 +63,7 @@ export async function openXlsx(file: string, options: ReaderOptions, warnings: S
   if (headerRow.beyond) throw tooWide(where, headerRow.beyond);
   warnings.push(...headerWarnings(file, chosen));
   const first = headerRow.cells.findIndex((c) => c.trim() !== '');
-  const header = buildHeader(`${file}`, headerRow.line, headerRow.cells.slice(first), warnings);
+  const header = buildHeader(`${file}`, headerRow.line, headerRow.cells.slice(first), warnings, (i) => columnLetter(first + i));
   const width = header.names.length;
   // a workbook of several worksheets: its rows' positions name the sheet (`cartera.xlsx[Ventas 2026]:45`)
   const rowsFile = sheets.filter((s) => s.part).length > 1 ? sheetLabel(file, sheet.name) : file;

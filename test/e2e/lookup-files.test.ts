@@ -1,0 +1,63 @@
+// Issue 36 rows 3, 7 and 9: the file a profile's lookup names is opened as the state's files are:
+// a regular file only (a FIFO nobody writes refused at once, never a hang with the lock held), its
+// "columns" echoed only when it reads as a table (never the line of a key file), and a missing one
+// named as the profile wrote it, with the profile's field.
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { expect, test } from 'vitest';
+import { spawnCli, tempFiles } from '../helpers/cli.js';
+
+const KEY = 'CANARYkey-9b8a7c6d5e4f30211203';
+const DEALS = ['Id,Name,Owner,Amount', 'D-1,One,u1,10', 'D-2,Two,u2,20'].join('\n');
+
+function profile(file: string) {
+  const owner = { column: 'Owner', lookup: { file, key: 'Id', value: 'Email' } };
+  return JSON.stringify({
+    resource: 'deal',
+    fields: {
+      externalId: 'Id',
+      title: 'Name',
+      ownerExternalId: owner,
+      agentExternalId: owner,
+      isWon: { const: false },
+      'amount.value': 'Amount',
+      'amount.currency': { const: 'USD' },
+      'currentStage.pipelineName': { const: 'Sales' },
+      'currentStage.value': { const: 'Open' },
+    },
+  });
+}
+
+test('a lookup naming the API key file: refused without a word of the key', async () => {
+  const dir = tempFiles({ 'deals.csv': DEALS, 'api.key': `${KEY}\n`, 'deals.profile.json': profile('api.key') });
+  const r = await spawnCli(['validate', '--profile', 'deals.profile.json', 'deals.csv'], { cwd: dir });
+  expect(r.code).toBe(2);
+  expect(r.stdout + r.stderr).not.toMatch(/canary|9b8a7c6d/i);
+  expect(r.stderr).toMatch(/^error: profile .*ownerExternalId\.lookup: api\.key is not a table/m);
+});
+
+test('a lookup file that is a FIFO nobody writes: refused at once, exit 2', async () => {
+  const dir = tempFiles({ 'deals.csv': DEALS, 'deals.profile.json': profile('users.csv') });
+  execFileSync('mkfifo', [join(dir, 'users.csv')]);
+  const started = Date.now();
+  const r = await spawnCli(['push', '--sandbox', '--profile', 'deals.profile.json', 'deals.csv'], { cwd: dir, timeoutMs: 20_000 });
+  expect(r.code, r.stderr).toBe(2);
+  expect(r.stderr).toMatch(/ownerExternalId\.lookup: users\.csv is a FIFO, not a regular file/);
+  // bounded by the spawn's 20 s kill: a hang would end as a signal, not exit 2
+  expect(Date.now() - started).toBeLessThan(20_000);
+});
+
+test('a missing lookup file is named as the profile wrote it, with the field', async () => {
+  const dir = tempFiles({ 'deals.csv': DEALS, 'deals.profile.json': profile('users.csv') });
+  const r = await spawnCli(['validate', '--profile', 'deals.profile.json', 'deals.csv'], { cwd: dir });
+  expect(r.code).toBe(2);
+  expect(r.stderr).toMatch(/^error: profile deals\.profile\.json: fields\.ownerExternalId\.lookup: users\.csv does not exist/m);
+  expect(r.stderr).not.toContain(dir);
+});
+
+test('a lookup file that is a table still lists its columns when the key column is missing', async () => {
+  const dir = tempFiles({ 'deals.csv': DEALS, 'users.csv': 'UserId,Email\nu1,a@x.com\n', 'deals.profile.json': profile('users.csv') });
+  const r = await spawnCli(['validate', '--profile', 'deals.profile.json', 'deals.csv'], { cwd: dir });
+  expect(r.code).toBe(2);
+  expect(r.stderr).toMatch(/"UserId", "Email"/);
+});
