@@ -30,6 +30,8 @@ export interface Proposed {
   headerAt?: string;
   /** The reader's warnings about the file (title rows passed over, unnamed columns…). */
   warnings: SourceWarning[];
+  /** Fields whose value is asked elsewhere (the owner, in owner.csv): init's check does not count them. */
+  asked?: string[];
 }
 
 export interface Sampled {

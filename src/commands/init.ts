@@ -23,6 +23,9 @@ import { addOptions, givenFlags } from './add-options.js';
 import { NO_SCHEMA_NOTE, schemaRef } from './schema-ref.js';
 import { decideKinds, leftOutLines, sampleFor, targetOf, type Proposed, type Sampled } from './init-sample.js';
 import { tieFiles } from './init-cross.js';
+import { checkedLines, ownerLines } from './init-checked.js';
+import { verifyProposals } from '../run/verify-proposals.js';
+import type { ProfileCheck } from '../rows/check-profile.js';
 import type { Output } from '../report/output.js';
 import { plural } from '../report/plural.js';
 import { examples } from './examples.js';
@@ -65,8 +68,11 @@ async function initOne(file: string, { output, opts, reader, resource }: InitCon
   const out = opts.out ?? profileBeside(file);
   refuseOverInput(file, out);
   const one = proposeFor({ ...(await sampleFor({ file, resource }, opts.sample, reader)), resource }, out, opts);
+  const checks = await verify([one], { output, opts, reader });
   await writeProfile(one, opts.force);
   printProposal(one, output, false);
+  const check = checks?.get(one);
+  if (check) output.out(`\n${checkedLines(check).join('\n')}`);
   if (schemaRef('profile', one.out) === undefined) output.out(`\n${NO_SCHEMA_NOTE}`);
   output.out(`\nnext${one.proposal.fillIn.length ? ' (after filling in)' : ''}: ${invocation()} validate ${file} --profile ${one.out}`);
 }
@@ -113,11 +119,15 @@ async function initMany(args: readonly string[], { output, opts, reader, resourc
   const all = kept.map((s) => proposeFor(s, profileBeside(s.file), opts));
   const tied = tieFiles(all, kept);
   all.push(...tied.derived);
+  const owner = tied.ownerCsv;
   if (!opts.force) {
-    for (const path of [...all.map((p) => p.out), planPath]) {
+    for (const path of [...all.map((p) => p.out), planPath, ...(owner ? [owner.path] : [])]) {
       if (existsSync(path)) throw new UsageError(`${path} already exists`, { suggestion: 'use --force to overwrite it' });
     }
   }
+  // the owner's one row is read by the check (the sales-profile job, the others' lookups)
+  if (owner) await writeFile(owner.path, owner.text, { flag: opts.force ? 'w' : 'wx' });
+  const checks = await verify(all, { output, opts, reader });
   const ordered = inSendOrder(all);
   for (const p of ordered) {
     await writeProfile(p, opts.force);
@@ -128,15 +138,25 @@ async function initMany(args: readonly string[], { output, opts, reader, resourc
   output.out(`wrote ${planPath}: ${ordered.map((p) => `${p.resource} ${p.file}`).join(', then ')}`);
   for (const line of leftOutLines(leftOut)) output.out(line);
   if ([planPath, ...ordered.map((p) => p.out)].some((f) => schemaRef('profile', f) === undefined)) output.out(NO_SCHEMA_NOTE);
-  if (tied.notes.length) output.out(`\nacross files:\n${tied.notes.map((n) => `  - ${n}`).join('\n')}`);
+  // a lookup the check took out (its key repeats) is said under its file's "check:", not proposed here
+  const dropped = ordered.filter((p) => checks?.get(p)?.lookupsFailed.length).map((p) => `${basename(p.file)}: `);
+  const across = tied.notes.filter((n) => !(n.includes('is looked up there') && dropped.some((d) => n.startsWith(d))));
+  if (across.length) output.out(`\nacross files:\n${across.map((n) => `  - ${n}`).join('\n')}`);
+  const owners = checks && ownerLines(ordered.map((p) => ({ ...p, check: checks.get(p)! })));
   output.out(
-    ownersLine(
-      checkOwnersAcrossFiles(
-        ordered.map((p) => ({ file: basename(p.file), resource: p.resource, profile: p.proposal.profile, rows: p.rows, complete: p.complete })),
+    owners?.join('\n') ??
+      ownersLine(
+        checkOwnersAcrossFiles(
+          ordered.map((p) => ({ file: basename(p.file), resource: p.resource, profile: p.proposal.profile, rows: p.rows, complete: p.complete })),
+        ),
       ),
-    ),
   );
-  const fillIn = ordered.flatMap((p) => p.proposal.fillIn.map((f) => `  ${p.out}: ${f.path}: ${f.reason}`));
+  if (checks) {
+    output.out('\nchecked, each profile as written on its file:');
+    for (const p of ordered) output.out(`  ${p.out}: ${checkedLines(checks.get(p)!).join('\n  ')}`);
+  }
+  // the owner is asked in its file's row, every other placeholder in a profile
+  const fillIn = ordered.flatMap((p) => p.proposal.fillIn.map((f) => `  ${p.file === owner?.path ? p.file : p.out}: ${f.path}: ${f.reason}`));
   if (fillIn.length) {
     output.out(`\n${output.color.yellow('fill in before use')} (the profiles are refused until then):`);
     for (const line of fillIn) output.out(line);
@@ -150,6 +170,25 @@ function proposeFor(sampled: Sampled & { resource: Resource }, out: string, opts
   const { file, resource, guessed, header, rows, complete, reader, headerAt, warnings } = sampled;
   const proposal = proposeProfile({ resource, method: opts.method, header, rows, reader, file: basename(file) });
   return { file, out, resource, guessed, proposal, rows, complete, header, headerAt, warnings };
+}
+
+/** The proposals tried on the data and revised (run/verify-proposals.ts), with a progress line on a terminal; undefined with --check-time 0. */
+async function verify(all: readonly Proposed[], { output, opts, reader }: Pick<InitContext, 'output' | 'opts' | 'reader'>) {
+  if (opts.checkTime === 0) return undefined;
+  const stream = output.stderrIsTTY ? output.stderrStream : undefined;
+  let shown = 0;
+  const checks: Map<Proposed, ProfileCheck> = await verifyProposals(all, {
+    method: opts.method,
+    reader,
+    budgetMs: opts.checkTime * 1000,
+    onProgress: (file, rows) => {
+      if (!stream || Date.now() - shown < 200) return;
+      shown = Date.now();
+      stream.write(`\rchecking the proposal on ${basename(file)}: ${rows.toLocaleString('en-US')} rows\x1b[K`);
+    },
+  });
+  if (stream && shown) stream.write('\r\x1b[K');
+  return checks;
 }
 
 function refuseOverInput(file: string, out: string): void {
@@ -190,7 +229,10 @@ function printProposal(p: Proposed, output: Output, many: boolean): void {
   const { proposal, rows, file, resource } = p;
   if (many) output.out(c.bold(`${file}: ${resource}${p.guessed ? ` (${p.guessed})` : ''}`));
   const header = p.headerAt ? `; header on ${p.headerAt}` : '';
-  output.out(`wrote ${p.out} (${resource}, from ${plural(rows.length, 'sample row')} of ${file}${header})`);
+  const sampled = p.complete ? `all ${plural(rows.length, 'row')}` : `the first ${plural(rows.length, 'row')}`;
+  // the owner's file is init's own: its one row is for the user to fill in
+  const from = p.asked && !rows.length ? `reading the row you fill in in ${file}` : `proposed from ${sampled} of ${file}${header}`;
+  output.out(`wrote ${p.out} (${resource}, ${from})`);
   if (p.warnings.length) {
     output.out(`\n${c.yellow('read with warnings')}:`);
     for (const w of p.warnings) output.out(`  ${w.file}${w.line === undefined ? '' : `:${w.line}`}  ${w.message}`);

@@ -33,6 +33,15 @@ export const INIT_OPTIONS = {
     default: 200,
     helpDefault: '200',
   },
+  checkTime: {
+    flag: '--check-time <seconds>',
+    schema: z
+      .number({ error: 'takes a number of seconds' })
+      .min(0, 'takes 0 or more seconds')
+      .describe('how long init may try its proposal on the data before writing it (a longer file is checked on rows spread over it; 0: not tried)'),
+    default: 20,
+    helpDefault: '20',
+  },
   delimiter: READER_OPTIONS.delimiter,
   encoding: READER_OPTIONS.encoding,
   headerRow: READER_OPTIONS.headerRow,

@@ -10,6 +10,7 @@ import { guessDateFormat, guessFileDecimal, guessType, type CellType } from './p
 import { columnFacts, looksLikeCodes, namesAnId, type ColumnFacts } from './propose/ids.js';
 import { isPhoneHeader } from './propose/synonyms.js';
 import { accountRules, activityRules, dealRules, externalIdRule, salesProfileRules, type RuleContext, type Spec } from './propose/rules.js';
+import { fieldCandidates } from './propose/candidates.js';
 import { missingRequired, targetShape } from './target-fields.js';
 import { slug } from './transforms/text.js';
 
@@ -33,6 +34,8 @@ export interface Proposal {
   fillIn: { path: string; reason: string }[];
   /** Choices made that the user should check. */
   notes: string[];
+  /** Per field, what else it could be mapped from, best first: what init tries when its check finds the field invalid in most rows. */
+  candidates?: Record<string, Spec[]>;
 }
 
 /**
@@ -112,7 +115,7 @@ export function proposeProfile(input: ProposeInput): Proposal {
   if (decimal) profile.decimal = decimal;
   profile.fields = fields;
   if (customSpecs.length) profile.customFields = customSpecs;
-  return { profile, mapped: describeFields(fields), customFields, fillIn, notes };
+  return { profile, mapped: describeFields(fields), customFields, fillIn, notes, candidates: fieldCandidates(resource, header, fields, facts) };
 }
 
 /** What each field is mapped from, as init prints it. */
@@ -213,5 +216,7 @@ function describe(s: Spec): string {
         : s.rowHash !== undefined
           ? "rowHash (the row's content)"
           : `const ${JSON.stringify(s.const)}`;
+  const lookup = s.lookup as { file?: string } | undefined;
+  if (lookup) return `${base} (looked up in ${lookup.file})`;
   return s.transform ? `${base} (${s.transform})` : s.map ? `${base} (value map)` : base;
 }

@@ -71,6 +71,12 @@ const EXPORTS: Export[] = [
 function fillIn(listing: string): string[] {
   const lines = listing.split('fill in before use')[1]?.split('\n\n')[0]?.split('\n').slice(1) ?? [];
   return lines.map((line) => {
+    // an owner the export lacks is asked once, in the row of the file init wrote for it
+    const owner = /^ {2}(.+owner\.csv): line 2: /.exec(line);
+    if (owner) {
+      writeFileSync(owner[1]!, 'Role,Owner ID,E-mail,Full name\ndeal owner,deal-owner,deal-owner@example.com,Deal Owner\n');
+      return `${basename(owner[1]!)}: line 2`;
+    }
     const [, profile, path] = /^ {2}(.+\.profile\.json): (\S+): /.exec(line)!;
     const json = JSON.parse(readFileSync(profile!, 'utf8'));
     // `fields.currentStage.pipelineName.const`: the field name itself holds dots
@@ -164,7 +170,7 @@ describe('issue 25: what init tells on each export', () => {
       'salesforce-data-loader/Account.csv: account',
       'salesforce-data-loader/Opportunity.csv: deal',
       'salesforce-data-loader/Task.csv: activity',
-      'salesforce-tree-json/Opportunities.json: sales-profile',
+      'owner.csv: sales-profile',
       'salesforce-tree-json/Accounts.json: account',
       'salesforce-tree-json/Opportunities.json: deal',
       'dynamics365-sales/User.csv: sales-profile',

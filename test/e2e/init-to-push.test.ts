@@ -18,7 +18,7 @@ test('init vendedores.csv ventas.csv, fill in the placeholders it lists, push --
   expect(init.stderr).toBe('');
   expect(init.code).toBe(0);
   expect(init.stdout).toContain('ownerExternalId: "Vendedor" holds codes (e.g. "V-001"), sent as they are');
-  expect(init.stdout).toContain('owners: all 12 distinct owner/agent ids in the sample of ventas.csv are among the ids proposed for vendedores.csv');
+  expect(init.stdout).toContain('owners: all 12 distinct owner/agent ids of ventas.csv are among the ids of vendedores.csv');
 
   // the placeholders, as init lists them: `  <profile>: <path>: <why>` under "fill in before use"
   const listed = init.stdout.split('fill in before use')[1]?.split('\n\n')[0]?.split('\n').slice(1) ?? [];

@@ -82,10 +82,10 @@ test('init\'s owners line agrees with one id: "the 1 distinct owner/agent id …
   const among = tempFiles({ 'sales-profiles.csv': profiles, 'deals.csv': deals('ana') });
   const r = await runCli(['init', join(among, 'sales-profiles.csv'), join(among, 'deals.csv')]);
   expect(r.code, r.stderr).toBe(0);
-  expect(r.stdout).toContain('owners: the 1 distinct owner/agent id in the sample of deals.csv is among the ids proposed for');
+  expect(r.stdout).toContain('owners: the 1 distinct owner/agent id of deals.csv is among the ids of');
   const missing = tempFiles({ 'sales-profiles.csv': profiles, 'deals.csv': deals('bruno') });
   const m = await runCli(['init', join(missing, 'sales-profiles.csv'), join(missing, 'deals.csv')]);
-  expect(m.stdout).toContain('owners: 1 of 1 distinct owner/agent id in the sample of deals.csv is not among the ids proposed for');
+  expect(m.stdout).toContain('owners: 1 of 1 distinct owner/agent id of deals.csv is not among the ids of');
 });
 
 test('validate and push --help say every format they read, .xlsx included', async () => {

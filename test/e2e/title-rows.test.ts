@@ -28,7 +28,7 @@ test.each([
     const profile = join(dir, 'deals.profile.json');
     const init = await spawnCli(['init', file, '--resource', 'deal', '--out', profile]);
     expect(init.code, init.stderr).toBe(0);
-    expect(init.stdout).toContain(`wrote ${profile} (deal, from 12 sample rows of ${file}; header on ${unit} 4)`);
+    expect(init.stdout).toContain(`wrote ${profile} (deal, proposed from all 12 rows of ${file}; header on ${unit} 4)`);
     expect(init.stdout).toContain(
       `${file}:4  the header is ${unit} 4, the first row whose names cover the 11 columns of the rows below it; passed over ${unit}s 1–3 above it`,
     );

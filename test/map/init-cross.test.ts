@@ -44,19 +44,24 @@ test("no users file (Salesforce Data Loader): a sales-profile job derived from t
     { file: 'Task.csv', resource: 'activity', profile: 'Task.profile.json' },
   ]);
   expect(r.out).toContain(`${join(dir, 'Opportunity.csv')}: sales-profile (derived from its owner column "OwnerId": no file of the run holds sales profiles)`);
-  expect(r.out).toContain('owners: the 1 distinct owner/agent id in the sample of Opportunity.csv is among the ids proposed for Opportunity.csv');
+  expect(r.out).toContain('owners: the 1 distinct owner/agent id of Opportunity.csv is among the ids of Opportunity.csv');
 });
 
-test('no owner column at all (Salesforce tree JSON): one owner id to fill in, for the deals and the sales profile derived for it', async () => {
+test('no owner column at all (Salesforce tree JSON): the owner asked once, in one row of owner.csv that the sales profile reads and the deals look up', async () => {
   const dir = copy('salesforce-tree-json', ['Accounts.json', 'Opportunities.json']);
   const r = await init([join(dir, 'Accounts.json'), join(dir, 'Opportunities.json')]);
   expect(r.code).toBe(0);
-  const owners = json(join(dir, 'Opportunities.sales-profile.profile.json'));
-  expect(owners.fields.externalId).toEqual({ const: '<FILL IN: id of the sales profile who owns these deals>' });
-  expect(json(join(dir, 'Opportunities.profile.json')).fields.ownerExternalId).toEqual(owners.fields.externalId);
-  expect(r.out).toMatch(
-    /fill in before use[\s\S]*Opportunities\.sales-profile\.profile\.json: fields\.externalId\.const: id of the sales profile who owns these deals/,
+  expect(readFileSync(join(dir, 'owner.csv'), 'utf8')).toBe(
+    "Role,Owner ID,E-mail,Full name\ndeal owner,,<FILL IN: e-mail of the deals' owner>,<FILL IN: full name of the deals' owner>\n",
   );
+  expect(json(join(dir, 'owner.profile.json')).fields.externalId).toEqual({ column: 'Owner ID' });
+  const lookup = { const: 'deal owner', lookup: { file: 'owner.csv', key: 'Role', value: 'Owner ID' } };
+  expect(json(join(dir, 'Opportunities.profile.json')).fields.ownerExternalId).toEqual(lookup);
+  expect(json(join(dir, 'batch-sync.config.json')).jobs[0]).toEqual({ file: 'owner.csv', resource: 'sales-profile', profile: 'owner.profile.json' });
+  // asked once: no placeholder for the owner in any profile, one line for owner.csv
+  const asked = r.out.split('fill in before use')[1]!.split('\n\n')[0]!;
+  expect(asked).not.toContain('who owns these deals');
+  expect(asked.match(/owner\.csv: line 2: the owner's id/g)).toHaveLength(1);
 });
 
 test("owners named by full name (Dynamics 365): the users' id is the slug of first and last name, and the check counts the one missing", async () => {
@@ -64,9 +69,7 @@ test("owners named by full name (Dynamics 365): the users' id is the slug of fir
   const r = await init([join(dir, 'User.csv'), join(dir, 'Opportunity.csv')]);
   expect(r.code).toBe(0);
   expect(json(join(dir, 'User.profile.json')).fields.externalId).toEqual({ template: '{First Name|slug}-{Last Name|slug}' });
-  expect(r.out).toContain(
-    'owners: 1 of 11 distinct owner/agent ids in the sample of Opportunity.csv is not among the ids proposed for User.csv: "matisha-ladiwala"',
-  );
+  expect(r.out).toContain('owners: 1 of 12 distinct owner/agent ids of Opportunity.csv is not among the ids of User.csv: "matisha-ladiwala"');
 });
 
 test('an owner column holding another column of the users file: the owner is looked up there', async () => {
@@ -78,4 +81,14 @@ test('an owner column holding another column of the users file: the owner is loo
   const lookup = { file: 'users.csv', key: 'Username', value: 'User Code' };
   expect(json(join(dir, 'deals.profile.json')).fields.ownerExternalId).toEqual({ column: 'Owner Username', lookup });
   expect(r.out).toContain('deals.csv: "Owner Username" holds users.csv\'s "Username": the owner is looked up there and its "User Code" sent');
+});
+
+test('a users column whose values repeat in the sample is no lookup key: the owner is not looked up through it', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'init-lookup-'));
+  writeFileSync(join(dir, 'users.csv'), 'User Code,Username,Email\nU-001,jperez,jp@x.example\nU-002,amaria,am@x.example\nU-003,jperez,jp2@x.example\n');
+  writeFileSync(join(dir, 'deals.csv'), 'Deal Id,Title,Owner Username,Amount\nD-1,A,jperez,10\nD-2,B,amaria,20\n');
+  const r = await init([join(dir, 'users.csv'), join(dir, 'deals.csv')]);
+  expect(r.code).toBe(0);
+  expect(json(join(dir, 'deals.profile.json')).fields.ownerExternalId).toEqual({ column: 'Owner Username' });
+  expect(r.out).not.toContain('looked up');
 });

@@ -36,6 +36,11 @@ type Fields = Record<string, Record<string, unknown>>;
 const fieldsOf = (f: CrossFile) => f.profile.fields as Fields;
 const share = (wanted: readonly string[], have: ReadonlySet<string>) => (wanted.length ? wanted.filter((w) => have.has(w)).length / wanted.length : 0);
 
+const repeats = (rows: readonly Record<string, string>[], column: string) => {
+  const values = rows.map((r) => (r[column] ?? '').trim()).filter(Boolean);
+  return new Set(values).size < values.length;
+};
+
 /** The owner ids a deal or activity file's profile derives from its sample. */
 function ownerIds(f: CrossFile): string[] {
   return [...new Set(derive(fieldsOf(f).ownerExternalId, f.rows) ?? [])];
@@ -77,7 +82,10 @@ function lookupOwners(users: CrossFile, referencing: readonly CrossFile[], notes
     const column = spec?.column;
     if (typeof column !== 'string' || spec?.transform) continue;
     const raw = [...new Set(f.rows.map((r) => (r[column] ?? '').trim()).filter(Boolean))];
-    const key = users.header.find((h) => h !== valueColumn && share(raw, new Set(users.rows.map((r) => (r[h] ?? '').trim()))) >= 0.8);
+    // a key that repeats in the sample would look up two values: never proposed (init's check catches it past the sample)
+    const key = users.header.find(
+      (h) => h !== valueColumn && share(raw, new Set(users.rows.map((r) => (r[h] ?? '').trim()))) >= 0.8 && !repeats(users.rows, h),
+    );
     if (!key) continue;
     const file = relative(dirname(f.out), users.file).split(sep).join('/');
     const lookup = { file, key, value: valueColumn };

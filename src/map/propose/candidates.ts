@@ -1,0 +1,72 @@
+// What init would map a field from if its first choice fails on the data (propose/revise.ts): the
+// other columns whose names matched the field, best first, and for `isWon` the export's own words
+// for won (a status or stage column whose values say won, a yes/no column) and a won date (filled →
+// won). Pure: the header and the sample in, ranked specs per field out.
+import type { Resource } from '../../contract/resources.js';
+import { guessDateFormat } from './guess.js';
+import type { ColumnFacts } from './ids.js';
+import type { Spec } from './rules.js';
+import { isPhoneHeader, SYNONYMS, squash, WON_STAGE } from './synonyms.js';
+import { booleanMap } from './value-maps.js';
+
+/** Columns named like a won date in EN, ES and PT: `Won time`, `Fecha de ganado`, `Ganho em`. */
+const WON_DATE = /^(won(date|time|on|at)|(fecha|data)(de)?(ganad[oa]|ganh[oa])|ganh[oa]em|ganad[oa]el|closedwondate)$/;
+
+/** Every column whose name matches one of the field's names, exact matches first (match-columns.ts' rule). */
+function namedFor(resource: Resource, field: string, header: readonly string[]): string[] {
+  const names = (SYNONYMS[resource][field] ?? []).map(squash);
+  const idField = /externalId$/i.test(field);
+  const exact = header.filter((h) => names.includes(squash(h)));
+  const within = header.filter((h) => names.some((n) => n.length >= 5 && squash(h).includes(n)) && !(idField && isPhoneHeader(h)));
+  return [...new Set([...exact, ...within])];
+}
+
+/** The ways `isWon` can be read from the export, best first. */
+function wonCandidates(header: readonly string[], facts: (c: string) => ColumnFacts): Spec[] {
+  const out: Spec[] = [];
+  for (const column of header) {
+    const values = facts(column).values;
+    const won = [...new Set(values.filter((v) => WON_STAGE.test(v)))];
+    if (won.length && !guessDateFormat(values)) out.push({ column, map: Object.fromEntries(won.map((w) => [w, true])), otherwise: false });
+  }
+  for (const column of header) {
+    const map = booleanMap(facts(column).values);
+    if (map && namedFor('deal', 'isWon', [column]).length) out.push({ column, map, default: false });
+  }
+  for (const column of header) if (WON_DATE.test(squash(column))) out.push({ column, map: {}, otherwise: true, default: false });
+  return out;
+}
+
+/**
+ * Per mapped field, what else it could be mapped from, best first; never the spec it has, nor a
+ * column another field reads.
+ */
+export function fieldCandidates(
+  resource: Resource,
+  header: readonly string[],
+  fields: Readonly<Record<string, Spec>>,
+  facts: (c: string) => ColumnFacts,
+): Record<string, Spec[]> {
+  const taken = new Set(Object.values(fields).flatMap((s) => (typeof s.column === 'string' ? [s.column] : [])));
+  const out: Record<string, Spec[]> = {};
+  for (const [field, spec] of Object.entries(fields)) {
+    // a const (a rule's choice or a placeholder) was decided without a column: nothing to fall back to
+    if (spec.column === undefined && field !== 'isWon') continue;
+    const list: Spec[] = namedFor(resource, field, header)
+      .filter((c) => !taken.has(c) && facts(c).values.length > 0)
+      .map((column) => {
+        const date = guessDateFormat(facts(column).values);
+        return date && !('ambiguous' in date) && date.format !== 'YYYY-MM-DD' ? { column, format: date.format } : { column };
+      });
+    if (resource === 'deal' && field === 'isWon') list.push(...wonCandidates(header, facts));
+    const same = JSON.stringify(spec);
+    const seen = new Set<string>([same]);
+    out[field] = list.filter((s) => {
+      const key = JSON.stringify(s);
+      if (seen.has(key) || (s.column === spec.column && s.map === undefined && spec.map === undefined)) return false;
+      seen.add(key);
+      return true;
+    });
+  }
+  return out;
+}
