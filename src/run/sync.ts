@@ -110,6 +110,14 @@ function collectorFor(environment: SyncEnvironment, session: RunSession | undefi
   });
 }
 
+/** A profile nobody named is said once, so a file is never mapped by a surprise; a reader's notes go to --verbose. */
+function tellPrepared(prepared: Awaited<ReturnType<typeof prepareJobs>>, environment: SyncEnvironment, cwd: string): void {
+  for (const { job, source } of prepared) {
+    if (job.profileBeside) environment.onEvent?.(`profile ${shown(job.profile!, cwd)} for ${job.file} (found beside it)`, 'info');
+    for (const w of source.warnings) if (w.note) environment.onEvent?.(`${w.file}: ${w.message}`, 'debug');
+  }
+}
+
 export async function sync(request: SyncRequest, environment: SyncEnvironment = {}): Promise<SyncOutcome> {
   const startedAt = new Date();
   const plan = await loadPlanFor(request);
@@ -137,11 +145,7 @@ export async function sync(request: SyncRequest, environment: SyncEnvironment = 
     // after the lock: a run the lock refuses never announces a start to the monitor
     await environment.onStart?.();
     const prepared = await prepareJobs(jobs, settings.method, settings.engine);
-    // a profile nobody named is said once, so a file is never mapped by a surprise
-    for (const { job, source } of prepared) {
-      if (job.profileBeside) environment.onEvent?.(`profile ${shown(job.profile!, request.cwd ?? process.cwd())} for ${job.file} (found beside it)`, 'info');
-      for (const w of source.warnings) if (w.note) environment.onEvent?.(`${w.file}: ${w.message}`, 'debug');
-    }
+    tellPrepared(prepared, environment, request.cwd ?? process.cwd());
     environment.onPrepared?.(prepared);
     session?.prepared?.(prepared);
     const collector = collectorFor(environment, session);

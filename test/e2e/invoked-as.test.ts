@@ -25,7 +25,12 @@ describe('invocation: how the user ran batch-sync', () => {
     ['a global install or npm link', {}, '/usr/local/bin/batch-sync', 'batch-sync'],
     ['./node_modules/.bin/batch-sync', {}, '/w/node_modules/.bin/batch-sync', './node_modules/.bin/batch-sync'],
     ['node bin/batch-sync.js', {}, '/w/bin/batch-sync.js', './bin/batch-sync.js'],
-    ['an npm script', { npm_command: 'run-script', npm_lifecycle_script: 'batch-sync push' }, '/w/node_modules/.bin/batch-sync', './node_modules/.bin/batch-sync'],
+    [
+      'an npm script',
+      { npm_command: 'run-script', npm_lifecycle_script: 'batch-sync push' },
+      '/w/node_modules/.bin/batch-sync',
+      './node_modules/.bin/batch-sync',
+    ],
     ['a path outside the working folder', {}, '/elsewhere/bin/batch-sync.js', DOCUMENTED_COMMAND],
   ])('%s', (_, env, script, expected) => {
     expect(invocation(env, script, '/w')).toBe(expected);
