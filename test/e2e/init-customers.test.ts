@@ -167,7 +167,7 @@ describe('init on a CRM export with customer contacts', () => {
     const init = await spawnCli(['init', join(dir, 'hubspot_contacts.csv')]);
     expect(init.code).toBe(2);
     expect(init.stderr).toContain(`nothing left to map: ${join(dir, 'hubspot_contacts.csv')}: customer contacts (first_name, last_name, email)`);
-    expect(init.stderr).toContain(`batch-sync init ${join(dir, 'hubspot_contacts.csv')}:<kind>`);
+    expect(init.stderr).toContain(`batch-sync.js init ${join(dir, 'hubspot_contacts.csv')}:<kind>`);
     expect(init.stdout).toBe('');
   }, 60_000);
 });
