@@ -209,11 +209,10 @@ const OUTSIDE_EXPORTS: OutsideExport[] = [
     others: ['hubspot-crm-exports-all-contacts.csv'],
     customers: ['hubspot-crm-exports-all-contacts.csv'],
     sellers: 4,
-    // item 2: init exits 2 on the contacts' repeated "Billing Contact" (and "Billing Contact IDs");
-    // then item 3: it cannot tell the contacts' kind (best guess account, then sales-profile);
-    // then item 4: isWon ← "Closed won count" ("0.0") beside "Is Closed Won" (true/false), and
-    // amount.currency ← "Amount in company currency" (a number): 0 of 54 deals valid
-    stoppedBy: 'items 2, 3 and 4',
+    // before items 2, 3 and 4: init exited 2 on the contacts' repeated "Billing Contact", then could not
+    // tell the contacts' kind, then took isWon from "Closed won count" and amount.currency from "Amount
+    // in company currency" (a number): 0 of 54 deals valid; before its currency rule, init's check
+    // moved from one "… in company currency" column to the next and stopped on the third
   },
   {
     name: 'Zoho CRM (Users, Accounts, Potentials, Contacts, as Zoho Analytics exports them)',

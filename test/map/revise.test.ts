@@ -113,4 +113,20 @@ describe('fieldCandidates', () => {
     expect(fieldCandidates('deal', header, { 'amount.value': { column: 'Valor' } }, facts)['amount.value']).toEqual([{ column: 'Valor total' }]);
     expect(fieldCandidates('deal', header, { 'amount.value': { column: 'Valor' }, title: { column: 'Valor total' } }, facts)['amount.value']).toEqual([]);
   });
+
+  // HubSpot's "All deals": three columns named "… in company currency" hold amounts ("0.0"); the first
+  // was proposed, failed on every row, and each next one failed the same way until the rounds ran out
+  test('a currency field takes no column whose values are amounts, so it ends as a placeholder', () => {
+    const hs = [
+      { Amount: '10', 'Amount in company currency': '0.0', 'Weighted amount in company currency': '1.5', 'Deal currency code': '' },
+      { Amount: '', 'Amount in company currency': '12.0', 'Weighted amount in company currency': '', 'Deal currency code': '' },
+    ];
+    const c = fieldCandidates('deal', Object.keys(hs[0]!), { 'amount.currency': { column: 'Amount in company currency' } }, (col) => columnFacts(hs, col));
+    expect(c['amount.currency']).toEqual([]);
+    const coded = [{ 'Amount in company currency': '0.0', 'Deal currency code': 'BRL' }];
+    const d = fieldCandidates('deal', Object.keys(coded[0]!), { 'amount.currency': { column: 'Amount in company currency' } }, (col) =>
+      columnFacts(coded, col),
+    );
+    expect(d['amount.currency']).toEqual([{ column: 'Deal currency code' }]);
+  });
 });

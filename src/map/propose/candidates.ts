@@ -2,6 +2,7 @@
 // other columns whose names matched the field, best first, and for `isWon` the export's own words
 // for won (a status or stage column whose values say won, a yes/no column) and a won date (filled →
 // won). Pure: the header and the sample in, ranked specs per field out.
+import { isCurrencyCode } from '../../contract/fields.js';
 import type { Resource } from '../../contract/resources.js';
 import { guessDateFormat } from './guess.js';
 import type { ColumnFacts } from './ids.js';
@@ -19,6 +20,16 @@ function namedFor(resource: Resource, field: string, header: readonly string[]):
   const exact = header.filter((h) => names.includes(squash(h)));
   const within = header.filter((h) => names.some((n) => n.length >= 5 && squash(h).includes(n)) && !(idField && isPhoneHeader(h)));
   return [...new Set([...exact, ...within])];
+}
+
+/**
+ * Whether a column's sampled values can be what the field holds, where its name alone misleads: a
+ * currency field matched by name takes "Amount in company currency", which holds amounts. A column
+ * that cannot be is no candidate, so the field ends as a placeholder rather than on the next misfit.
+ */
+function couldHold(field: string, values: readonly string[]): boolean {
+  if (/currency$/i.test(field)) return values.some((v) => isCurrencyCode(v.trim().toUpperCase()) || /^\D{1,3}$/.test(v.trim()));
+  return true;
 }
 
 /** The ways `isWon` can be read from the export, best first. */
@@ -53,7 +64,7 @@ export function fieldCandidates(
     // a const (a rule's choice or a placeholder) was decided without a column: nothing to fall back to
     if (spec.column === undefined && field !== 'isWon') continue;
     const list: Spec[] = namedFor(resource, field, header)
-      .filter((c) => !taken.has(c) && facts(c).values.length > 0)
+      .filter((c) => !taken.has(c) && facts(c).values.length > 0 && couldHold(field, facts(c).values))
       .map((column) => {
         const date = guessDateFormat(facts(column).values);
         return date && !('ambiguous' in date) && date.format !== 'YYYY-MM-DD' ? { column, format: date.format } : { column };
