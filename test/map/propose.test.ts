@@ -278,7 +278,7 @@ describe('batch-sync init', () => {
     expect(text).toContain(`wrote ${join(dir, 'batch-sync.config.json')}: sales-profile ${join(dir, 'vendedores.csv')}, then deal ${join(dir, 'ventas.csv')}`);
     expect(text).toMatch(/fill in before use[\s\S]*ventas\.profile\.json: fields\.currentStage\.pipelineName\.const/);
     expect(o.stdout.at(-1)).toBe(
-      `\nnext (after filling in): npx batch-sync push --config ${join(dir, 'batch-sync.config.json')}   (try it on the embedded sandbox first: add --sandbox)`,
+      `\nnext (after filling in): ./bin/batch-sync.js push --config ${join(dir, 'batch-sync.config.json')}   (try it on the embedded sandbox first: add --sandbox)`,
     );
   });
   test('init a.csv b.csv: owner values missing from the proposed sales-profile ids are counted, with examples', async () => {
