@@ -224,10 +224,10 @@ const OUTSIDE_EXPORTS: OutsideExport[] = [
     others: ['Users.csv', 'Contacts.csv'],
     customers: ['Contacts.csv'],
     sellers: 11,
-    // item 3: init exits 2, "cannot tell which resource Contacts.csv holds (best guess sales-profile …)";
-    // without it: "Closing Date" "16 Apr, 2021 00:03:00" is no date it reads (0 of 3632 deals valid), and
-    // the deals' owners (slug of "Potential Owner") never meet Users.csv's ids ("USER_ID") (item 1)
-    stoppedBy: 'items 3 and 1, and the date format "16 Apr, 2021 00:03:00"',
+    // before items 3 and 1: init exited 2, "cannot tell which resource Contacts.csv holds (best guess
+    // sales-profile …)"; then "Closing Date" "16 Apr, 2021 00:03:00" was no date it read (0 of 3,632
+    // deals valid), and the deals' owners (a slug of "Potential Owner") never met Users.csv's ids
+    // ("USER_ID") until init looked them up in its "Last Name"
   },
   {
     name: 'Bitrix24 deals and contacts (Russian)',

@@ -80,7 +80,8 @@ function lookupOwners(users: CrossFile, referencing: readonly CrossFile[], notes
   for (const f of referencing) {
     const spec = fieldsOf(f).ownerExternalId;
     const column = spec?.column;
-    if (typeof column !== 'string' || spec?.transform) continue;
+    // a name's slug is a guess at an id: the users' own column holding the names, beside their ids, is better
+    if (typeof column !== 'string' || (spec?.transform && spec.transform !== 'slug')) continue;
     const raw = [...new Set(f.rows.map((r) => (r[column] ?? '').trim()).filter(Boolean))];
     // a key that repeats in the sample would look up two values: never proposed (init's check catches it past the sample)
     const key = users.header.find(
