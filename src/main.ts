@@ -13,7 +13,7 @@ import { VERSION } from './version.js';
 
 export async function main(
   argv: string[],
-  output: Output = consoleOutput({ plain: plainTerminal(process.env, argv), githubActions: githubActions() }),
+  output: Output = consoleOutput({ plain: plainTerminal(undefined, argv), githubActions: githubActions() }),
 ): Promise<number> {
   let exitCode: number = EXIT.ok;
   // help, usage errors and suggestions name commands as the user runs them (`npx batch-sync push …`)

@@ -44,7 +44,7 @@ test('a sales-profiles file beside the deals is named in the hint, so the comman
   expect(r.code).toBe(1);
   const hint = './bin/batch-sync.js push --sandbox fixtures/canonical/sales-profiles.csv fixtures/canonical/deals.csv';
   expect(r.stdout).toContain(`Push the sellers in the same run (they are sent first, whatever the order):\n  ${hint}\n`);
-  const again = await spawnCli(hint.split(' ').slice(2), { cwd: ROOT });
+  const again = await spawnCli(hint.split(' ').slice(1), { cwd: ROOT });
   expect(again.code, again.stdout).toBe(0);
 });
 

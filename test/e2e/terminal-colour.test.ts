@@ -14,7 +14,8 @@ const CLEAR_LINE = /\u001b\[2K|\u001b\[1G|\r/;
 function pushOnPty(env: Record<string, string | undefined>, extra: string[] = []) {
   const dir = tempFiles({ 'sales-profiles.csv': SALES_PROFILES_CSV, 'deals.csv': dealsCsv(3000) });
   // no colour variable inherited from the test's own environment: only what each case sets
-  const clean = { NO_COLOR: undefined, FORCE_COLOR: undefined, TERM: 'xterm-256color', ...env } as unknown as Record<string, string>;
+  // (CI too: chalk gives a terminal no colour when CI is set, as it is in CI's own run of this test)
+  const clean = { NO_COLOR: undefined, FORCE_COLOR: undefined, CI: undefined, TERM: 'xterm-256color', ...env } as unknown as Record<string, string>;
   return startCliOnPty(['push', '--sandbox', ...extra, join(dir, 'sales-profiles.csv'), join(dir, 'deals.csv')], { cols: 100, rows: 30, env: clean }).result;
 }
 

@@ -60,7 +60,7 @@ test('a header row that leaves no data rows: init refuses, naming the row that l
   const said =
     'no row below the header on line 2 fits its 2 columns (the rows below it use up to 11); line 4 looks like the header: set --header-row 4 (reader.headerRow: 4)';
   expect(expectOneLineError(init.stderr, `${file}:2: `)).toBe(`${file}:2: ${said}`);
-  expect(init.stderr).toContain(`  batch-sync init ${file} --header-row 4`);
+  expect(init.stderr).toContain(`  ./bin/batch-sync.js init ${file} --header-row 4`);
   expect(existsSync(profile)).toBe(false);
 
   // the profile init writes without the flag, overridden by one: its columns are not in that header

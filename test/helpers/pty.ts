@@ -21,8 +21,10 @@ const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 export function startCliOnPty(args: string[], opts: { env?: Record<string, string>; cols?: number; rows?: number; killAfterMs?: number } = {}): PtyRun {
   const size = `stty cols ${opts.cols ?? 0} rows ${opts.rows ?? 0}`;
   const command = `${size}; echo "PID=$$"; exec ${[process.execPath, BIN, ...args].map(quote).join(' ')}`;
+  // a variable given as undefined is left out (Node 20 would pass the text "undefined")
+  const env = Object.fromEntries(Object.entries({ ...process.env, FORCE_COLOR: '0', NO_COLOR: '1', ...opts.env }).filter(([, v]) => v !== undefined));
   const child = spawn('script', ['-qfec', command, '/dev/null'], {
-    env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1', ...opts.env },
+    env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
