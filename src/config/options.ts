@@ -2,7 +2,7 @@
 // `--help` lists them in. A new setting is one row here (and its use where it acts).
 import { z } from 'zod';
 import { METHODS, RESOURCE_NAMES_HELP } from '../contract/resources.js';
-import { shownUrl } from '../send/base-url.js';
+import { withoutCredentials } from '../send/base-url.js';
 import { ANSWER_STYLES_HELP, answerStyle, DEFAULT_ANSWER_STYLE } from '../contract/answer-styles.js';
 import { DEFAULT_SUCCESS_CODES } from '../send/answers.js';
 import { inGroup, type OptionRow, type OptionTable } from './option.js';
@@ -63,7 +63,7 @@ const SETTINGS_OPTIONS = inGroup('sending', {
     plan: 'baseUrl',
     // neither userinfo nor the query is echoed: they may hold a key (user:key@, ?apikey=…)
     schema: z
-      .url({ error: (iss) => `${JSON.stringify(typeof iss.input === 'string' ? shownUrl(iss.input) : iss.input)} is not a URL` })
+      .url({ error: (iss) => `${JSON.stringify(typeof iss.input === 'string' ? withoutCredentials(iss.input) : iss.input)} is not a URL` })
       .describe(`API root, e.g. https://api.example.com (or $${BASE_URL_ENV}, or the plan's baseUrl)`),
   },
   apiKeyFile: { flag: '--api-key-file <file>', schema: text(`file holding the API key, mode 600 (otherwise $${API_KEY_ENV}; never a flag value)`) },

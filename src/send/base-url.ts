@@ -30,7 +30,7 @@ export function parseBaseUrl(baseUrl: string, allowInsecureHttp = false): ApiTar
     url = new URL(baseUrl.trim());
   } catch {
     // a query or fragment may hold a token (?apikey=…): never echoed
-    throw new ConfigError(`the base URL "${redact(shownUrl(baseUrl.trim()))}" is not a valid URL`, { suggestion: SUGGEST_ROOT });
+    throw new ConfigError(`the base URL "${redact(withoutCredentials(baseUrl.trim()))}" is not a valid URL`, { suggestion: SUGGEST_ROOT });
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     throw new ConfigError(`the base URL must start with https:// (got ${url.protocol}//)`, { suggestion: SUGGEST_ROOT });
@@ -67,7 +67,7 @@ export function parseBaseUrl(baseUrl: string, allowInsecureHttp = false): ApiTar
  * A URL as it may be shown: without what may hold a secret. Everything up to the last `@` (userinfo,
  * however its characters split the authority) becomes `…@`, and the query or fragment `?…`/`#…`.
  */
-export function shownUrl(text: string): string {
+export function withoutCredentials(text: string): string {
   const at = text.lastIndexOf('@');
   const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(text)?.[0] ?? '';
   const rest = at < 0 ? text.slice(scheme.length) : `…@${text.slice(at + 1)}`;

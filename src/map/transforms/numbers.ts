@@ -2,6 +2,7 @@
 // `(123)`, `133,55-`) into the API's decimal string (`1234.56`). Never through a float: the digits
 // the user wrote are the digits we send.
 import { isCurrencyCode } from '../../contract/fields.js';
+import { expandExponent } from '../../util/decimal-text.js';
 
 export type DecimalMark = ',' | '.';
 export type NumberResult = { ok: true; value: string } | { ok: false; reason: string };
@@ -176,23 +177,6 @@ function canonicalDecimal(text: string): string {
   return negative && body !== '0' ? `-${body}` : body;
 }
 
-/** A double's shortest text (`String(n)`) written without an exponent: `1e+21` → `1000000000000000000000`. */
-function plainDecimal(n: number): string {
-  const text = String(n);
-  const m = /^(-?)(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(text);
-  if (!m) return text;
-  const [, sign, lead, rest = '', exp] = m;
-  const digits = lead! + rest;
-  const point = 1 + Number(exp);
-  const body =
-    point <= 0
-      ? `0.${'0'.repeat(-point)}${digits}`
-      : point >= digits.length
-        ? digits + '0'.repeat(point - digits.length)
-        : `${digits.slice(0, point)}.${digits.slice(point)}`;
-  return sign + body;
-}
-
 /**
  * A decimal text (`-12.50`, as parseDecimal gives) as the JSON number that means exactly it, or why
  * none does: a double holds 15–17 significant digits, so `9007199254740993` would be sent as
@@ -200,9 +184,9 @@ function plainDecimal(n: number): string {
  */
 export function exactNumber(text: string): { ok: true; value: number } | { ok: false; reason: string } {
   const value = Number(text);
-  if (Number.isFinite(value) && canonicalDecimal(plainDecimal(value)) === canonicalDecimal(text)) return { ok: true, value };
+  if (Number.isFinite(value) && canonicalDecimal(expandExponent(String(value))) === canonicalDecimal(text)) return { ok: true, value };
   return {
     ok: false,
-    reason: `"${text}" cannot be sent exactly as a number: a JSON number keeps about 15 significant digits and this would arrive as ${plainDecimal(value)}; send it as text (type "string")`,
+    reason: `"${text}" cannot be sent exactly as a number: a JSON number keeps about 15 significant digits and this would arrive as ${expandExponent(String(value))}; send it as text (type "string")`,
   };
 }

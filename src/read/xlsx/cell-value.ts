@@ -1,6 +1,7 @@
 // A stored number as the text the rest of the pipeline reads: decimal text for a number, ISO-8601
 // for a number its style shows as a date. Calendar arithmetic in UTC only: the wall time the
 // workbook shows is the wall time written, never shifted by this machine's time zone.
+import { expandExponent } from '../../util/decimal-text.js';
 import { NumberKind } from './styles.js';
 
 /**
@@ -17,19 +18,7 @@ export function numberText(stored: string): string | undefined {
   const rounded = Number.isFinite(Number(n.toPrecision(15))) ? Number(n.toPrecision(15)) : n;
   if (rounded === 0) return '0';
   const text = String(rounded);
-  return text.includes('e') ? expandExponent(text) : text;
-}
-
-function expandExponent(text: string): string {
-  const [mantissa = '', exp = '0'] = text.split('e');
-  const negative = mantissa.startsWith('-');
-  const digits = mantissa.replace(/^-/, '').replace('.', '');
-  const point = (mantissa.replace(/^-/, '').indexOf('.') + 1 || mantissa.replace(/^-/, '').length + 1) - 1 + Number(exp);
-  let out: string;
-  if (point <= 0) out = `0.${'0'.repeat(-point)}${digits}`;
-  else if (point >= digits.length) out = digits + '0'.repeat(point - digits.length);
-  else out = `${digits.slice(0, point)}.${digits.slice(point)}`;
-  return negative ? `-${out}` : out;
+  return expandExponent(text);
 }
 
 const PLAIN = /^-?(?:0|[1-9]\d*)(?:\.\d*[1-9])?$/;
