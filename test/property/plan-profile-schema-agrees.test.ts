@@ -400,9 +400,11 @@ describe('ajv with schemas/*.json and the loaders agree', () => {
       { numRuns: RUNS },
     );
     console.log(`profiles: ${RUNS} generated: ${JSON.stringify(tally)}`);
-    // both verdicts common, so that agreement means something
-    expect(tally.valid!).toBeGreaterThan(RUNS / 10);
-    expect(tally.refused!).toBeGreaterThan(RUNS / 10);
+    // both verdicts common, so that agreement means something. About 12% of generated profiles are
+    // valid (34 to 55 of 400 in five runs): a floor of a tenth failed one CI run in ten; a twentieth
+    // is four standard deviations below the mean.
+    expect(tally.valid!).toBeGreaterThan(RUNS / 20);
+    expect(tally.refused!).toBeGreaterThan(RUNS / 20);
   });
 
   test('generated plans, valid and broken: the same verdict but for the documented exceptions', async () => {
