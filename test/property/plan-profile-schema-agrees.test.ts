@@ -420,7 +420,7 @@ describe('ajv with schemas/*.json and the loaders agree', () => {
       { numRuns: RUNS },
     );
     console.log(`plans: ${RUNS} generated: ${JSON.stringify(tally)}`);
-    expect(tally.valid!).toBeGreaterThan(RUNS / 10);
-    expect(tally.refused!).toBeGreaterThan(RUNS / 10);
+    expect(tally.valid!).toBeGreaterThan(RUNS / 20);
+    expect(tally.refused!).toBeGreaterThan(RUNS / 20);
   });
 });
