@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { htmlPage } from '../../src/util/html-page.js';
 import { browserAvailable, launchBrowser, openPage, screenshot, seriousViolations } from '../helpers/browser.js';
 
 const PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>t</title></head>
@@ -38,6 +39,31 @@ describe.runIf(browserAvailable())('the browser tests stand on a real browser', 
       expect(violations.map((v) => v.id)).toContain('image-alt');
       const png = await screenshot(opened.page, 'browser-helper');
       expect(statSync(png).size).toBeGreaterThan(1000);
+    } finally {
+      await opened.close();
+    }
+  }, 60_000);
+
+  test('htmlPage: its script runs under its policy, the data shows as text, nothing from the data runs', async () => {
+    const hostile = '</script><script>document.title="pwned"</script><img src=x onerror="document.title=1">';
+    const file = join(dir, 'built.html');
+    writeFileSync(
+      file,
+      htmlPage({
+        title: 'built',
+        style: 'main{font-family:sans-serif}',
+        script: `document.getElementById('v').textContent = JSON.parse(document.getElementById('page-data').textContent).cell;`,
+        body: '<main><h1>Built</h1><p id="v"></p></main>',
+        data: { cell: hostile },
+      }),
+    );
+    const opened = await openPage(browser, pathToFileURL(file).href, { offline: true });
+    try {
+      expect(await opened.page.textContent('#v')).toBe(hostile);
+      expect(await opened.page.title()).toBe('built');
+      expect(opened.errors).toEqual([]);
+      expect(opened.requests).toEqual([pathToFileURL(file).href]);
+      expect(await seriousViolations(opened.page)).toEqual([]);
     } finally {
       await opened.close();
     }
