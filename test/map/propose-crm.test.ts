@@ -110,3 +110,26 @@ describe('init on the Maven CRM sample (crm-sales-opportunities)', () => {
     );
   });
 });
+
+describe('init on a Bitrix24 deal export (its field codes as headers)', () => {
+  // the shape of a real Bitrix24 export (STAGE_ID, ASSIGNED_BY_ID holding names, OPPORTUNITY as 0.00)
+  const csv =
+    'ID,STAGE_ID,ASSIGNED_BY_ID,OPPORTUNITY,BEGINDATE,CLOSEDATE,CLOSED,TITLE\n' +
+    Array.from(
+      { length: 30 },
+      (_, i) =>
+        `${11200 + i},${i % 4 ? 'Сделка провалена' : 'C6:WON'},${['Ломодиги', 'Потхыфедё', 'Йезэф'][i % 3]},${i % 5 ? `${i * 1000}.00` : ''},2021-05-08T03:00:00+03:00,2021-05-13T03:00:00+03:00,Y,Сделка ${i}`,
+    ).join('\n');
+
+  test('ASSIGNED_BY_ID is the owner and OPPORTUNITY the amount, not custom fields', () => {
+    const { header, records } = rowsFromCsv(csv);
+    const p = proposeProfile({ resource: 'deal', header, rows: records.map((r) => r.row) });
+    const f = p.profile.fields as Record<string, Record<string, unknown>>;
+    expect(f.ownerExternalId).toEqual({ column: 'ASSIGNED_BY_ID' });
+    expect(f['amount.value']).toMatchObject({ column: 'OPPORTUNITY' });
+    expect(f.title).toEqual({ column: 'TITLE' });
+    expect(f.isWon).toEqual({ column: 'STAGE_ID', map: { 'C6:WON': true }, otherwise: false });
+    const custom = (p.profile.customFields ?? []) as { column: string }[];
+    expect(custom.map((c) => c.column)).not.toContain('OPPORTUNITY');
+  });
+});
