@@ -2,6 +2,7 @@
 // (fixtures/outside/): date-times stay date-times, `2024 4` and phone numbers stay text, a column
 // empty in every sampled row feeds no required field, `1`/empty checkboxes and currency names get
 // their maps, an owner is a column of few distinct values, a unique id column is the externalId.
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { sampleFor } from '../../src/commands/init-sample.js';
@@ -131,5 +132,36 @@ describe('init on a Bitrix24 deal export (its field codes as headers)', () => {
     expect(f.isWon).toEqual({ column: 'STAGE_ID', map: { 'C6:WON': true }, otherwise: false });
     const custom = (p.profile.customFields ?? []) as { column: string }[];
     expect(custom.map((c) => c.column)).not.toContain('OPPORTUNITY');
+  });
+});
+
+describe('init on HubSpot deals whose stage is a family of date columns (date_entered_<stage>)', () => {
+  const csv = readFileSync(join(import.meta.dirname, '../../fixtures/hubspot-stages/deals.csv'), 'utf8');
+
+  test('the current stage is the latest of the family, isWon its won stage; without a pipeline the history waits for it', () => {
+    const { header, records } = rowsFromCsv(csv);
+    const p = proposeProfile({ resource: 'deal', header, rows: records.map((r) => r.row) });
+    const f = p.profile.fields as Record<string, Record<string, unknown>>;
+    expect(f['currentStage.value']).toEqual({ latestOf: 'date_entered_*' });
+    expect(f['currentStage.occurredAt']).toEqual({ latestOf: 'date_entered_*', take: 'date' });
+    expect(f.isWon).toEqual({ latestOf: 'date_entered_*', map: { closedwon: true }, otherwise: false });
+    expect(Object.keys(f).filter((k) => k.startsWith('stages['))).toEqual([]);
+    expect(p.fillIn.map((x) => x.path)).toEqual(['fields.currentStage.pipelineName.const']);
+    expect(p.mapped).toContainEqual({ field: 'currentStage.value', source: 'the latest of "date_entered_*"' });
+    expect(p.notes).toContain('timeZone: times without an offset are read as UTC; set "timeZone" (e.g. America/Sao_Paulo) if they are local times');
+    const custom = (p.profile.customFields ?? []) as { column: string }[];
+    expect(custom.filter((c) => c.column.startsWith('date_entered_'))).toEqual([]);
+  });
+
+  test('with a pipeline column, the history too: one stage per column, left out where its date is empty', () => {
+    const withPipeline = csv.replace(/^hs_object_id,/, 'pipeline,hs_object_id,').replace(/\n(?=\d)/g, '\nSales Pipeline,');
+    const { header, records } = rowsFromCsv(withPipeline);
+    const p = proposeProfile({ resource: 'deal', header, rows: records.map((r) => r.row) });
+    const f = p.profile.fields as Record<string, Record<string, unknown>>;
+    expect(f['currentStage.pipelineName']).toEqual({ column: 'pipeline' });
+    expect(f['stages[4].value']).toEqual({ const: 'closedlost' });
+    expect(f['stages[4].pipelineName']).toEqual({ column: 'pipeline' });
+    expect(f['stages[4].occurredAt']).toEqual({ column: 'date_entered_closedlost', dropElementIfEmpty: true });
+    expect(p.fillIn).toEqual([]);
   });
 });
