@@ -38,6 +38,12 @@ export interface Permit {
   release(signal: LoadSignal, headers?: Headers): void;
 }
 
+/** A wait every request not yet sent is in now, for a rate limit: how long still, and what set it (`429`, a header, `--max-rate`). */
+export interface FlowWait {
+  ms: number;
+  cause: string;
+}
+
 /** The flow is closed: the server asked for a wait beyond the cap. Nothing more is sent. */
 export interface Closed {
   closed: string;
@@ -47,6 +53,9 @@ export interface Closed {
 const POLICY_HEADROOM = 0.95;
 /** Waits the server asks for that are said on the log when they start: longer than this. */
 const SAY_LONGER_THAN_MS = 1000;
+
+/** A hold's cause as the progress line says it: the first 429's Retry-After is the 429 itself. */
+const causeOfHold = (header: string | undefined) => (header === undefined || header === 'Retry-After' ? '429' : header);
 
 export class FlowControl {
   private readonly limit: ConcurrencyLimit;
@@ -60,11 +69,13 @@ export class FlowControl {
   /** Requests sent and not yet answered: what the server has seen or is about to. */
   private outstanding = 0;
   private readonly queue: Array<() => void> = [];
-  private quota: { remaining: number; resetAt: number; header: string } | undefined;
+  private quota: { remaining: number; resetAt: number; header: string; since: number } | undefined;
   /** The reset of the hold last said on the log: each hold is said once. */
   private saidHold: number | undefined;
   private policyRate: number | undefined;
   private throttledBefore = false;
+  /** The waits requests are asleep in now (clearance), each until its time, longer than a moment at its start. */
+  private readonly asleep = new Set<{ until: number; cause: string }>();
   private closedBy: string | undefined;
   private readonly closing = new AbortController();
   private recovery = new AbortController();
@@ -81,9 +92,31 @@ export class FlowControl {
     this.limit = new ConcurrencyLimit(options);
   }
 
-  /** Requests that may be in flight now, those that are, and the rate requests are paced at (undefined: not paced). */
-  get state(): { concurrency: number; inFlight: number; rate?: number } {
-    return { concurrency: this.limit.current, inFlight: this.outstanding, rate: this.rate() };
+  /** Requests that may be in flight now, those that are, the rate requests are paced at (undefined: not paced), and the wait they are held in. */
+  get state(): { concurrency: number; inFlight: number; rate?: number; wait?: FlowWait } {
+    return { concurrency: this.limit.current, inFlight: this.outstanding, rate: this.rate(), wait: this.waiting() };
+  }
+
+  /**
+   * The wait that ends first among requests asleep for a rate limit, when it was longer than a
+   * moment as it began (a pace of 20 a second is a rate, not a wait): what progress shows as a wait.
+   */
+  private waiting(): FlowWait | undefined {
+    const now = this.now();
+    const q = this.quota;
+    // a hold is a wait even with no request asleep in it (the refused one waits out its Retry-After in send-loop.ts)
+    if (q && q.remaining <= 0 && q.resetAt > now && q.resetAt - q.since > SAY_LONGER_THAN_MS) return { ms: q.resetAt - now, cause: causeOfHold(q.header) };
+    let first: { until: number; cause: string } | undefined;
+    for (const w of this.asleep) if (!first || w.until < first.until) first = w;
+    return first && { ms: Math.max(0, first.until - now), cause: first.cause };
+  }
+
+  /** Who set the wait a request is put in: the quota's header (the first 429's Retry-After as `429`), else the slowest rate. */
+  private causeOf(hold: number): string {
+    if (hold > 0) return causeOfHold(this.quota?.header);
+    const rate = this.rate();
+    if (rate === this.options.maxRate) return '--max-rate';
+    return rate === this.learnt.current ? '429' : 'RateLimit-Policy';
   }
 
   /** Aborts when an answer succeeds after overload answers: retries waiting out a backoff may go now, in step with the limit. */
@@ -163,7 +196,11 @@ export class FlowControl {
         if (this.quota) this.quota.remaining--;
         return this.pacer.depart(now);
       }
-      if (!(await this.sleep(pause, ...signals, this.closing.signal)) && signals.some((s) => s?.aborted)) return false;
+      const wait = pause > SAY_LONGER_THAN_MS ? { until: now + pause, cause: this.causeOf(hold) } : undefined;
+      if (wait) this.asleep.add(wait);
+      const slept = await this.sleep(pause, ...signals, this.closing.signal);
+      if (wait) this.asleep.delete(wait);
+      if (!slept && signals.some((s) => s?.aborted)) return false;
     }
   }
 
@@ -253,7 +290,7 @@ export class FlowControl {
     const wait = parseRetryAfter(headers?.['retry-after'], now);
     if (wait !== undefined && wait > this.capMs) return this.close(beyondCap(wait, 'Retry-After', this.capMs));
     this.learnt.onThrottle(now, sentAt);
-    if (!this.throttledBefore && wait !== undefined) this.quota = { remaining: 0, resetAt: now + wait, header: 'Retry-After' };
+    if (!this.throttledBefore && wait !== undefined) this.quota = { remaining: 0, resetAt: now + wait, header: 'Retry-After', since: now };
     this.throttledBefore = true;
   }
 
@@ -268,7 +305,7 @@ export class FlowControl {
     if (info.policyRate !== undefined && info.policyRate !== this.policyRate) this.policy(info.policyRate);
     if (info.remaining === undefined || info.resetAt === undefined) return;
     const unseen = this.policyRate === undefined ? this.outstanding : 0;
-    this.quota = { remaining: info.remaining - unseen, resetAt: info.resetAt, header: info.header ?? 'RateLimit' };
+    this.quota = { remaining: info.remaining - unseen, resetAt: info.resetAt, header: info.header ?? 'RateLimit', since: now };
   }
 
   /** A new advertised policy: one request every 1/rate s, said when slower than one a second, the flow closed when beyond the cap. */
