@@ -6,8 +6,9 @@ import type { Options as OraOptions, Ora } from 'ora';
 import type { Output } from './output.js';
 import { visible } from './terminal-text.js';
 import { plural } from './plural.js';
-import { bar, bytes, count, duration, etaMs, fitLine, RateWindow, type LinePart } from './progress-line.js';
-import { positionAt, shortName, type ReadPosition } from './read-position.js';
+import { bar, bytes, count, duration, fitLine, type LinePart } from './progress-line.js';
+import { liveFigures, type FlowNow, type LiveFigures } from './progress-live.js';
+import { shortName, type ReadPosition } from './read-position.js';
 
 export type ProgressMode = 'tty' | 'plain' | 'quiet';
 
@@ -33,13 +34,6 @@ export interface ProgressCounts {
   flowNow?: () => FlowNow;
 }
 
-/** What the client says as the line is drawn: requests under way, the rate they are paced at, and the wait for a rate limit they are held in. */
-interface FlowNow {
-  inFlight?: number;
-  rate?: number;
-  wait?: { ms: number; cause: string };
-}
-
 /** debug: shown with --verbose only; info: shown unless quiet; error: always shown. */
 type ProgressLevel = 'debug' | 'info' | 'error';
 
@@ -63,19 +57,6 @@ export interface Progress {
   event(text: string, level?: ProgressLevel): void;
   /** Ends the spinner (and prints the last counts in plain mode) before the report is printed. */
   stop(): void;
-}
-
-/** What the counts alone do not say: the rate over the last seconds, and how far into its file the run reads. */
-export interface LiveFigures {
-  /** Rows read per second over the last seconds (not since the start: a pause does not linger in it). */
-  rowsPerSecond?: number;
-  position?: ReadPosition;
-  /** Time left to read the file at the recent byte rate, plus the wait under way. */
-  etaMs?: number;
-  /** A wait for a rate limit under way: shown as a wait, not as a falling rate. */
-  wait?: { ms: number; cause: string };
-  inFlight?: number;
-  pacedRate?: number;
 }
 
 /** Spinner text is rebuilt at most this often: update() may be called per row. */
@@ -167,58 +148,6 @@ export async function startProgress(options: Omit<ProgressOptions, 'ora'>): Prom
   if (pickProgressMode(options.output, options.mode) !== 'tty') return createProgress(options);
   const { default: ora } = await import('ora');
   return createProgress({ ...options, ora });
-}
-
-/**
- * The figures of a line, sampled when it is drawn: the recent rates, the position in the file read
- * now, and the client's wait. The rates run on a clock that stops while a wait for a rate limit is
- * under way: the wait is shown as a wait and added to the ETA, and neither the rate nor the ETA
- * afterwards counts it as slowness.
- */
-function liveFigures(now: () => number): { sample(c: ProgressCounts): void; at(c: ProgressCounts): LiveFigures } {
-  const rows = new RateWindow();
-  // the rate counts from the start until the window is full
-  let sampled = now();
-  rows.add(sampled, 0);
-  let read = new RateWindow();
-  let file: string | undefined;
-  const positionOf = positionAt();
-  let held = 0;
-  let observed = sampled;
-  let waiting = false;
-  /** The time on the rates' clock: an interval that began in a wait is left out. */
-  const clock = (t: number, wait: boolean) => {
-    if (waiting) held += t - observed;
-    [observed, waiting] = [t, wait];
-    return t - held;
-  };
-  return {
-    // update() may come per batch: a sample every 100 ms is plenty for a rate over seconds
-    sample(c) {
-      const t = now();
-      if (t - sampled < 100) return;
-      sampled = t;
-      rows.add(clock(t, c.flowNow?.().wait !== undefined), c.rowsRead);
-    },
-    at(c) {
-      const flow = c.flowNow?.();
-      const t = clock(now(), flow?.wait !== undefined);
-      rows.add(t, c.rowsRead);
-      const position = c.file === undefined || c.line === undefined ? undefined : positionOf(c.file, c.line);
-      // each file its own byte rate: the next one starts from nothing
-      if (position && position.file !== file) [file, read] = [position.file, new RateWindow()];
-      if (position) read.add(t, position.bytes);
-      const left = position && etaMs(position.size - position.bytes, read.perSecond(t));
-      return {
-        rowsPerSecond: rows.perSecond(t),
-        position,
-        etaMs: left === undefined ? undefined : left + (flow?.wait?.ms ?? 0),
-        wait: flow?.wait,
-        inFlight: flow?.inFlight,
-        pacedRate: flow?.rate,
-      };
-    },
-  };
 }
 
 /** The spinner's line is redrawn this often even when no count changed: the rate and the ETA move on during a wait. */

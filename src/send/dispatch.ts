@@ -4,7 +4,7 @@
 // alike: then the request is at fault, not an item); an answer whose errors name no item is, with
 // --isolate-unattributed, resent split the same way until each error is pinned to one item. What
 // to split, when to stop and each row's verdict are decided in plan/bisect.ts; this file sends.
-import type { FlowWait } from './flow-control.js';
+import type { FlowWait } from './rate-waits.js';
 import type { Method, Resource } from '../contract/resources.js';
 import type { SendRequest, SendResult } from './types.js';
 import type { PlannedItem } from '../plan/batcher.js';

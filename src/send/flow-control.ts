@@ -11,6 +11,7 @@ import { AdaptiveRate } from './adaptive-rate.js';
 import { ConcurrencyLimit, type LoadSignal } from './concurrency-limit.js';
 import { Pacer } from './pacer.js';
 import { readRateLimit } from './rate-limit-headers.js';
+import { causeOfHold, RateWaits, type FlowWait } from './rate-waits.js';
 import { beyondCap, DEFAULT_RETRY, parseRetryAfter } from './retry-policy.js';
 import { sleep } from './sleep.js';
 import type { ServerWait, Traffic } from './types.js';
@@ -38,12 +39,6 @@ export interface Permit {
   release(signal: LoadSignal, headers?: Headers): void;
 }
 
-/** A wait every request not yet sent is in now, for a rate limit: how long still, and what set it (`429`, a header, `--max-rate`). */
-export interface FlowWait {
-  ms: number;
-  cause: string;
-}
-
 /** The flow is closed: the server asked for a wait beyond the cap. Nothing more is sent. */
 export interface Closed {
   closed: string;
@@ -53,9 +48,6 @@ export interface Closed {
 const POLICY_HEADROOM = 0.95;
 /** Waits the server asks for that are said on the log when they start: longer than this. */
 const SAY_LONGER_THAN_MS = 1000;
-
-/** A hold's cause as the progress line says it: the first 429's Retry-After is the 429 itself. */
-const causeOfHold = (header: string | undefined) => (header === undefined || header === 'Retry-After' ? '429' : header);
 
 export class FlowControl {
   private readonly limit: ConcurrencyLimit;
@@ -74,8 +66,7 @@ export class FlowControl {
   private saidHold: number | undefined;
   private policyRate: number | undefined;
   private throttledBefore = false;
-  /** The waits requests are asleep in now (clearance), each until its time, longer than a moment at its start. */
-  private readonly asleep = new Set<{ until: number; cause: string }>();
+  private readonly waits = new RateWaits();
   private closedBy: string | undefined;
   private readonly closing = new AbortController();
   private recovery = new AbortController();
@@ -94,21 +85,7 @@ export class FlowControl {
 
   /** Requests that may be in flight now, those that are, the rate requests are paced at (undefined: not paced), and the wait they are held in. */
   get state(): { concurrency: number; inFlight: number; rate?: number; wait?: FlowWait } {
-    return { concurrency: this.limit.current, inFlight: this.outstanding, rate: this.rate(), wait: this.waiting() };
-  }
-
-  /**
-   * The wait that ends first among requests asleep for a rate limit, when it was longer than a
-   * moment as it began (a pace of 20 a second is a rate, not a wait): what progress shows as a wait.
-   */
-  private waiting(): FlowWait | undefined {
-    const now = this.now();
-    const q = this.quota;
-    // a hold is a wait even with no request asleep in it (the refused one waits out its Retry-After in send-loop.ts)
-    if (q && q.remaining <= 0 && q.resetAt > now && q.resetAt - q.since > SAY_LONGER_THAN_MS) return { ms: q.resetAt - now, cause: causeOfHold(q.header) };
-    let first: { until: number; cause: string } | undefined;
-    for (const w of this.asleep) if (!first || w.until < first.until) first = w;
-    return first && { ms: Math.max(0, first.until - now), cause: first.cause };
+    return { concurrency: this.limit.current, inFlight: this.outstanding, rate: this.rate(), wait: this.waits.first(this.now(), this.quota) };
   }
 
   /** Who set the wait a request is put in: the quota's header (the first 429's Retry-After as `429`), else the slowest rate. */
@@ -196,10 +173,9 @@ export class FlowControl {
         if (this.quota) this.quota.remaining--;
         return this.pacer.depart(now);
       }
-      const wait = pause > SAY_LONGER_THAN_MS ? { until: now + pause, cause: this.causeOf(hold) } : undefined;
-      if (wait) this.asleep.add(wait);
+      const wait = this.waits.sleeps(now, pause, () => this.causeOf(hold));
       const slept = await this.sleep(pause, ...signals, this.closing.signal);
-      if (wait) this.asleep.delete(wait);
+      this.waits.woke(wait);
       if (!slept && signals.some((s) => s?.aborted)) return false;
     }
   }

@@ -200,4 +200,25 @@ describe('a wait for a rate limit, as progress shows it (issue 37.4)', () => {
     permit.release('ok', { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '3' });
     expect(flow.state.wait).toEqual({ ms: 3000, cause: 'X-RateLimit-Reset' });
   });
+
+  test('a pace slower than one request a second is a wait for each request, named after what set it, over once it leaves', async () => {
+    let now = 0;
+    let wake: (() => void) | undefined;
+    const sleep = (ms: number) =>
+      new Promise<boolean>((resolve) => {
+        wake = () => {
+          now += ms;
+          resolve(true);
+        };
+      });
+    const flow = new FlowControl({ initial: 4, max: 4, pinned: true, maxRate: 0.5, now: () => now, sleep });
+    const first = (await flow.acquire()) as { release: (s: 'ok') => void };
+    first.release('ok');
+    const second = flow.acquire();
+    await Promise.resolve();
+    expect(flow.state.wait).toEqual({ ms: 2000, cause: '--max-rate' });
+    wake!();
+    await second;
+    expect(flow.state.wait).toBeUndefined();
+  });
 });
