@@ -77,15 +77,17 @@ export function bar(fraction: number, width: number): string {
   return `${'█'.repeat(filled)}${'░'.repeat(width - filled)}`;
 }
 
-/** One part of a line: its text, and how soon it is left out when the line is too wide (higher: sooner). */
+/** One part of a line: its text, how soon it is left out when the line is too wide (higher: sooner), and a shorter text for a line still too wide once the droppable parts are gone. */
 export interface LinePart {
   text: string;
   drop: number;
+  short?: string;
 }
 
 /**
  * The parts joined in their order, leaving out the most droppable first until the line fits
- * `columns`; a line that still does not fit is cut, with `…` at its end. Never wider than `columns`.
+ * `columns`, then taking the short texts; a line that still does not fit is cut, with `…` at its
+ * end. Never wider than `columns`.
  */
 export function fitLine(parts: readonly LinePart[], columns: number, separator = '  '): string {
   let kept = parts.filter((p) => p.text !== '');
@@ -96,6 +98,7 @@ export function fitLine(parts: readonly LinePart[], columns: number, separator =
     const at = kept.map((p) => p.drop).lastIndexOf(most);
     kept = kept.filter((_, i) => i !== at);
   }
+  if (width(kept) > columns) kept = kept.map((p) => (p.short === undefined ? p : { ...p, text: p.short }));
   const line = kept.map((p) => p.text).join(separator);
   return line.length <= columns ? line : `${line.slice(0, Math.max(0, columns - 1))}…`;
 }

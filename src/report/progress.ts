@@ -6,8 +6,9 @@ import type { Options as OraOptions, Ora } from 'ora';
 import type { Output } from './output.js';
 import { visible } from './terminal-text.js';
 import { plural } from './plural.js';
-import { bar, bytes, count, duration, etaMs, fitLine, RateWindow, type LinePart } from './progress-line.js';
-import { positionAt, shortName, type ReadPosition } from './read-position.js';
+import { bar, bytes, count, duration, fitLine, type LinePart } from './progress-line.js';
+import { liveFigures, type FlowNow, type LiveFigures } from './progress-live.js';
+import { shortName, type ReadPosition } from './read-position.js';
 
 export type ProgressMode = 'tty' | 'plain' | 'quiet';
 
@@ -29,6 +30,8 @@ export interface ProgressCounts {
   line?: number;
   /** The counts when that resource began: what is shown under its name is what it added since. */
   since?: { rowsRead: number; batchesAcked: number };
+  /** The client now (push), asked as the line is drawn: a wait for a rate limit starts and ends between two answers. */
+  flowNow?: () => FlowNow;
 }
 
 /** debug: shown with --verbose only; info: shown unless quiet; error: always shown. */
@@ -54,15 +57,6 @@ export interface Progress {
   event(text: string, level?: ProgressLevel): void;
   /** Ends the spinner (and prints the last counts in plain mode) before the report is printed. */
   stop(): void;
-}
-
-/** What the counts alone do not say: the rate over the last seconds, and how far into its file the run reads. */
-export interface LiveFigures {
-  /** Rows read per second over the last seconds (not since the start: a pause does not linger in it). */
-  rowsPerSecond?: number;
-  position?: ReadPosition;
-  /** Time left to read the file at the recent byte rate. */
-  etaMs?: number;
 }
 
 /** Spinner text is rebuilt at most this often: update() may be called per row. */
@@ -93,16 +87,26 @@ export function progressText(c: ProgressCounts, live: LiveFigures = {}): string 
   const p = live.position;
   if (p) parts.push(`${percent(p)} of ${shortName(p.file)}${live.etaMs === undefined ? '' : `, ETA ${duration(live.etaMs)}`}`);
   if (c.batchesAcked > 0 || c.itemsAcked > 0) parts.push(plural(batches, 'batch acknowledged', 'batches acknowledged'));
-  if (live.rowsPerSecond !== undefined) parts.push(`${Math.round(live.rowsPerSecond)} rows/s`);
+  if (live.wait) parts.push(waitText(live.wait));
+  else if (live.rowsPerSecond !== undefined) parts.push(`${Math.round(live.rowsPerSecond)} rows/s`);
   if (c.retries > 0) parts.push(plural(c.retries, 'retry', 'retries'));
-  if (c.inFlight) parts.push(`${c.inFlight} in flight`);
-  if (c.pacedRate !== undefined) parts.push(`paced at ${c.pacedRate.toFixed(1)} requests/s`);
+  const { inFlight, pacedRate } = sending(c, live);
+  if (inFlight) parts.push(`${inFlight} in flight`);
+  if (pacedRate !== undefined) parts.push(`paced at ${pacedRate.toFixed(1)} requests/s`);
   // retries are the run's; after the first resource, its total rows are said apart
   const run = since && since.rowsRead > 0 ? ` (run: ${plural(c.rowsRead, 'row read', 'rows read')})` : '';
   return `${c.resource ? `${c.resource}: ` : ''}${parts.join(', ')}${run}`;
 }
 
 const percent = (p: ReadPosition) => `${Math.floor((p.bytes * 100) / p.size)}%`;
+
+/** The client's figures as the line is drawn, else those of the last answer. */
+const sending = (c: ProgressCounts, live: LiveFigures) => ({ inFlight: live.inFlight ?? c.inFlight, pacedRate: live.pacedRate ?? c.pacedRate });
+
+/** `waiting 4s for the rate limit (429)`: whole seconds, counted up, so the last second reads 1s, never 0s. */
+const waitText = (w: { ms: number; cause: string }) => `waiting ${duration(Math.ceil(w.ms / 1000) * 1000)} for the rate limit (${w.cause})`;
+/** The same where the line is narrow. */
+const waitShort = (w: { ms: number }) => `waiting ${duration(Math.ceil(w.ms / 1000) * 1000)} (rate limit)`;
 
 /**
  * The spinner's line, fitted to `columns`: `deal ventas.csv ██████░░░░ 48% 1.2/2.5 MB 8,800 rows
@@ -113,17 +117,22 @@ function terminalLine(c: ProgressCounts, live: LiveFigures, columns: number): st
   const since = c.resource ? c.since : undefined;
   const p = live.position;
   const name = [c.resource, p && shortName(p.file)].filter(Boolean).join(' ');
+  const { inFlight, pacedRate } = sending(c, live);
+  const wait = live.wait;
   const parts: LinePart[] = [
     { text: name, drop: 0 },
     { text: p ? bar(p.bytes / p.size, 16) : '', drop: 3 },
     { text: p ? percent(p) : '', drop: 0 },
     { text: p ? `${bytes(p.bytes)}/${bytes(p.size)}` : '', drop: 6 },
     { text: `${count(c.rowsRead - (since?.rowsRead ?? 0))} rows`, drop: 2 },
-    { text: live.rowsPerSecond === undefined ? '' : `${count(live.rowsPerSecond)} rows/s`, drop: 1 },
+    // a wait is said as one, where the rate would fall to nothing while it lasts
+    wait
+      ? { text: waitText(wait), short: waitShort(wait), drop: 0 }
+      : { text: live.rowsPerSecond === undefined ? '' : `${count(live.rowsPerSecond)} rows/s`, drop: 1 },
     { text: live.etaMs === undefined ? '' : `ETA ${duration(live.etaMs)}`, drop: 0 },
-    { text: c.inFlight ? `${c.inFlight} in flight` : '', drop: 2 },
+    { text: inFlight ? `${inFlight} in flight` : '', drop: 2 },
     { text: c.retries > 0 ? plural(c.retries, 'retry', 'retries') : '', drop: 4 },
-    { text: c.pacedRate === undefined ? '' : `paced ${c.pacedRate.toFixed(1)}/s`, drop: 5 },
+    { text: pacedRate === undefined ? '' : `paced ${pacedRate.toFixed(1)}/s`, drop: 5 },
   ];
   return fitLine(parts, columns);
 }
@@ -139,35 +148,6 @@ export async function startProgress(options: Omit<ProgressOptions, 'ora'>): Prom
   if (pickProgressMode(options.output, options.mode) !== 'tty') return createProgress(options);
   const { default: ora } = await import('ora');
   return createProgress({ ...options, ora });
-}
-
-/** The figures of a line, sampled when it is drawn: the recent rates, and the position in the file read now. */
-function liveFigures(now: () => number): { sample(c: ProgressCounts): void; at(c: ProgressCounts): LiveFigures } {
-  const rows = new RateWindow();
-  // the rate counts from the start until the window is full
-  let sampled = now();
-  rows.add(sampled, 0);
-  let read = new RateWindow();
-  let file: string | undefined;
-  const positionOf = positionAt();
-  return {
-    // update() may come per batch: a sample every 100 ms is plenty for a rate over seconds
-    sample(c) {
-      const t = now();
-      if (t - sampled < 100) return;
-      sampled = t;
-      rows.add(t, c.rowsRead);
-    },
-    at(c) {
-      const t = now();
-      rows.add(t, c.rowsRead);
-      const position = c.file === undefined || c.line === undefined ? undefined : positionOf(c.file, c.line);
-      // each file its own byte rate: the next one starts from nothing
-      if (position && position.file !== file) [file, read] = [position.file, new RateWindow()];
-      if (position) read.add(t, position.bytes);
-      return { rowsPerSecond: rows.perSecond(t), position, etaMs: position && etaMs(position.size - position.bytes, read.perSecond(t)) };
-    },
-  };
 }
 
 /** The spinner's line is redrawn this often even when no count changed: the rate and the ETA move on during a wait. */

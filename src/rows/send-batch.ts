@@ -52,6 +52,8 @@ function inProgressNow(run: RunControl): () => number {
 
 export function resourceSender(run: RunControl, resource: Resource): ResourceSender {
   const { settings, hooks, counts } = run;
+  // progress asks the client itself as it redraws: a wait for a rate limit starts and ends between two batches' answers
+  if (run.sender?.flow) counts.flowNow = run.sender.flow.bind(run.sender);
   const limiter = createLimiter(inProgressNow(run));
   const ctx: DispatchContext = {
     sender: run.sender!,

@@ -12,11 +12,12 @@ import type { AttemptContext } from './attempt.js';
 import { parseBaseUrl } from './base-url.js';
 import { createDispatcher } from './dispatcher.js';
 import { FlowControl } from './flow-control.js';
+import type { FlowWait } from './rate-waits.js';
 import { DEFAULT_CONCURRENCY, DEFAULT_MAX_CONCURRENCY, resolvePolicy, resolveTimeouts } from './retry-policy.js';
 import { sendWithRetries, type ClientState } from './send-loop.js';
 import type { ApiClientOptions, SendEvent, SendRequest, SendResult, Traffic } from './types.js';
 
-type TrafficView = Traffic & { concurrency: number; rate?: number; latencyP95Ms?: number };
+type TrafficView = Traffic & { concurrency: number; inFlight: number; rate?: number; wait?: FlowWait; latencyP95Ms?: number };
 
 export interface ApiClient {
   send(req: SendRequest): Promise<SendResult>;

@@ -4,6 +4,7 @@
 // alike: then the request is at fault, not an item); an answer whose errors name no item is, with
 // --isolate-unattributed, resent split the same way until each error is pinned to one item. What
 // to split, when to stop and each row's verdict are decided in plan/bisect.ts; this file sends.
+import type { FlowWait } from './rate-waits.js';
 import type { Method, Resource } from '../contract/resources.js';
 import type { SendRequest, SendResult } from './types.js';
 import type { PlannedItem } from '../plan/batcher.js';
@@ -29,8 +30,8 @@ import { redact } from '../redact.js';
 /** The part of the API client a run needs. */
 export interface BatchSender {
   send(req: SendRequest): Promise<SendResult>;
-  /** The requests in flight allowed now, and the rate they are paced at (none: not paced), for progress. */
-  flow?(): { concurrency: number; inFlight?: number; rate?: number };
+  /** The requests in flight allowed now, the rate they are paced at (none: not paced) and the wait for a rate limit they are held in, for progress. */
+  flow?(): { concurrency: number; inFlight?: number; rate?: number; wait?: FlowWait };
 }
 
 /** The answers profile the settings resolved to. */

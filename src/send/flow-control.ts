@@ -11,6 +11,7 @@ import { AdaptiveRate } from './adaptive-rate.js';
 import { ConcurrencyLimit, type LoadSignal } from './concurrency-limit.js';
 import { Pacer } from './pacer.js';
 import { readRateLimit } from './rate-limit-headers.js';
+import { causeOfHold, RateWaits, type FlowWait } from './rate-waits.js';
 import { beyondCap, DEFAULT_RETRY, parseRetryAfter } from './retry-policy.js';
 import { sleep } from './sleep.js';
 import type { ServerWait, Traffic } from './types.js';
@@ -60,11 +61,12 @@ export class FlowControl {
   /** Requests sent and not yet answered: what the server has seen or is about to. */
   private outstanding = 0;
   private readonly queue: Array<() => void> = [];
-  private quota: { remaining: number; resetAt: number; header: string } | undefined;
+  private quota: { remaining: number; resetAt: number; header: string; since: number } | undefined;
   /** The reset of the hold last said on the log: each hold is said once. */
   private saidHold: number | undefined;
   private policyRate: number | undefined;
   private throttledBefore = false;
+  private readonly waits = new RateWaits();
   private closedBy: string | undefined;
   private readonly closing = new AbortController();
   private recovery = new AbortController();
@@ -81,9 +83,17 @@ export class FlowControl {
     this.limit = new ConcurrencyLimit(options);
   }
 
-  /** Requests that may be in flight now, those that are, and the rate requests are paced at (undefined: not paced). */
-  get state(): { concurrency: number; inFlight: number; rate?: number } {
-    return { concurrency: this.limit.current, inFlight: this.outstanding, rate: this.rate() };
+  /** Requests that may be in flight now, those that are, the rate requests are paced at (undefined: not paced), and the wait they are held in. */
+  get state(): { concurrency: number; inFlight: number; rate?: number; wait?: FlowWait } {
+    return { concurrency: this.limit.current, inFlight: this.outstanding, rate: this.rate(), wait: this.waits.first(this.now(), this.quota) };
+  }
+
+  /** Who set the wait a request is put in: the quota's header (the first 429's Retry-After as `429`), else the slowest rate. */
+  private causeOf(hold: number): string {
+    if (hold > 0) return causeOfHold(this.quota?.header);
+    const rate = this.rate();
+    if (rate === this.options.maxRate) return '--max-rate';
+    return rate === this.learnt.current ? '429' : 'RateLimit-Policy';
   }
 
   /** Aborts when an answer succeeds after overload answers: retries waiting out a backoff may go now, in step with the limit. */
@@ -163,7 +173,10 @@ export class FlowControl {
         if (this.quota) this.quota.remaining--;
         return this.pacer.depart(now);
       }
-      if (!(await this.sleep(pause, ...signals, this.closing.signal)) && signals.some((s) => s?.aborted)) return false;
+      const wait = this.waits.sleeps(now, pause, () => this.causeOf(hold));
+      const slept = await this.sleep(pause, ...signals, this.closing.signal);
+      this.waits.woke(wait);
+      if (!slept && signals.some((s) => s?.aborted)) return false;
     }
   }
 
@@ -253,7 +266,7 @@ export class FlowControl {
     const wait = parseRetryAfter(headers?.['retry-after'], now);
     if (wait !== undefined && wait > this.capMs) return this.close(beyondCap(wait, 'Retry-After', this.capMs));
     this.learnt.onThrottle(now, sentAt);
-    if (!this.throttledBefore && wait !== undefined) this.quota = { remaining: 0, resetAt: now + wait, header: 'Retry-After' };
+    if (!this.throttledBefore && wait !== undefined) this.quota = { remaining: 0, resetAt: now + wait, header: 'Retry-After', since: now };
     this.throttledBefore = true;
   }
 
@@ -268,7 +281,7 @@ export class FlowControl {
     if (info.policyRate !== undefined && info.policyRate !== this.policyRate) this.policy(info.policyRate);
     if (info.remaining === undefined || info.resetAt === undefined) return;
     const unseen = this.policyRate === undefined ? this.outstanding : 0;
-    this.quota = { remaining: info.remaining - unseen, resetAt: info.resetAt, header: info.header ?? 'RateLimit' };
+    this.quota = { remaining: info.remaining - unseen, resetAt: info.resetAt, header: info.header ?? 'RateLimit', since: now };
   }
 
   /** A new advertised policy: one request every 1/rate s, said when slower than one a second, the flow closed when beyond the cap. */

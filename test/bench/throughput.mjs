@@ -1,7 +1,8 @@
 // Stage (h): batch-sync against a realistic API (issue 18). A sandbox with latency, a rate limit,
 // a capacity or an outage runs in this process (its records and log are read directly); each push
 // runs in a child process as a user runs it. Every target is a ratio within the same run.
-//   h1   --latency 100 --rate-limit 20: time ≤ 1.1 × ideal (items ÷ (20 × batch size)), 429s ≤ 3% of requests,
+//   h1   --latency 100 --rate-limit 20: time ≤ 1.1 × ideal (items ÷ (20 × batch size)), 429s ≤ 1% of requests
+//        (issue 36; ≤ 3% before, and not met: slow start's last round trip alone is 2.5%, BENCHMARKS.md),
 //        batches applied a second ≥ 0.9 × 20 (the CLI's start left out), and how many 429s came after the first second
 //   h1h  the same with --rate-limit-headers: no 429 at all
 //   h2   --latency 100, no limit: ≥ 14,000 items/s
@@ -93,7 +94,7 @@ export async function throughputStages({ cli, dir, runChild, key, deals = 50_000
   const targets = {
     ...(h.h1 && {
       'h1 time / ideal (≤ 1.1)': +(h.h1.wallSec / ideal).toFixed(3),
-      'h1 429s / requests (≤ 0.03)': +(h.h1.throttled / h.h1.requests).toFixed(4),
+      'h1 429s / requests (≤ 0.01)': +(h.h1.throttled / h.h1.requests).toFixed(4),
       // the CLI's start (seconds on a loaded host) left out: batches applied a second, from the first answer to the last, ÷ 20
       'h1 applied a second ÷ capacity (≥ 0.9)': +(h.h1.appliedPerSec / 20).toFixed(3),
       'h1 429s more than a second after the first': h.h1.throttledLate,

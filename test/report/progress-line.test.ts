@@ -83,4 +83,16 @@ describe('fitLine: the line fits the terminal', () => {
     for (const columns of [1, 10, 20, 33, 60, 100]) expect(fitLine(parts, columns).length).toBeLessThanOrEqual(columns);
     expect(fitLine(parts, 20)).toBe('deal deals.csv  48%…');
   });
+
+  test('a part with a short text keeps its place in short form once the droppable parts are gone', () => {
+    const waiting = [
+      { text: 'deal deals.csv', drop: 0 },
+      { text: '8,800 rows', drop: 2 },
+      { text: 'waiting 4s for the rate limit (429)', short: 'waiting 4s (rate limit)', drop: 0 },
+      { text: 'ETA 12s', drop: 0 },
+    ];
+    expect(fitLine(waiting, 80)).toBe('deal deals.csv  8,800 rows  waiting 4s for the rate limit (429)  ETA 12s');
+    expect(fitLine(waiting, 60)).toBe('deal deals.csv  waiting 4s for the rate limit (429)  ETA 12s');
+    expect(fitLine(waiting, 50)).toBe('deal deals.csv  waiting 4s (rate limit)  ETA 12s');
+  });
 });

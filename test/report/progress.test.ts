@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { describe, expect, test } from 'vitest';
 import { memoryOutput } from '../../src/report/output.js';
@@ -127,5 +130,42 @@ describe('progress', () => {
     p.stop();
     expect(chunks.join('')).toContain('deals  300 rows  300 rows/s');
     expect(out.stderr).toEqual(['retrying batch b-3 after 503 in 1.2 s']);
+  });
+
+  test('a wait for a rate limit is said as a wait, its time added to the ETA; after it the rate is the sending rate, the wait not counted as slowness', () => {
+    // 1,000 lines of 100 bytes: line n is n × 100 bytes into the file
+    const file = join(mkdtempSync(join(tmpdir(), 'progress-wait-')), 'deals.csv');
+    writeFileSync(file, `${'x'.repeat(99)}\n`.repeat(1000));
+    const out = memoryOutput();
+    const c = clock();
+    const flow: { inFlight: number; wait?: { ms: number; cause: string } } = { inFlight: 2 };
+    const p = createProgress({ output: out, now: c.now, intervalMs: 1000 });
+    let rows = 0;
+    const update = () =>
+      p.update({ rowsRead: rows, batchesAcked: rows / 10, itemsAcked: rows, retries: 0, resource: 'deals', file, line: rows + 1, flowNow: () => flow });
+    const tick = (moving: boolean) => {
+      c.advance(100);
+      if (moving) rows += 10;
+      update();
+    };
+    for (let i = 0; i < 50; i++) tick(true); // 5 s at 100 rows/s
+    expect(out.stderr.at(-1)).toMatch(/deals: 500 rows read, 50% of deals\.csv, ETA 5s, 50 batches acknowledged, 100 rows\/s, 2 in flight$/);
+    // a 429's Retry-After of 4 s: nothing moves, and the line says why
+    for (let i = 0; i < 10; i++) {
+      flow.wait = { ms: 4000 - i * 100, cause: '429' };
+      flow.inFlight = 0;
+      tick(false);
+    }
+    expect(out.stderr.at(-1)).toMatch(/deals: 500 rows read, 50% of deals\.csv, ETA 8s, 50 batches acknowledged, waiting 4s for the rate limit \(429\)$/);
+    for (let i = 10; i < 40; i++) {
+      flow.wait = { ms: 4000 - i * 100, cause: '429' };
+      tick(false);
+    }
+    expect(out.stderr.at(-1)).toMatch(/ETA 5s, 50 batches acknowledged, waiting 1s for the rate limit \(429\)$/);
+    flow.wait = undefined;
+    flow.inFlight = 2;
+    for (let i = 0; i < 10; i++) tick(true);
+    // over the last 5 s on the clock, 4 s of them waiting: still 100 rows/s, not 20
+    expect(out.stderr.at(-1)).toMatch(/deals: 600 rows read, 60% of deals\.csv, ETA 4s, 60 batches acknowledged, 100 rows\/s, 2 in flight$/);
   });
 });

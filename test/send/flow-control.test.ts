@@ -2,6 +2,7 @@
 // and how long anything waits, over many seeds and jittery networks, without sleeping.
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
+import { FlowControl } from '../../src/send/flow-control.js';
 import { SEEN_WITHIN_MS } from '../../src/send/pacer.js';
 import { busiestWindow, sandboxLimit, simulate, type ServerAnswer } from '../helpers/flow-sim.js';
 
@@ -165,5 +166,59 @@ describe('a hard limit of 20 a second that sends no headers (bench stage h1, iss
       ).toEqual([]);
       expect(502 / (run.endMs / 1000), what).toBeGreaterThanOrEqual(0.9 * 20);
     }
+  });
+});
+
+describe('a wait for a rate limit, as progress shows it (issue 37.4)', () => {
+  /** A flow on a clock the test moves; sleeping only records what was asked. */
+  function flowAt(options: { maxRate?: number } = {}) {
+    let now = 0;
+    const flow = new FlowControl({ initial: 4, max: 4, pinned: true, now: () => now, sleep: async () => true, ...options });
+    return { flow, advance: (ms: number) => void (now += ms) };
+  }
+
+  test("the first 429's Retry-After: every request held, said as a wait counting down to its end, then none", async () => {
+    const { flow, advance } = flowAt();
+    const permits = [await flow.acquire(), await flow.acquire()] as { release: (s: 'ok' | 'throttled', h?: Record<string, string>) => void }[];
+    advance(100);
+    permits[0]!.release('ok');
+    expect(flow.state.wait).toBeUndefined();
+    permits[1]!.release('throttled', { 'retry-after': '4' });
+    expect(flow.state.wait).toEqual({ ms: 4000, cause: '429' });
+    advance(1500);
+    expect(flow.state.wait).toEqual({ ms: 2500, cause: '429' });
+    advance(2500);
+    expect(flow.state.wait).toBeUndefined();
+  });
+
+  test('a quota spent until a reset said by a header is a wait named after the header; a pace of 20 a second is not a wait', async () => {
+    const { flow, advance } = flowAt({ maxRate: 20 });
+    const permit = (await flow.acquire()) as { release: (s: 'ok', h?: Record<string, string>) => void };
+    // the pacer's 50 ms between requests: a rate, shown as one
+    expect(flow.state.wait).toBeUndefined();
+    advance(100);
+    permit.release('ok', { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '3' });
+    expect(flow.state.wait).toEqual({ ms: 3000, cause: 'X-RateLimit-Reset' });
+  });
+
+  test('a pace slower than one request a second is a wait for each request, named after what set it, over once it leaves', async () => {
+    let now = 0;
+    let wake: (() => void) | undefined;
+    const sleep = (ms: number) =>
+      new Promise<boolean>((resolve) => {
+        wake = () => {
+          now += ms;
+          resolve(true);
+        };
+      });
+    const flow = new FlowControl({ initial: 4, max: 4, pinned: true, maxRate: 0.5, now: () => now, sleep });
+    const first = (await flow.acquire()) as { release: (s: 'ok') => void };
+    first.release('ok');
+    const second = flow.acquire();
+    await Promise.resolve();
+    expect(flow.state.wait).toEqual({ ms: 2000, cause: '--max-rate' });
+    wake!();
+    await second;
+    expect(flow.state.wait).toBeUndefined();
   });
 });
