@@ -152,7 +152,12 @@ export async function sync(request: SyncRequest, environment: SyncEnvironment = 
     const guard = request.mode === 'push' ? createRejectionGuard(settings) : undefined;
     const connection =
       request.mode === 'push'
-        ? await connect(settings, { env: request.env, cancel: environment.cancel, say: (text, level) => environment.onEvent?.(text, level) })
+        ? await connect(settings, {
+            env: request.env,
+            cancel: environment.cancel,
+            say: (text, level) => environment.onEvent?.(text, level),
+            keep: environment.keepSandbox,
+          })
         : undefined;
     let sandbox: SandboxHeld | undefined;
     let result: PipelineResult;
