@@ -112,7 +112,14 @@ export async function handleBatch(
   const { answer, accepted, errorItems } = applyBatch(state.store, route.resource, route.method, items, config.answers);
   sendJson(res, 200, answer, limits);
   log(200, answer.data, accepted);
-  keepRefusedItems(state, state.history.lastSeq(), { batchId, method: route.method === 'post' ? 'POST' : 'PATCH', resource: route.resource }, items, answer.data.error, errorItems);
+  keepRefusedItems(
+    state,
+    state.history.lastSeq(),
+    { batchId, method: route.method === 'post' ? 'POST' : 'PATCH', resource: route.resource },
+    items,
+    answer.data.error,
+    errorItems,
+  );
   return 200;
 }
 

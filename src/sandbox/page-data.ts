@@ -1,12 +1,12 @@
 // The JSON behind the sandbox's page: what it holds and was sent, a page at a time. Every answer is
 // bounded whatever the sandbox holds (100 entries a page, a record's text cut at 1 MB), so a million
 // records never make a giant answer; the search is by externalId prefix, here on the server.
-import { RESOURCES, type Resource } from '../contract/resources.js';
+import type { Resource } from '../contract/resources.js';
 import type { BatchLogEntry } from './batch-history.js';
 import type { BatchRefusal, RefusedItem } from './refusal-log.js';
 import type { SandboxState } from './sandbox-state.js';
 
-export const PAGE_SIZE = 100;
+const PAGE_SIZE = 100;
 const RECORD_TEXT_LIMIT = 1024 * 1024;
 const LABEL_LIMIT = 80;
 

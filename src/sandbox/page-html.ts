@@ -7,7 +7,7 @@ import { RESOURCES } from '../contract/resources.js';
 import { escapeHtml, htmlPage } from '../util/html-page.js';
 import type { PageSummary } from './page-data.js';
 
-export const REFRESH_MS = 1500;
+const REFRESH_MS = 1500;
 
 const STYLE = `
 :root{color-scheme:light;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1b1f24;background:#fff}
@@ -131,7 +131,8 @@ const LABELS: Record<string, string> = { 'sales-profile': 'Sales profiles', acco
 
 function body(summary: PageSummary): string {
   const rows = RESOURCES.map(
-    (r) => `<tr><th scope="row">${escapeHtml(LABELS[r] ?? r)}</th><td class="n" id="count-${escapeHtml(r)}">${summary.records[r].toLocaleString('en-US')}</td></tr>`,
+    (r) =>
+      `<tr><th scope="row">${escapeHtml(LABELS[r] ?? r)}</th><td class="n" id="count-${escapeHtml(r)}">${summary.records[r].toLocaleString('en-US')}</td></tr>`,
   ).join('');
   const options = RESOURCES.map((r) => `<option value="${escapeHtml(r)}"${r === 'deal' ? ' selected' : ''}>${escapeHtml(r)}</option>`).join('');
   return `<main>
@@ -147,15 +148,15 @@ function body(summary: PageSummary): string {
 <div class="cols"><div><ul class="plain" id="search-results" aria-label="Matching records"></ul><div class="pager" id="records-pager"></div></div>
 <div><h3 id="record-title">No record chosen</h3><pre id="record-json" tabindex="0" aria-labelledby="record-title">Pick a record to see its JSON.</pre><p class="note" id="record-note"></p></div></div>
 </section>
-<section aria-labelledby="h-batches"><h2 id="h-batches">Batches received</h2>
-<p class="note" id="batches-note"></p>
-<table id="batches"><thead><tr><th scope="col" class="n">#</th><th scope="col">Method</th><th scope="col">Resource</th><th scope="col">batchId</th><th scope="col" class="n">Items</th><th scope="col" class="n">Accepted</th><th scope="col" class="n">Errors</th><th scope="col">Answer</th></tr></thead><tbody id="batches-body"></tbody></table>
-<div class="pager" id="batches-pager"></div>
-</section>
 <section aria-labelledby="h-refusals"><h2 id="h-refusals">Items refused</h2>
 <p class="note" id="refusals-note"></p>
 <div id="refusals"></div>
 <div class="pager" id="refusals-pager"></div>
+</section>
+<section aria-labelledby="h-batches"><h2 id="h-batches">Batches received</h2>
+<p class="note" id="batches-note"></p>
+<table id="batches"><thead><tr><th scope="col" class="n">#</th><th scope="col">Method</th><th scope="col">Resource</th><th scope="col">batchId</th><th scope="col" class="n">Items</th><th scope="col" class="n">Accepted</th><th scope="col" class="n">Errors</th><th scope="col">Answer</th></tr></thead><tbody id="batches-body"></tbody></table>
+<div class="pager" id="batches-pager"></div>
 </section>
 </main>`;
 }

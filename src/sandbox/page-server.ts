@@ -12,7 +12,7 @@ import { batchesPage, pageSummary, recordsPage, recordText, refusalsPage } from 
 import { sandboxPage } from './page-html.js';
 import type { SandboxState } from './sandbox-state.js';
 
-export const PAGE_HOST = '127.0.0.1';
+const PAGE_HOST = '127.0.0.1';
 
 export interface PageServer {
   /** `http://127.0.0.1:port/`. */

@@ -6,8 +6,10 @@ import { spawnCli, startCli } from '../helpers/cli.js';
 
 const ROOT = resolve(__dirname, '../..');
 
-test('push --sandbox --keep-open: the page serves after the report until Ctrl+C; exit code the run\'s', async () => {
-  const { child, result } = startCli(['push', '--sandbox', '--keep-open', '--config', 'fixtures/crm-sales-opportunities/batch-sync.config.json'], { cwd: ROOT });
+test("push --sandbox --keep-open: the page serves after the report until Ctrl+C; exit code the run's", async () => {
+  const { child, result } = startCli(['push', '--sandbox', '--keep-open', '--config', 'fixtures/crm-sales-opportunities/batch-sync.config.json'], {
+    cwd: ROOT,
+  });
   let stderr = '';
   let stdout = '';
   child.stderr!.on('data', (c) => (stderr += c));
@@ -36,7 +38,7 @@ test('--keep-open without --sandbox is refused before anything is sent', async (
   expect(r.stderr).toContain('--keep-open goes with --sandbox');
 });
 
-test('--help lists --keep-open with sending and the sandbox\'s --page-port', async () => {
+test("--help lists --keep-open with sending and the sandbox's --page-port", async () => {
   const push = await spawnCli(['push', '--help'], { cwd: ROOT });
   expect(push.stdout.split(/\n(?=\S)/).find((block) => block.startsWith('Sending:'))).toContain('--keep-open');
   const sandbox = await spawnCli(['sandbox', '--help'], { cwd: ROOT });
