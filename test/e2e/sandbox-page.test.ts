@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { networkInterfaces } from 'node:os';
 import { resolve } from 'node:path';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { browserAvailable, launchBrowser, openPage, screenshot, seriousViolations } from '../helpers/browser.js';
 import { startCli, tempFiles, type CliResult } from '../helpers/cli.js';
@@ -49,6 +49,17 @@ function get(url: string, headers: Record<string, string> = {}): Promise<{ statu
     req.on('error', fail);
     req.end();
   });
+}
+
+/** Searches the deals by an externalId prefix as a person does, expects one match, opens it: its JSON. */
+async function searchOne(page: Page, prefix: string, id: string): Promise<any> {
+  await page.selectOption('#search-resource', 'deal');
+  await page.fill('#search-id', prefix);
+  await page.click('#search-form button[type=submit]');
+  await expect.poll(() => page.locator('#search-results button').count(), { timeout: 5000 }).toBe(1);
+  await page.click('#search-results button');
+  await expect.poll(() => page.textContent('#record-json'), { timeout: 5000 }).toContain(id);
+  return JSON.parse((await page.textContent('#record-json')) ?? '');
 }
 
 describe.runIf(browserAvailable())('the sandbox page, in a real browser', () => {
@@ -92,13 +103,7 @@ describe.runIf(browserAvailable())('the sandbox page, in a real browser', () => 
       expect(await page.textContent('#count-account')).toBe('85');
       expect(await page.textContent('#count-sales-profile')).toBe('35');
 
-      await page.selectOption('#search-resource', 'deal');
-      await page.fill('#search-id', '1C1I7A6R');
-      await page.click('#search-form button[type=submit]');
-      await expect.poll(() => page.locator('#search-results button').count(), { timeout: 5000 }).toBe(1);
-      await page.click('#search-results button');
-      await expect.poll(() => page.textContent('#record-json'), { timeout: 5000 }).toContain('1C1I7A6R');
-      const json = JSON.parse((await page.textContent('#record-json')) ?? '');
+      const json = await searchOne(page, '1C1I7A6R', '1C1I7A6R');
       expect(json).toMatchObject({ externalId: '1C1I7A6R', isWon: true });
 
       const batchRows = await page.locator('#batches tbody tr').allTextContents();
@@ -115,7 +120,7 @@ describe.runIf(browserAvailable())('the sandbox page, in a real browser', () => 
     } finally {
       await opened.close();
     }
-  }, 30_000);
+  }, 60_000);
 
   test('a refusal with its item; hostile cells shown as text, nothing of them live', async () => {
     const dir = tempFiles({
@@ -137,13 +142,7 @@ describe.runIf(browserAvailable())('the sandbox page, in a real browser', () => 
       expect(refusals).toContain('ownerExternalId: "nobody-here" does not exist as a sales profile');
       expect(refusals).toContain('"title":"javascript:alert(1)"');
 
-      await page.selectOption('#search-resource', 'deal');
-      await page.fill('#search-id', 'HOSTILE');
-      await page.click('#search-form button[type=submit]');
-      await expect.poll(() => page.locator('#search-results button').count(), { timeout: 5000 }).toBe(1);
-      await page.click('#search-results button');
-      await expect.poll(() => page.textContent('#record-json'), { timeout: 5000 }).toContain('HOSTILE-1');
-      const record = JSON.parse((await page.textContent('#record-json')) ?? '');
+      const record = await searchOne(page, 'HOSTILE', 'HOSTILE-1');
       expect(record.title).toBe(HOSTILE_TITLE);
       const fields = new Map((record.customFields as { key: string; value: string }[]).map((f) => [f.key, f.value]));
       expect(fields.get('site')).toBe('javascript:alert(document.domain)');
