@@ -3,7 +3,7 @@
 // the last 1,000 with each item's text capped; and the page's server is read-only and goes with close().
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
-import { deal, sandbox, sandboxWithProfiles, send } from '../helpers/sandbox.js';
+import { deal, profile, sandbox, sandboxWithProfiles, send } from '../helpers/sandbox.js';
 
 let sb: SandboxHandle;
 beforeAll(async () => {
@@ -64,6 +64,21 @@ describe('the page data', () => {
     ]);
     expect(JSON.parse(last.item)).toEqual(deal('R-3-999', { ownerExternalId: 'ghost' }));
     expect((await get('data/summary')).body).toMatchObject({ refusals: 3001, records: { deal: 251 } });
+  });
+
+  test('in the documented answer style, whose details name no item, the page still names it', async () => {
+    const documented = await sandbox({ pagePort: 0, answers: 'documented' });
+    try {
+      await send(documented, 'POST', 'sales-profile', [profile('ana'), profile('bruno')]);
+      await send(documented, 'POST', 'deal', [deal('OK-1'), deal('GHOST-1', { ownerExternalId: 'ghost' })]);
+      const res = await fetch(new URL('data/refusals', documented.pageUrl));
+      const { refusals } = (await res.json()) as any;
+      expect(refusals).toMatchObject([
+        { index: 1, externalId: 'GHOST-1', problems: [{ detail: 'ownerExternalId: "ghost" does not exist as a sales profile' }] },
+      ]);
+    } finally {
+      await documented.close();
+    }
   });
 
   test('batches newest first, a batch refused whole with its reason', async () => {
