@@ -6,14 +6,15 @@ import { sandboxLines } from '../report/sandbox-lines.js';
 import { openNightlySession } from '../run/nightly-session.js';
 import { invocation, processEnv } from '../config/environment.js';
 import type { ResolvedSettings } from '../config/settings.js';
-import { BatchSyncError, EXIT } from '../errors.js';
+import { BatchSyncError, EXIT, UsageError } from '../errors.js';
+import type { KeptSandbox } from '../run/connect.js';
 import { createCronNotifier, type CronNotifier } from '../report/notify.js';
 import { visible } from '../report/terminal-text.js';
 import { addOptions, givenFlags } from './add-options.js';
 import { examples } from './examples.js';
 import type { SetExit } from './set-exit.js';
 import { FILES_ARGUMENT, runSyncCommand, syncRequest } from './run-command.js';
-import { interruptSignals } from './signals.js';
+import { interruptSignals, untilInterrupted } from './signals.js';
 
 const HELP_AFTER = `
 Environment:
@@ -32,6 +33,13 @@ ${examples(
   ['batch-sync push --incremental --quiet --api-key-file ~/.batch-sync-key --config fixtures/crm-sales-opportunities/batch-sync.config.json', 'from cron'],
 )}`;
 
+/** `--keep-open`: after the report, the embedded sandbox and its page serve on until Ctrl+C. */
+async function serveUntilInterrupted(kept: KeptSandbox, output: Output): Promise<void> {
+  output.err(`the embedded sandbox serves on; its page: ${kept.pageUrl} (press Ctrl+C to stop)`);
+  await untilInterrupted();
+  await kept.close();
+}
+
 export function registerPush(program: Command, output: Output, setExit: SetExit): void {
   const command = program
     .command('push')
@@ -44,13 +52,16 @@ export function registerPush(program: Command, output: Output, setExit: SetExit)
     const signals = interruptSignals((text) => output.err(text));
     // known once the settings are: the plan and the environment may name the URLs too
     let notifier: CronNotifier | undefined;
+    let kept: KeptSandbox | undefined;
     const onSettings = (settings: ResolvedSettings) => {
+      if (given.keepOpen && !settings.sandbox) throw new UsageError('--keep-open goes with --sandbox: it keeps the embedded sandbox serving');
       const options = { env: request.env ?? processEnv(), dryRun: request.mode === 'dry-run' };
       notifier = createCronNotifier(settings, options, (text) => output.err(visible(text)));
     };
     const onStart = () => notifier?.start() ?? Promise.resolve();
     try {
-      const environment = { signal: signals.stop, cancel: signals.cancel, openSession: openNightlySession, onSettings, onStart };
+      const keepSandbox = given.keepOpen ? (sandbox: KeptSandbox) => (kept = sandbox) : undefined;
+      const environment = { signal: signals.stop, cancel: signals.cancel, openSession: openNightlySession, onSettings, onStart, keepSandbox };
       const { exitCode } = await runSyncCommand(
         request,
         output,
@@ -60,6 +71,7 @@ export function registerPush(program: Command, output: Output, setExit: SetExit)
       );
       setExit(exitCode);
     } catch (error) {
+      await kept?.close();
       // a run that ended by an error (a lock held, an unreadable input) still tells the monitor
       const typed = error instanceof BatchSyncError ? error : undefined;
       await notifier?.finish({ exitCode: typed?.exitCode ?? EXIT.bug, errorCode: typed?.code ?? 'INTERNAL' });
@@ -67,5 +79,6 @@ export function registerPush(program: Command, output: Output, setExit: SetExit)
     } finally {
       signals.dispose();
     }
+    if (kept) await serveUntilInterrupted(kept, output);
   });
 }

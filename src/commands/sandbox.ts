@@ -15,6 +15,7 @@ import { sandboxOptionsSchema } from '../sandbox/options.js';
 import { addOptions, givenFlags } from './add-options.js';
 import { examples } from './examples.js';
 import type { SetExit } from './set-exit.js';
+import { untilInterrupted } from './signals.js';
 
 function describeBatch(e: BatchLogEntry): string {
   const head = `#${e.seq} ${e.method} ${e.resource} batchId=${e.batchId}: ${e.items} ${e.items === 1 ? 'item' : 'items'}`;
@@ -54,8 +55,11 @@ export function registerSandbox(program: Command, output: Output, _setExit: SetE
       })
       .catch((error: unknown) => {
         const code = (error as NodeJS.ErrnoException).code;
-        if (code === 'EADDRINUSE')
-          throw new UsageError(`port ${candidate.port} on ${candidate.host} is in use`, { suggestion: 'pick another with --port (0 picks a free one)' });
+        if (code === 'EADDRINUSE') {
+          const which = (error as { port?: number }).port === candidate.pagePort && candidate.pagePort !== 0 ? '--page-port' : '--port';
+          const port = which === '--port' ? `port ${candidate.port} on ${candidate.host}` : `port ${candidate.pagePort} on 127.0.0.1`;
+          throw new UsageError(`${port} is in use`, { suggestion: `pick another with ${which} (0 picks a free one)` });
+        }
         if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new UsageError(`cannot listen on --host ${candidate.host}`);
         throw error;
       });
@@ -64,17 +68,10 @@ export function registerSandbox(program: Command, output: Output, _setExit: SetE
     output.out(`API key: ${sandbox.apiKey}${generated ? ` (generated for this run; fix one with --api-key or ${SANDBOX_KEY_ENV})` : ''}`);
     output.out(`point push at it: ${BASE_URL_ENV}=${sandbox.url} ${API_KEY_ENV}=${sandbox.apiKey} ${invocation()} push ...`);
     output.out(`inspect: ${sandbox.url}/_sandbox/stats, /_sandbox/batches, /_sandbox/records/<deals|activities|account|sales-profile>`);
+    output.out(`page: ${sandbox.pageUrl} (what it holds, the batches and refusals; this machine only)`);
     output.err('press Ctrl+C to stop');
 
-    await new Promise<void>((resolve) => {
-      const stop = () => {
-        process.off('SIGINT', stop);
-        process.off('SIGTERM', stop);
-        resolve();
-      };
-      process.on('SIGINT', stop);
-      process.on('SIGTERM', stop);
-    });
+    await untilInterrupted();
     await sandbox.close();
     output.err(`sandbox stopped${options.store ? `; records saved to ${options.store}` : ''}`);
   });

@@ -49,3 +49,16 @@ export function interruptSignals(say: (text: string) => void, graceMs = GRACE_MS
     },
   };
 }
+
+/** Resolves at the first Ctrl-C or SIGTERM: what serves until then (the sandbox, `push --keep-open`) then stops. */
+export function untilInterrupted(): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}

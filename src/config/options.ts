@@ -231,6 +231,12 @@ export const PUSH_OPTIONS = {
   dryRun: { flag: '--dry-run', group: 'sending', schema: onOff('do everything but send; list the batches that would go (id, items, bytes) in the report') },
   emit: { ...emit, needs: { option: 'dryRun', message: '--emit goes with --dry-run (push sends the batches; validate --emit writes them)' } },
   ...TARGET_OPTIONS,
+  // a run's option, not a setting: a plan cannot hold it (it keeps the process serving)
+  keepOpen: {
+    flag: '--keep-open',
+    group: 'sending',
+    schema: onOff("with --sandbox: keep the embedded sandbox and its page serving after the run, until Ctrl+C (the exit code is still the run's)"),
+  },
   ...NIGHTLY_OPTIONS,
   ...NOTIFY_OPTIONS,
   junit: CI_REPORT_OPTIONS.junit,

@@ -13,6 +13,12 @@ const number = (help: string) => z.number({ error: 'takes a number' }).describe(
 export const SANDBOX_OPTIONS = {
   port: { flag: '--port <n>', schema: number('TCP port; 0 picks a free one'), default: SANDBOX_DEFAULTS.port, helpDefault: String(SANDBOX_DEFAULTS.port) },
   host: { flag: '--host <host>', schema: text('interface to listen on'), default: SANDBOX_DEFAULTS.host, helpDefault: SANDBOX_DEFAULTS.host },
+  pagePort: {
+    flag: '--page-port <n>',
+    schema: number('port of the page showing what the sandbox holds, on 127.0.0.1 only; 0 picks a free one'),
+    default: 0,
+    helpDefault: 'a free one',
+  },
   apiKey: {
     flag: '--api-key <key>',
     env: SANDBOX_KEY_ENV,

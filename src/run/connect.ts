@@ -19,6 +19,14 @@ export interface ConnectOptions {
   cancel?: AbortSignal;
   /** Retries and warnings, as lines for the user (never payload values). */
   say?(text: string, level: 'info' | 'error'): void;
+  /** `push --keep-open`: the embedded sandbox starts with its page and, at close, is handed here instead of stopped. */
+  keep?(sandbox: KeptSandbox): void;
+}
+
+/** An embedded sandbox left serving after its run, with its page. */
+export interface KeptSandbox {
+  pageUrl: string;
+  close(): Promise<void>;
 }
 
 export interface Connection {
@@ -42,7 +50,9 @@ export async function connect(settings: ResolvedSettings, options: ConnectOption
     // it answers in the style the run reads answers in (--answers, the plan's answers.style); a run
     // that counts with data.success needs the named style, whose success is a count
     const answers = settings.checkSuccessCount ? 'named' : settings.answerStyle;
-    sandbox = await startSandbox({ port: 0, apiKey: `sbx_${randomBytes(18).toString('base64url')}`, answers });
+    const page = options.keep ? { pagePort: 0 } : {};
+    sandbox = await startSandbox({ port: 0, apiKey: `sbx_${randomBytes(18).toString('base64url')}`, answers, ...page });
+    if (sandbox.pageUrl) options.say?.(`sandbox page: ${sandbox.pageUrl} (what it holds, refreshed while the run sends)`, 'info');
     baseUrl = sandbox.url;
     apiKey = sandbox.apiKey;
   } else {
@@ -93,7 +103,8 @@ export async function connect(settings: ResolvedSettings, options: ConnectOption
         await client.close();
       } finally {
         holds = sandbox && held(sandbox);
-        await sandbox?.close();
+        if (sandbox?.pageUrl && options.keep) options.keep({ pageUrl: sandbox.pageUrl, close: sandbox.close });
+        else await sandbox?.close();
       }
       return holds;
     },

@@ -9,6 +9,7 @@ import type { Diagnostic } from '../util/diagnostic.js';
 import type { BatchSender } from '../send/dispatch.js';
 import type { ResumeContext } from '../send/resend.js';
 import type { PreparedJob } from '../rows/prepare.js';
+import type { KeptSandbox } from './connect.js';
 import type { RunHooks } from './run.js';
 import type { GivenFlags } from '../config/option.js';
 import type { ResolvedSettings } from '../config/settings.js';
@@ -64,6 +65,8 @@ export interface SyncEnvironment {
   onSettings?(settings: ResolvedSettings): void;
   /** The run holds its lock (when it takes one) and nothing is read or sent yet (the cron start ping). */
   onStart?(): Promise<void>;
+  /** `push --sandbox --keep-open`: the embedded sandbox, with its page, handed over after the run instead of stopped. */
+  keepSandbox?(sandbox: KeptSandbox): void;
 }
 
 export interface SessionContext {

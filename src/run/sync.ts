@@ -11,7 +11,7 @@ import { plural } from '../report/plural.js';
 import { buildRunReport, failedRows, type RunReport } from '../report/run-report.js';
 import { createRejectionGuard } from './rejection-guard.js';
 import type { SandboxHeld } from '../report/sandbox-lines.js';
-import { connect } from './connect.js';
+import { connect, type ConnectOptions } from './connect.js';
 import { newIsolation } from '../plan/bisect.js';
 import { pairProfiles } from '../config/pair-profiles.js';
 import { prepareJobs } from '../rows/prepare.js';
@@ -118,6 +118,12 @@ function tellPrepared(prepared: Awaited<ReturnType<typeof prepareJobs>>, environ
   }
 }
 
+/** How a push connects: its key from the request's environment, its lines and its signals from the command's. */
+function connectOptions(request: SyncRequest, environment: SyncEnvironment): ConnectOptions {
+  const { cancel, keepSandbox: keep } = environment;
+  return { env: request.env, cancel, say: (text, level) => environment.onEvent?.(text, level), keep };
+}
+
 export async function sync(request: SyncRequest, environment: SyncEnvironment = {}): Promise<SyncOutcome> {
   const startedAt = new Date();
   const plan = await loadPlanFor(request);
@@ -150,10 +156,7 @@ export async function sync(request: SyncRequest, environment: SyncEnvironment = 
     session?.prepared?.(prepared);
     const collector = collectorFor(environment, session);
     const guard = request.mode === 'push' ? createRejectionGuard(settings) : undefined;
-    const connection =
-      request.mode === 'push'
-        ? await connect(settings, { env: request.env, cancel: environment.cancel, say: (text, level) => environment.onEvent?.(text, level) })
-        : undefined;
+    const connection = request.mode === 'push' ? await connect(settings, connectOptions(request, environment)) : undefined;
     let sandbox: SandboxHeld | undefined;
     let result: PipelineResult;
     try {

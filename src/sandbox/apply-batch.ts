@@ -31,6 +31,8 @@ export interface AppliedBatch {
   answer: BatchAnswer;
   /** Items applied: the log's count, whatever data.success says. */
   accepted: number;
+  /** For each entry of data.error, the index of the item it is about (the sandbox's page shows the item). */
+  errorItems: number[];
 }
 
 /** `externalId=?` when the item has none to show: the index still locates it. */
@@ -53,10 +55,12 @@ export function applyBatch(
   const records = store.map(resource);
   const profiles = store.map('sales-profile');
   const error: DataError[] = [];
+  const errorItems: number[] = [];
   let success = 0;
   let created = 0;
 
   for (let i = 0; i < items.length; i++) {
+    while (errorItems.length < error.length) errorItems.push(i - 1);
     const item = items[i];
     const parsed = schema.safeParse(item);
     if (!parsed.success) {
@@ -89,7 +93,8 @@ export function applyBatch(
     success++;
   }
 
+  while (errorItems.length < error.length) errorItems.push(items.length - 1);
   if (success > 0) store.changed();
   const code = !named && created > 0 ? 201 : 200;
-  return { answer: { data: { code, success: successIsCount ? success : DOCUMENTED_SUCCESS, error }, status: 'SUCCESS' }, accepted: success };
+  return { answer: { data: { code, success: successIsCount ? success : DOCUMENTED_SUCCESS, error }, status: 'SUCCESS' }, accepted: success, errorItems };
 }

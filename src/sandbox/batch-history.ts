@@ -59,6 +59,11 @@ export class BatchHistory {
     return full;
   }
 
+  /** The seq of the last batch logged (0 before any). */
+  lastSeq(): number {
+    return this.seq;
+  }
+
   list(): BatchLogEntry[] {
     return this.entries.slice(-this.limit);
   }

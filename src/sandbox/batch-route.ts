@@ -3,7 +3,7 @@
 // parsing before faults, so that every fault is logged with the batchId a retry must repeat.
 import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { batchEnvelope } from '../contract/envelope.js';
+import { batchEnvelope, type DataError } from '../contract/envelope.js';
 import { formatProblem, toFieldProblems } from '../contract/issues.js';
 import type { Method, Resource } from '../contract/resources.js';
 import type { AnswerStyle } from '../contract/answer-styles.js';
@@ -88,29 +88,55 @@ export async function handleBatch(
 
   const fault = state.nextFault();
   const limits = config.rateLimitHeaders ? state.rateHeaders() : {};
+  // a batch refused whole: its answer, and its reason kept for the sandbox's page
+  const refuseBatch = (status: number, reason: RefusalReason, detail: string, headers?: Record<string, string>) => {
+    refuse(status, reason, detail, headers);
+    log(status);
+    state.refusals.addBatch(state.history.lastSeq(), { message: reason, detail });
+    return status;
+  };
   if (fault?.status === 429) {
-    refuse(429, 'RATE_LIMITED', `more requests per second than the sandbox allows; retry after ${fault.retryAfterSeconds}s`, {
+    return refuseBatch(429, 'RATE_LIMITED', `more requests per second than the sandbox allows; retry after ${fault.retryAfterSeconds}s`, {
       'retry-after': String(fault.retryAfterSeconds),
       ...limits,
     });
-    return log(429);
   }
-  if (fault?.status === 503) {
-    refuse(503, 'UNAVAILABLE', 'the sandbox is playing an outage: nothing of this batch was applied; retry it');
-    return log(503);
-  }
-  if (fault?.status === 500) {
-    refuse(500, 'INTERNAL_ERROR', 'injected fault (--fail-rate): nothing of this batch was applied; retry it');
-    return log(500);
-  }
+  if (fault?.status === 503) return refuseBatch(503, 'UNAVAILABLE', 'the sandbox is playing an outage: nothing of this batch was applied; retry it');
+  if (fault?.status === 500) return refuseBatch(500, 'INTERNAL_ERROR', 'injected fault (--fail-rate): nothing of this batch was applied; retry it');
   if (items.length > config.maxItems) {
-    refuse(400, 'TOO_MANY_ITEMS', `the batch has ${items.length} items; the sandbox accepts at most ${config.maxItems}`);
-    return log(400);
+    return refuseBatch(400, 'TOO_MANY_ITEMS', `the batch has ${items.length} items; the sandbox accepts at most ${config.maxItems}`);
   }
 
   const queued = state.serviceDelayMs(items.length);
   if (queued > 0) await sleep(queued);
-  const { answer, accepted } = applyBatch(state.store, route.resource, route.method, items, config.answers);
+  const { answer, accepted, errorItems } = applyBatch(state.store, route.resource, route.method, items, config.answers);
   sendJson(res, 200, answer, limits);
-  return log(200, answer.data, accepted);
+  log(200, answer.data, accepted);
+  keepRefusedItems(
+    state,
+    state.history.lastSeq(),
+    { batchId, method: route.method === 'post' ? 'POST' : 'PATCH', resource: route.resource },
+    items,
+    answer.data.error,
+    errorItems,
+  );
+  return 200;
+}
+
+/** Each refused item once, with all its problems, for the sandbox's page. */
+function keepRefusedItems(
+  state: SandboxState,
+  seq: number,
+  batch: { batchId: string; method: 'POST' | 'PATCH'; resource: Resource },
+  items: readonly unknown[],
+  errors: readonly DataError[],
+  errorItems: readonly number[],
+): void {
+  let at = 0;
+  while (at < errors.length) {
+    const index = errorItems[at]!;
+    const problems: DataError[] = [];
+    while (at < errors.length && errorItems[at] === index) problems.push(errors[at++]!);
+    state.refusals.addItem({ seq, ...batch, index, problems }, items[index]);
+  }
 }

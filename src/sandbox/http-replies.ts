@@ -6,6 +6,7 @@ import type { ServerResponse } from 'node:http';
 /** Machine-readable reasons in refusal bodies (`data.error[0].message`). */
 export type RefusalReason =
   | 'UNAUTHORIZED'
+  | 'FORBIDDEN'
   | 'NOT_FOUND'
   | 'UNSUPPORTED_CONTENT_TYPE'
   | 'MALFORMED_JSON'

@@ -21,6 +21,13 @@ export const sandboxOptionsSchema = z
   .strictObject({
     port: z.number().int().min(0).max(65535).default(SANDBOX_DEFAULTS.port).describe('TCP port; 0 picks a free one.'),
     host: z.string().min(1).default(SANDBOX_DEFAULTS.host),
+    pagePort: z
+      .number()
+      .int()
+      .min(0)
+      .max(65535)
+      .optional()
+      .describe('Serve the page of what the sandbox holds on this port of 127.0.0.1 (0: a free one); no page when absent.'),
     apiKey: z.string().min(1, 'must not be empty').describe('The key every API request must carry in x-api-key.'),
     store: z.string().min(1).optional().describe('JSON file the records are loaded from and persisted to.'),
     latencyMs: z.number().int().min(0).max(600_000).default(SANDBOX_DEFAULTS.latencyMs),

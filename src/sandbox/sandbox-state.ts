@@ -7,6 +7,7 @@ import type { ResolvedSandboxOptions } from './options.js';
 import { makeRandom, type Random } from './random.js';
 import { rateLimiter, type RateLimiter } from './rate-limit.js';
 import { RecordStore, type StoredRecord } from './record-store.js';
+import { RefusalLog } from './refusal-log.js';
 
 export interface Faults {
   latencyMs: number;
@@ -22,11 +23,16 @@ export interface Faults {
 /** A fault to play instead of applying a batch. */
 export type FaultDecision = { status: 429; retryAfterSeconds: number } | { status: 500 } | { status: 503 };
 
+/** Refused items the page can list: the most recent ones (each item's text is capped too). */
+const REFUSALS_KEPT = 1000;
+
 export type SandboxStatsView = SandboxStats & { records: Record<Resource, number> };
 
 export class SandboxState {
   readonly store: RecordStore;
   readonly history: BatchHistory;
+  /** Refused items and whole-batch refusals, for the sandbox's page. */
+  readonly refusals: RefusalLog;
   private faults: Faults;
   private limiter: RateLimiter;
   private readonly random: Random;
@@ -41,6 +47,7 @@ export class SandboxState {
   ) {
     this.store = new RecordStore(options.store);
     this.history = new BatchHistory(options.historyLimit);
+    this.refusals = new RefusalLog(REFUSALS_KEPT);
     const { latencyMs, failRate, rateLimit, rateBurst, capacity } = options;
     this.faults = { latencyMs, failRate, rateLimit, rateBurst, capacity };
     this.limiter = rateLimiter(rateLimit, now, rateBurst);
@@ -113,6 +120,7 @@ export class SandboxState {
   reset(): void {
     this.store.clear();
     this.history.reset();
+    this.refusals.reset();
     this.limiter.reset();
     this.forced = [];
     this.busyUntil = 0;

@@ -12,6 +12,7 @@ import { handleBatch, type BatchRouteConfig } from './batch-route.js';
 import { sendRefusal } from './http-replies.js';
 import { INSPECT_PREFIX, handleInspect } from './inspect-routes.js';
 import { sandboxOptionsSchema, type SandboxOptions } from './options.js';
+import { startPageServer, type PageServer } from './page-server.js';
 import type { StoredRecord } from './record-store.js';
 import { SandboxState, type Faults, type SandboxStatsView } from './sandbox-state.js';
 
@@ -21,6 +22,8 @@ export interface SandboxHandle {
   port: number;
   host: string;
   apiKey: string;
+  /** The page's URL (`http://127.0.0.1:port/`), when started with `pagePort`. */
+  pageUrl?: string;
   /** Resource names as the API's kinds or as the paths say them ('deals', 'account', ...). */
   records(resource: Resource | string): StoredRecord[];
   record(resource: Resource | string, externalId: string): StoredRecord | undefined;
@@ -106,6 +109,13 @@ export async function startSandbox(options: SandboxOptions): Promise<SandboxHand
     });
   });
   const port = (server.address() as AddressInfo).port;
+  let page: PageServer | undefined;
+  try {
+    page = opts.pagePort === undefined ? undefined : await startPageServer(state, opts.pagePort);
+  } catch (error) {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    throw error;
+  }
   const hostInUrl = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
   let closed: Promise<void> | undefined;
 
@@ -114,6 +124,7 @@ export async function startSandbox(options: SandboxOptions): Promise<SandboxHand
     port,
     host: opts.host,
     apiKey: opts.apiKey,
+    ...(page ? { pageUrl: page.url } : {}),
     records: (resource) => state.records(toResource(resource)),
     record: (resource, externalId) => state.record(toResource(resource), externalId),
     batches: () => state.batches(),
@@ -125,11 +136,13 @@ export async function startSandbox(options: SandboxOptions): Promise<SandboxHand
     close() {
       closed ??= (async () => {
         closing = true;
+        const pageClosed = page?.close();
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
         const cut = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS).unref();
         await stopped;
         clearTimeout(cut);
+        await pageClosed;
         await state.store.flush();
       })();
       return closed;

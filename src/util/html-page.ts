@@ -43,7 +43,7 @@ export interface PageParts {
 }
 
 /** The Content-Security-Policy of a page with this style and script. */
-function pagePolicy(parts: Pick<PageParts, 'style' | 'script' | 'connectSelf'>): string {
+export function pagePolicy(parts: Pick<PageParts, 'style' | 'script' | 'connectSelf'>): string {
   return [
     "default-src 'none'",
     `style-src ${sha256(parts.style)}`,
