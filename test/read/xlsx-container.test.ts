@@ -5,6 +5,7 @@
 import { appendFileSync, copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/errors.js';
 import { openSource } from '../../src/read/open.js';
@@ -78,5 +79,48 @@ describe('bytes after the end of the archive (item 3)', () => {
   it('a part whose CRC-32 differs is still refused, naming it, with bytes after the archive', async () => {
     const damaged = await rewriteWorkbook(DEALS, fresh(), (_name, bytes) => bytes, { corrupt: 'xl/worksheets/sheet1.xml' });
     expect(await refusal(withTrailing(damaged, Buffer.alloc(100)))).toMatch(/its part xl\/worksheets\/sheet1\.xml is damaged/);
+  });
+});
+
+describe('XML parts in UTF-16 (item 4)', () => {
+  /** Every XML part re-encoded, its declaration naming `declared` (none: the declaration left without one). */
+  const utf16 = (encoding: 'utf-16be' | 'utf-16le', bom: boolean, declared: string | undefined) => (name: string, bytes: Buffer) => {
+    if (!/\.(xml|rels)$/.test(name)) return bytes;
+    let text = bytes.toString('utf8').replace(/^\uFEFF/, '');
+    text = text.replace(/^<\?xml[^?]*\?>/, (decl) =>
+      declared === undefined ? decl.replace(/\s+encoding="[^"]*"/, '') : decl.replace(/encoding="[^"]*"/, `encoding="${declared}"`),
+    );
+    return iconv.encode(text, encoding, { addBOM: bom });
+  };
+
+  it.each([
+    ['UTF-16BE with a BOM, declared UTF-16', 'utf-16be', true, 'UTF-16'],
+    ['UTF-16BE without a BOM, declared UTF-16BE', 'utf-16be', false, 'UTF-16BE'],
+    ['UTF-16BE without a BOM, declared UTF-16', 'utf-16be', false, 'UTF-16'],
+    ['UTF-16LE with a BOM, declared UTF-16', 'utf-16le', true, 'UTF-16'],
+    ['UTF-16LE without a BOM, declared UTF-16LE', 'utf-16le', false, 'UTF-16LE'],
+    ['UTF-16LE with a BOM, no encoding declared', 'utf-16le', true, undefined],
+  ] as const)('%s: read as the UTF-8 workbook', async (_, encoding, bom, declared) => {
+    const plain = await read(DEALS);
+    const file = await rewriteWorkbook(DEALS, fresh(), utf16(encoding, bom, declared));
+    const wide = await read(file);
+    expect(wide.header).toEqual(plain.header);
+    expect(wide.rows).toEqual(plain.rows);
+    expect(wide.rows.length).toBeGreaterThan(3);
+  });
+
+  it('one part in UTF-16 among UTF-8 ones (the shared strings)', async () => {
+    const plain = await read(DEALS);
+    const file = await rewriteWorkbook(DEALS, fresh(), (name, bytes) =>
+      name === 'xl/sharedStrings.xml' ? utf16('utf-16be', false, 'UTF-16BE')(name, bytes) : bytes,
+    );
+    expect((await read(file)).rows).toEqual(plain.rows);
+  });
+
+  it('a UTF-16 part that is not well-formed is still broken XML, named as such', async () => {
+    const file = await rewriteWorkbook(DEALS, fresh(), (name, bytes) =>
+      name === 'xl/worksheets/sheet1.xml' ? iconv.encode(bytes.toString('utf8').replace('</sheetData>', '</sheetDat>'), 'utf-16le', { addBOM: true }) : bytes,
+    );
+    expect(await refusal(file)).toMatch(/broken XML/);
   });
 });
