@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/errors.js';
 import { openSource } from '../../src/read/open.js';
 import type { SourceRecord } from '../../src/read/types.js';
+import { openWorkbookZip } from '../../src/read/xlsx/workbook-zip.js';
 import { rewriteWorkbook } from '../helpers/xlsx-rewrite.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'batch-sync-xlsx-container-'));
@@ -60,6 +61,9 @@ describe('bytes after the end of the archive (item 3)', () => {
     expect(trailing.header).toEqual(plain.header);
     expect(trailing.rows).toEqual(plain.rows);
     expect(trailing.rows.length).toBeGreaterThan(3);
+    const zip = await openWorkbookZip(withTrailing(DEALS, bytes));
+    expect(zip.trailingBytes).toBe(bytes.length);
+    zip.close();
   });
 
   it('a workbook cut short (no end record) is still refused as a damaged archive, after bytes were appended too', async () => {
