@@ -156,12 +156,12 @@ async function archiveEnd(handle: FileHandle, size: number): Promise<number | un
       const record = buffer.subarray(p - low, p - low + END_RECORD);
       const end = p + END_RECORD + record.readUInt16LE(20);
       if (end > size) continue;
+      // a zip64 archive (or a writer that always adds the zip64 records) has its locator just before
+      if (p >= 20 && (await u32At(p - 20)) === ZIP64_LOCATOR_SIGNATURE) return end;
       const entries = record.readUInt16LE(10);
       const cdSize = record.readUInt32LE(12);
       const cdOffset = record.readUInt32LE(16);
-      if (entries === 0xffff || cdSize === 0xffffffff || cdOffset === 0xffffffff) {
-        if (p >= 20 && (await u32At(p - 20)) === ZIP64_LOCATOR_SIGNATURE) return end;
-      } else if (cdOffset + cdSize === p && (entries === 0 || (await u32At(cdOffset)) === CENTRAL_SIGNATURE)) return end;
+      if (cdOffset + cdSize === p && (entries === 0 || (await u32At(cdOffset)) === CENTRAL_SIGNATURE)) return end;
     }
   }
   return undefined;
