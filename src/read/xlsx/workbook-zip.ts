@@ -6,8 +6,8 @@
 // case (or are equal) are one part twice, and the archive is refused. Files that are no .xlsx (an
 // old .xls, an encrypted workbook, an .ods, any other zip) are told apart here, each with its own
 // one-line error.
-import { open as openFile } from 'node:fs/promises';
-import { type Readable, Transform } from 'node:stream';
+import { type FileHandle, open as openFile } from 'node:fs/promises';
+import { Readable, Transform } from 'node:stream';
 import { crc32 } from 'node:zlib';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
 import { InputError } from '../../errors.js';
@@ -28,6 +28,8 @@ const ZIP = Buffer.from([0x50, 0x4b]);
 const ENCRYPTED = Buffer.from('EncryptedPackage', 'utf16le');
 
 export interface WorkbookZip {
+  /** Bytes after the archive's end record (0 in a file that is the archive alone). */
+  trailingBytes: number;
   /** Whether the archive holds the part (a name from the archive's root, in any case). */
   has(part: string): boolean;
   /** The part's bytes, inflated, streamed; refused when its sizes look like a zip bomb. */
@@ -37,9 +39,7 @@ export interface WorkbookZip {
 
 export async function openWorkbookZip(file: string): Promise<WorkbookZip> {
   await refuseNonZip(file);
-  const zip = await new Promise<ZipFile>((resolve, reject) => {
-    yauzl.open(file, { lazyEntries: true, autoClose: false, validateEntrySizes: true, strictFileNames: false }, (err, z) => (err ? reject(err) : resolve(z)));
-  }).catch((err: unknown) => {
+  const { zip, trailingBytes } = await openArchive(file).catch((err: unknown) => {
     if ((err as NodeJS.ErrnoException).code) throw fileError(file, err);
     throw notWorkbook(file, `a damaged zip archive (${(err as Error).message})`);
   });
@@ -48,6 +48,7 @@ export async function openWorkbookZip(file: string): Promise<WorkbookZip> {
     throw notWorkbook(file, err instanceof DuplicatePart ? err.message : `a damaged zip archive (${(err as Error).message})`);
   });
   return {
+    trailingBytes,
     has: (part) => entries.has(partKey(part)),
     async stream(part, maxBytes = MAX_PART_BYTES) {
       const entry = entries.get(partKey(part));
@@ -61,6 +62,109 @@ export async function openWorkbookZip(file: string): Promise<WorkbookZip> {
     },
     close: () => zip.close(),
   };
+}
+
+const OPTIONS = { lazyEntries: true, autoClose: false, validateEntrySizes: true, strictFileNames: false };
+
+/**
+ * The archive, opened by yauzl. yauzl looks for the end-of-central-directory record back from the
+ * file's end and requires the file to stop where the record (and its comment) stops; a file with
+ * bytes after it (a download with the server's output appended, a file padded to a block size),
+ * which other readers and `unzip` open, is read up to the record, found here by scanning back.
+ */
+async function openArchive(file: string): Promise<{ zip: ZipFile; trailingBytes: number }> {
+  const handle = await openFile(file, 'r');
+  let size: number;
+  let end: number | undefined;
+  try {
+    size = (await handle.stat()).size;
+    end = await archiveEnd(handle, size);
+  } catch (err) {
+    await handle.close();
+    throw err;
+  }
+  if (end === undefined || end === size) {
+    await handle.close();
+    const zip = await new Promise<ZipFile>((resolve, reject) => yauzl.open(file, OPTIONS, (err, z) => (err ? reject(err) : resolve(z))));
+    return { zip, trailingBytes: 0 };
+  }
+  const archiveSize = end;
+  const zip = await new Promise<ZipFile>((resolve, reject) =>
+    yauzl.fromRandomAccessReader(new FileRange(handle), archiveSize, OPTIONS, (err, z) => (err ? reject(err) : resolve(z))),
+  ).catch(async (err: unknown) => {
+    await handle.close();
+    throw err;
+  });
+  return { zip, trailingBytes: size - archiveSize };
+}
+
+/**
+ * An open file for yauzl, read by position (its ranges end where the archive does). Not through
+ * fs.createReadStream: destroying one closes its descriptor, whatever `autoClose` says.
+ */
+class FileRange extends yauzl.RandomAccessReader {
+  constructor(private readonly handle: FileHandle) {
+    super();
+  }
+  override _readStreamForRange(start: number, end: number): Readable {
+    const handle = this.handle;
+    let position = start;
+    return new Readable({
+      read(size) {
+        const length = Math.min(size, end - position);
+        if (length <= 0) {
+          this.push(null);
+          return;
+        }
+        handle.read(Buffer.allocUnsafe(length), 0, length, position).then(({ bytesRead, buffer }) => {
+          if (bytesRead === 0) return void this.destroy(new Error('the file ends before the archive does'));
+          position += bytesRead;
+          this.push(buffer.subarray(0, bytesRead));
+        }, this.destroy.bind(this));
+      },
+    });
+  }
+  override close(callback: (err: Error | null) => void): void {
+    this.handle.close().then(() => callback(null), callback);
+  }
+}
+
+const END_RECORD = 22;
+const END_SIGNATURE = 0x06054b50;
+const ZIP64_LOCATOR_SIGNATURE = 0x07064b50;
+const CENTRAL_SIGNATURE = 0x02014b50;
+
+/**
+ * Where the archive ends: after the last end-of-central-directory record whose central directory
+ * is where it says (ends at the record and starts with an entry's signature, or a zip64 locator
+ * before it), so the record's signature in the bytes that follow, or in a comment, is passed over.
+ * Undefined when none is (a truncated file: yauzl says so in its words).
+ */
+async function archiveEnd(handle: FileHandle, size: number): Promise<number | undefined> {
+  const step = 256 * 1024;
+  const buffer = Buffer.alloc(step + END_RECORD);
+  const u32At = async (position: number) => {
+    const four = Buffer.alloc(4);
+    const { bytesRead } = await handle.read(four, 0, 4, position);
+    return bytesRead === 4 ? four.readUInt32LE(0) : undefined;
+  };
+  for (let high = size - END_RECORD; high >= 0; high -= step) {
+    const low = Math.max(0, high - step + 1);
+    const { bytesRead } = await handle.read(buffer, 0, high - low + END_RECORD, low);
+    for (let p = high; p >= low; p--) {
+      if (p - low + END_RECORD > bytesRead || buffer.readUInt32LE(p - low) !== END_SIGNATURE) continue;
+      const record = buffer.subarray(p - low, p - low + END_RECORD);
+      const end = p + END_RECORD + record.readUInt16LE(20);
+      if (end > size) continue;
+      // a zip64 archive (or a writer that always adds the zip64 records) has its locator just before
+      if (p >= 20 && (await u32At(p - 20)) === ZIP64_LOCATOR_SIGNATURE) return end;
+      const entries = record.readUInt16LE(10);
+      const cdSize = record.readUInt32LE(12);
+      const cdOffset = record.readUInt32LE(16);
+      if (cdOffset + cdSize === p && (entries === 0 || (await u32At(cdOffset)) === CENTRAL_SIGNATURE)) return end;
+    }
+  }
+  return undefined;
 }
 
 /** A part's name as the archive is searched: from the root, `/` between folders, in lower case. */
@@ -163,7 +267,7 @@ async function refuseNonZip(file: string): Promise<void> {
 }
 
 /** Whether the file holds `needle`, read in 1 MiB steps (bounded memory whatever its size). */
-async function holds(handle: import('node:fs/promises').FileHandle, needle: Buffer): Promise<boolean> {
+async function holds(handle: FileHandle, needle: Buffer): Promise<boolean> {
   const step = 1024 * 1024;
   const buffer = Buffer.alloc(step + needle.length);
   let position = 0;

@@ -3,6 +3,8 @@
 // DTD (no billion-laughs), and text between two tags is capped: the one thing saxes would otherwise
 // hold whole however long it grows.
 import type { Readable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
+import iconv from 'iconv-lite';
 import { SaxesParser } from 'saxes';
 
 export interface XmlHandlers {
@@ -75,9 +77,8 @@ export async function* parseXml(stream: Readable, handlers: XmlHandlers, maxText
     parser.on('text', text);
     parser.on('cdata', text);
   }
-  stream.setEncoding('utf8');
   try {
-    for await (const chunk of stream as AsyncIterable<string>) {
+    for await (const chunk of decoded(stream)) {
       sinceTag += chunk.length;
       parser.write(chunk);
       if (failure) throw failure;
@@ -89,6 +90,43 @@ export async function* parseXml(stream: Readable, handlers: XmlHandlers, maxText
   } finally {
     stream.destroy();
   }
+}
+
+/**
+ * The part's text, decoded as it streams, in the encoding XML 1.0 (Appendix F) finds: by its
+ * byte-order mark, else by its first character `<` in UTF-16 either way round; otherwise UTF-8,
+ * as every part is but those of a few writers (Excel on Windows Phone). An ASCII-compatible
+ * declaration naming another encoding is not followed, as before: no .xlsx writer was seen to mean it.
+ */
+async function* decoded(stream: Readable): AsyncGenerator<string> {
+  let head = Buffer.alloc(0);
+  let decoder: { write(bytes: Buffer): string; end(): string | undefined } | undefined;
+  for await (const data of stream as AsyncIterable<Buffer | string>) {
+    // a part's bytes; text (a test's stream of strings) as its UTF-8
+    const chunk = typeof data === 'string' ? Buffer.from(data) : data;
+    if (decoder) {
+      const text = decoder.write(chunk);
+      if (text) yield text;
+      continue;
+    }
+    // the first two bytes tell, however the part's chunks fall
+    head = Buffer.concat([head, chunk]);
+    if (head.length < 2) continue;
+    decoder = decoderFor(head);
+    const text = decoder.write(head);
+    if (text) yield text;
+  }
+  decoder ??= decoderFor(head);
+  const last = (head.length < 2 ? decoder.write(head) : '') + (decoder.end() ?? '');
+  if (last) yield last;
+}
+
+function decoderFor(head: Buffer): { write(bytes: Buffer): string; end(): string | undefined } {
+  const [a, b] = head;
+  // FE FF and FF FE are the marks; 00 3C and 3C 00 a `<` (UTF-8 holds no NUL)
+  if ((a === 0xfe && b === 0xff) || (a === 0x00 && b === 0x3c)) return iconv.getDecoder('utf-16be');
+  if ((a === 0xff && b === 0xfe) || (a === 0x3c && b === 0x00)) return iconv.getDecoder('utf-16le');
+  return new StringDecoder('utf8');
 }
 
 /** Reads a whole (small) part for its events only; `namespaces`: each element's namespace to `open`. */
