@@ -1,8 +1,9 @@
 // Splits a JSON document into the elements of its items array without parsing the whole file:
 // a byte-level scanner tracks strings and depth across chunks, and each element is JSON.parsed alone.
-// The items are the top-level array, or the array at `path` (object keys from the top, the
-// reader.root pointer's tokens). Without a path it surveys instead: which top-level keys hold arrays
-// (json-root.ts chooses among them), reading no element.
+// The items are the top-level array, or the array at `path` (the reader.root pointer's tokens from
+// the top: an object's key, or an array's index as RFC 6901 writes it, `/pages/0/items`). Without a
+// path it surveys instead: which top-level keys hold arrays (json-root.ts chooses among them),
+// reading no element.
 
 import { describe, JsonShapeError, type TopArray } from './json-shape.js';
 
@@ -15,6 +16,9 @@ type State =
   | 'value' // after `:`, before the value
   | 'skip' // inside another top-level value we do not need
   | 'after-value' // in the top-level object, before `,` or `}`
+  | 'nav-first' // in an array on the way to the items: after `[`, an element or `]`
+  | 'nav-element' // after `,` in it: an element
+  | 'nav-after' // after an element in it: `,` or `]`
   | 'first' // after `[`: an element or `]`
   | 'element' // after `,`: an element (a `]` here is a trailing comma)
   | 'after-element' // before `,` or `]`
@@ -27,9 +31,9 @@ const WS = new Set([0x20, 0x09, 0x0a, 0x0d]);
 export class JsonItemSplitter {
   private state: State = 'start';
   private line = 1;
-  private topIsObject = false;
   private sawItems = false;
-  private level = 0; // objects entered along `path`
+  /** The containers entered along `path` (the top-level one first), and in an array the element's index. */
+  private readonly way: Array<{ array: boolean; index: number }> = [];
   /** Survey: the top-level arrays seen, and whether the file turned out to be a top-level array. */
   readonly arrays: TopArray[] = [];
   topIsArray = false;
@@ -57,10 +61,10 @@ export class JsonItemSplitter {
       if (this.state === 'skip') {
         const ends = this.scan(b);
         if (ends === 'before') {
-          this.state = 'after-value';
-          i--; // the `,`, `}` or space after a scalar belongs to the object
+          this.state = this.afterValue();
+          i--; // the `,`, `}` or space after a scalar belongs to the container
         } else {
-          if (ends === 'after') this.state = 'after-value';
+          if (ends === 'after') this.state = this.afterValue();
           if (b === 0x0a) this.line++;
         }
         continue;
@@ -142,6 +146,16 @@ export class JsonItemSplitter {
         this.startLine = this.line;
         this.beginScan();
         return 'element'; // scan the first byte of the element as part of it
+      case 'nav-first':
+      case 'nav-element':
+        return this.navElement(b);
+      case 'nav-after':
+        if (b === 0x2c) {
+          this.way[this.way.length - 1]!.index++;
+          this.state = 'nav-element';
+        } else if (b === 0x5d) this.leave();
+        else throw this.shape(`expected "," or "]" in the array, found ${describe(b)}`);
+        break;
       case 'after-element':
         if (b === 0x2c) this.state = 'element';
         else if (b === 0x5d) this.closeArray();
@@ -158,18 +172,18 @@ export class JsonItemSplitter {
     if (this.state !== 'done') {
       throw this.shape(this.state === 'start' ? 'no JSON value in the file' : 'the file ends before the JSON is complete (missing "]" or "}")');
     }
-    if (this.path && this.topIsObject && !this.sawItems) throw new JsonShapeError(`reader.root ${this.quoted()} names nothing in the file`, undefined);
+    if (this.path && this.path.length > 0 && !this.sawItems) throw new JsonShapeError(`reader.root ${this.quoted()} names nothing in the file`, undefined);
   }
 
   /** The top-level value's first byte. */
   private top(b: number): 'again' | undefined {
     if (b === 0x5b) {
       if (this.path === undefined) this.topIsArray = true;
-      else if (this.path.length > 0) throw this.shape(`reader.root ${this.quoted()}: the file is an array, not an object`);
+      else if (this.path.length > 0) return this.enter(b, undefined);
       this.state = 'first';
     } else if (b === 0x7b) {
       if (this.path?.length === 0) throw this.shape(`reader.root "": the file is an object, not an array`);
-      this.topIsObject = true;
+      this.way.push({ array: false, index: 0 });
       this.state = 'key';
     } else throw this.shape(`expected an array of items or an object holding one, found ${describe(b)}`);
     return undefined;
@@ -186,16 +200,67 @@ export class JsonItemSplitter {
       if (key === 'items') throw this.shape(`"items" must be an array, found ${describe(b)}`);
       return this.skip(0);
     }
-    if (key !== this.path[this.level]) return this.skip(0);
-    const last = this.level === this.path.length - 1;
+    if (key !== this.path[this.way.length - 1]) return this.skip(0);
+    return this.enter(b, key);
+  }
+
+  /** An element of an array on the way: the one the pointer's index names is entered, the others passed over. */
+  private navElement(b: number): 'again' | undefined {
+    if (b === 0x5d) {
+      if (this.state === 'nav-element') throw this.shape('trailing comma before "]" (JSON allows none)');
+      this.leave();
+      return undefined;
+    }
+    if (b === 0x2c) throw this.shape('an empty element (two commas in a row)');
+    const at = this.way[this.way.length - 1]!;
+    if (String(at.index) !== this.path![this.way.length - 1]) return this.skip(0);
+    return this.enter(b, String(at.index));
+  }
+
+  /**
+   * The value the pointer's next token names (`name`: its key or index; undefined for the top-level
+   * array): the items when it is the last token, else an object or array to go into.
+   */
+  private enter(b: number, name: string | undefined): undefined {
+    const path = this.path!;
+    const token = this.way.length; // the token the value's own content is matched against
+    const last = token === path.length;
     if (last && b === 0x5b) {
       this.sawItems = true;
       this.state = 'first';
-    } else if (!last && b === 0x7b) {
-      this.level++;
+      return undefined;
+    }
+    if (!last && b === 0x7b) {
+      this.way.push({ array: false, index: 0 });
       this.state = 'key';
-    } else throw this.shape(`reader.root ${this.quoted()} is ${last ? describe(b) : `${describe(b)} at "${key}"`}, not an array of items`);
-    return undefined;
+      return undefined;
+    }
+    if (!last && b === 0x5b) {
+      const index = path[token]!;
+      const where = name === undefined ? 'the file' : `"${name}"`;
+      // RFC 6901: an index is 0 or digits without a leading zero
+      if (!/^(0|[1-9][0-9]*)$/.test(index))
+        throw this.shape(
+          name === undefined
+            ? `reader.root ${this.quoted()}: the file is an array, not an object ("${index}" is no index into it)`
+            : `reader.root ${this.quoted()}: ${where} is an array, and "${index}" is no index into it`,
+        );
+      this.way.push({ array: true, index: 0 });
+      this.state = 'nav-first';
+      return undefined;
+    }
+    throw this.shape(`reader.root ${this.quoted()} is ${last || name === undefined ? describe(b) : `${describe(b)} at "${name}"`}, not an array of items`);
+  }
+
+  /** After a value inside the container the path is in. */
+  private afterValue(): State {
+    return this.way[this.way.length - 1]?.array === true ? 'nav-after' : 'after-value';
+  }
+
+  /** Out of a container on the way (its `}` or `]`). */
+  private leave(): void {
+    this.way.pop();
+    this.state = this.way.length === 0 ? 'done' : this.afterValue();
   }
 
   /** Passes over a value; its first byte is scanned again as part of it. */
@@ -207,14 +272,12 @@ export class JsonItemSplitter {
   }
 
   private closeObject(): void {
-    if (this.level > 0) {
-      this.level--;
-      this.state = 'after-value';
-    } else this.state = 'done';
+    if (this.path === undefined) this.state = 'done';
+    else this.leave();
   }
 
   private closeArray(): void {
-    this.state = this.topIsObject ? 'after-value' : 'done';
+    this.state = this.way.length === 0 ? 'done' : this.afterValue();
   }
   private keyText(): string {
     const raw = Buffer.from(this.key).toString('utf8');
