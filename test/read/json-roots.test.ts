@@ -5,6 +5,8 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/errors.js';
+import { pointerTokens } from '../../src/read/json/json-root.js';
+import { JsonItemSplitter } from '../../src/read/json/json-splitter.js';
 import { errorOf, readAll, tempDir } from './helpers.js';
 
 const file = tempDir();
@@ -64,6 +66,24 @@ describe('JSON roots', () => {
     expect(await items(file('matrix.json', '{"m~x": [[{"id":0}], [{"id":6}]]}'), '/m~0x/1')).toEqual([{ id: 6 }]);
     // an object's key that looks like an index is a key
     expect(await items(file('keyed.json', '{"pages": {"0": {"items": [{"id":8}]}}}'), '/pages/0/items')).toEqual([{ id: 8 }]);
+  });
+
+  it('the way through arrays holds whatever the chunks’ boundaries (1, 2, 3, 7 bytes a chunk)', () => {
+    const cases: Array<[string, string, unknown[]]> = [
+      ['{"pages": [{"n": [1, "]"], "items": [{"id":1}]}, "x", 3, {"items": [{"id":2}, {"id":3}]}], "total": 3}', '/pages/3/items', [{ id: 2 }, { id: 3 }]],
+      ['[{"records": [{"id":4}]}, {"records": [{"id":5}]}]', '/1/records', [{ id: 5 }]],
+      ['{"m": [[{"id":0}], [{"id":6}, 7, "s"]], "z": 1}', '/m/1', [{ id: 6 }, 7, 's']],
+      ['{"a": {"b": [true, {"c": [1,2]}]}}', '/a/b/1/c', [1, 2]],
+    ];
+    for (const [doc, pointer, want] of cases)
+      for (const size of [1, 2, 3, 7]) {
+        const splitter = new JsonItemSplitter(1e6, pointerTokens(pointer), pointer);
+        const got: unknown[] = [];
+        const bytes = Buffer.from(doc);
+        for (let i = 0; i < bytes.length; i += size) splitter.feed(bytes.subarray(i, i + size), (text) => got.push(JSON.parse(text)));
+        splitter.end();
+        expect(got, `${pointer} in chunks of ${size}`).toEqual(want);
+      }
   });
 
   it.each([

@@ -6,6 +6,8 @@
 // reading no element.
 
 import { describe, JsonShapeError, type TopArray } from './json-shape.js';
+import { PointerWay } from './pointer-way.js';
+import { isSpace, ValueScan } from './value-scan.js';
 
 export type OnItem = (text: string, line: number) => void;
 
@@ -26,23 +28,20 @@ type State =
   | 'in-element'
   | 'done';
 
-const WS = new Set([0x20, 0x09, 0x0a, 0x0d]);
-
 export class JsonItemSplitter {
   private state: State = 'start';
   private line = 1;
   private sawItems = false;
-  /** The containers entered along `path` (the top-level one first), and in an array the element's index. */
-  private readonly way: Array<{ array: boolean; index: number }> = [];
+  /** The containers entered along `path`, the top-level one first. */
+  private readonly way: PointerWay;
   /** Survey: the top-level arrays seen, and whether the file turned out to be a top-level array. */
   readonly arrays: TopArray[] = [];
   topIsArray = false;
   private key: number[] = [];
   private inKey = false;
+  private keyEscaped = false;
   // the element or skipped value being scanned
-  private depth = 0;
-  private inString = false;
-  private escaped = false;
+  private readonly scanner = new ValueScan();
   private pieces: Buffer[] = [];
   private size = 0;
   private startLine = 0;
@@ -51,15 +50,17 @@ export class JsonItemSplitter {
   constructor(
     private readonly maxItemBytes: number,
     private readonly path?: readonly string[],
-    private readonly pointer?: string,
-  ) {}
+    pointer?: string,
+  ) {
+    this.way = new PointerWay(path, pointer);
+  }
 
   feed(buf: Buffer, onItem: OnItem): void {
     let start = this.state === 'in-element' ? 0 : -1;
     for (let i = 0; i < buf.length; i++) {
       const b = buf[i]!;
       if (this.state === 'skip') {
-        const ends = this.scan(b);
+        const ends = this.scanner.scan(b);
         if (ends === 'before') {
           this.state = this.afterValue();
           i--; // the `,`, `}` or space after a scalar belongs to the container
@@ -70,7 +71,7 @@ export class JsonItemSplitter {
         continue;
       }
       if (this.state === 'in-element') {
-        const ends = this.scan(b);
+        const ends = this.scanner.scan(b);
         if (ends === 'after') {
           this.emit(buf.subarray(start, i + 1), onItem);
           start = -1;
@@ -86,8 +87,8 @@ export class JsonItemSplitter {
         continue;
       }
       if (this.inKey) {
-        if (this.escaped) this.escaped = false;
-        else if (b === 0x5c) this.escaped = true;
+        if (this.keyEscaped) this.keyEscaped = false;
+        else if (b === 0x5c) this.keyEscaped = true;
         else if (b === 0x22) {
           this.inKey = false;
           this.state = 'after-key';
@@ -96,7 +97,7 @@ export class JsonItemSplitter {
         this.key.push(b);
         continue;
       }
-      if (WS.has(b)) {
+      if (isSpace(b)) {
         if (b === 0x0a) this.line++;
         continue;
       }
@@ -151,7 +152,7 @@ export class JsonItemSplitter {
         return this.navElement(b);
       case 'nav-after':
         if (b === 0x2c) {
-          this.way[this.way.length - 1]!.index++;
+          this.way.nextElement();
           this.state = 'nav-element';
         } else if (b === 0x5d) this.leave();
         else throw this.shape(`expected "," or "]" in the array, found ${describe(b)}`);
@@ -172,7 +173,7 @@ export class JsonItemSplitter {
     if (this.state !== 'done') {
       throw this.shape(this.state === 'start' ? 'no JSON value in the file' : 'the file ends before the JSON is complete (missing "]" or "}")');
     }
-    if (this.path && this.path.length > 0 && !this.sawItems) throw new JsonShapeError(`reader.root ${this.quoted()} names nothing in the file`, undefined);
+    if (this.path && this.path.length > 0 && !this.sawItems) throw new JsonShapeError(`reader.root ${this.way.quoted()} names nothing in the file`, undefined);
   }
 
   /** The top-level value's first byte. */
@@ -183,7 +184,7 @@ export class JsonItemSplitter {
       this.state = 'first';
     } else if (b === 0x7b) {
       if (this.path?.length === 0) throw this.shape(`reader.root "": the file is an object, not an array`);
-      this.way.push({ array: false, index: 0 });
+      this.way.enterTop();
       this.state = 'key';
     } else throw this.shape(`expected an array of items or an object holding one, found ${describe(b)}`);
     return undefined;
@@ -200,7 +201,7 @@ export class JsonItemSplitter {
       if (key === 'items') throw this.shape(`"items" must be an array, found ${describe(b)}`);
       return this.skip(0);
     }
-    if (key !== this.path[this.way.length - 1]) return this.skip(0);
+    if (!this.way.names(key)) return this.skip(0);
     return this.enter(b, key);
   }
 
@@ -212,62 +213,32 @@ export class JsonItemSplitter {
       return undefined;
     }
     if (b === 0x2c) throw this.shape('an empty element (two commas in a row)');
-    const at = this.way[this.way.length - 1]!;
-    if (String(at.index) !== this.path![this.way.length - 1]) return this.skip(0);
-    return this.enter(b, String(at.index));
+    const named = this.way.namedElement();
+    return named === undefined ? this.skip(0) : this.enter(b, named);
   }
 
-  /**
-   * The value the pointer's next token names (`name`: its key or index; undefined for the top-level
-   * array): the items when it is the last token, else an object or array to go into.
-   */
+  /** The value the pointer's next token names (`name`: its key or index; undefined for the top-level array). */
   private enter(b: number, name: string | undefined): undefined {
-    const path = this.path!;
-    const token = this.way.length; // the token the value's own content is matched against
-    const last = token === path.length;
-    if (last && b === 0x5b) {
-      this.sawItems = true;
-      this.state = 'first';
-      return undefined;
-    }
-    if (!last && b === 0x7b) {
-      this.way.push({ array: false, index: 0 });
-      this.state = 'key';
-      return undefined;
-    }
-    if (!last && b === 0x5b) {
-      const index = path[token]!;
-      const where = name === undefined ? 'the file' : `"${name}"`;
-      // RFC 6901: an index is 0 or digits without a leading zero
-      if (!/^(0|[1-9][0-9]*)$/.test(index))
-        throw this.shape(
-          name === undefined
-            ? `reader.root ${this.quoted()}: the file is an array, not an object ("${index}" is no index into it)`
-            : `reader.root ${this.quoted()}: ${where} is an array, and "${index}" is no index into it`,
-        );
-      this.way.push({ array: true, index: 0 });
-      this.state = 'nav-first';
-      return undefined;
-    }
-    throw this.shape(`reader.root ${this.quoted()} is ${last || name === undefined ? describe(b) : `${describe(b)} at "${name}"`}, not an array of items`);
+    const step = this.way.enter(b, name, this.line);
+    if (step === 'items') this.sawItems = true;
+    this.state = step === 'items' ? 'first' : step === 'object' ? 'key' : 'nav-first';
+    return undefined;
   }
 
   /** After a value inside the container the path is in. */
   private afterValue(): State {
-    return this.way[this.way.length - 1]?.array === true ? 'nav-after' : 'after-value';
+    return this.way.inArray ? 'nav-after' : 'after-value';
   }
 
   /** Out of a container on the way (its `}` or `]`). */
   private leave(): void {
-    this.way.pop();
-    this.state = this.way.length === 0 ? 'done' : this.afterValue();
+    this.state = this.way.leave() ? 'done' : this.afterValue();
   }
 
   /** Passes over a value; its first byte is scanned again as part of it. */
   private skip(depth: number): 'again' {
     this.state = 'skip';
-    this.beginScan();
-    this.depth = depth;
+    this.beginScan(depth);
     return 'again';
   }
 
@@ -277,7 +248,7 @@ export class JsonItemSplitter {
   }
 
   private closeArray(): void {
-    this.state = this.way.length === 0 ? 'done' : this.afterValue();
+    this.state = this.path !== undefined && this.path.length > 0 ? this.afterValue() : 'done';
   }
   private keyText(): string {
     const raw = Buffer.from(this.key).toString('utf8');
@@ -288,39 +259,10 @@ export class JsonItemSplitter {
     }
   }
 
-  private quoted(): string {
-    return JSON.stringify(this.pointer ?? '');
-  }
-
-  private beginScan(): void {
-    this.depth = 0;
-    this.inString = false;
-    this.escaped = false;
+  private beginScan(depth = 0): void {
+    this.scanner.begin(depth);
     this.pieces = [];
     this.size = 0;
-  }
-
-  /** One byte of a value: 'after' when it ends with this byte, 'before' when this byte follows its end. */
-  private scan(b: number): 'after' | 'before' | undefined {
-    if (this.inString) {
-      if (this.escaped) this.escaped = false;
-      else if (b === 0x5c) this.escaped = true;
-      else if (b === 0x22) {
-        this.inString = false;
-        if (this.depth === 0) return 'after'; // a string element
-      }
-      return undefined;
-    }
-    if (b === 0x22) this.inString = true;
-    else if (b === 0x7b || b === 0x5b) this.depth++;
-    else if (b === 0x7d || b === 0x5d) {
-      if (this.depth === 0) return 'before'; // `]` or `}` closing the container after a scalar
-      this.depth--;
-      if (this.depth === 0) return 'after';
-    } else if (this.depth === 0) {
-      if (b === 0x2c || WS.has(b)) return 'before';
-    }
-    return undefined;
   }
 
   private keep(piece: Buffer): void {
