@@ -41,6 +41,14 @@ export function parseCanonicalHeader(
     }
     const target = shape.fields.get(schemaPath(h));
     if (!target && postOnly.has(schemaPath(h))) return { kind: 'post-only', column, path: h };
+    const repeat = / \((\d+)\)$/.exec(h);
+    const first = repeat ? h.slice(0, repeat.index) : undefined;
+    if (!target && first !== undefined && shape.fields.has(schemaPath(first)) && header.some((x) => x.trim() === first)) {
+      throw new ConfigError(
+        `${file}: column "${first}" is named ${header.filter((x) => x.trim() === first || x.trim().startsWith(`${first} (`)).length} times (the second read as "${raw}"): a CSV without a profile names each field once; remove or rename the repeats`,
+        { suggestion },
+      );
+    }
     if (!target) {
       const near = closeMatches(
         h,

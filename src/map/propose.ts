@@ -9,7 +9,7 @@ import { matchColumns } from './propose/match-columns.js';
 import { guessDateFormat, guessFileDecimal, guessType, type CellType } from './propose/guess.js';
 import { columnFacts, looksLikeCodes, namesAnId, type ColumnFacts } from './propose/ids.js';
 import { isPhoneHeader } from './propose/synonyms.js';
-import { accountRules, activityRules, dealRules, externalIdRule, salesProfileRules, type RuleContext, type Spec } from './propose/rules.js';
+import { accountRules, activityRules, dealRules, externalIdRule, salesProfileRules, TIME_ZONE_NOTE, type RuleContext, type Spec } from './propose/rules.js';
 import { fieldCandidates } from './propose/candidates.js';
 import { missingRequired, targetShape } from './target-fields.js';
 import { slug } from './transforms/text.js';
@@ -107,7 +107,7 @@ export function proposeProfile(input: ProposeInput): Proposal {
   }
 
   const { customFields, customSpecs } = proposeCustomFields(input, shape.customFields, fields, used, facts, decimal, dateFormat, notes);
-  if (anyTime) notes.push('timeZone: times without an offset are read as UTC; set "timeZone" (e.g. America/Sao_Paulo) if they are local times');
+  if (anyTime && !notes.includes(TIME_ZONE_NOTE)) notes.push(TIME_ZONE_NOTE);
   const profile: Record<string, unknown> = { resource };
   if (method !== 'post') profile.method = method;
   if (input.reader) profile.reader = Object.fromEntries(Object.entries(input.reader).filter(([, v]) => v !== undefined));
@@ -215,7 +215,9 @@ function describe(s: Spec): string {
         ? `template ${JSON.stringify(s.template)}`
         : s.rowHash !== undefined
           ? "rowHash (the row's content)"
-          : `const ${JSON.stringify(s.const)}`;
+          : s.latestOf !== undefined
+            ? `the latest of "${s.latestOf as string}"${s.take === 'date' ? ' (its date)' : ''}`
+            : `const ${JSON.stringify(s.const)}`;
   const lookup = s.lookup as { file?: string } | undefined;
   if (lookup) return `${base} (looked up in ${lookup.file})`;
   return s.transform ? `${base} (${s.transform})` : s.map ? `${base} (value map)` : base;

@@ -27,6 +27,8 @@ export function normaliseReason(text: string): string {
       .replace(/externalId=(?:"[^"]*"|[^\s:,;]+)/g, 'externalId=…')
       // so do batch ids (`batch crm-deal-…-00012.1`): 1,000 batches refused alike are one group
       .replace(/\bbatch [\w.-]*\d[\w.-]*/g, 'batch …')
+      // and so does where an earlier row stands (`first seen at deals.csv:4`): 400 duplicates are one group
+      .replace(/\bat (\S+?):\d+(?=[,;)\s]|$)/g, 'at $1:…')
       // quoted values: "USX" and "ABC" are the same problem; the word a hint names is not a value
       // (`add a "map"`, `set "format"`, `give "otherwise"`): the same on every row, and the hint's point
       .replace(QUOTED, (quoted, hint: string | undefined) => (hint && HINT_WORD.test(quoted.slice(hint.length)) ? quoted : `${hint ?? ''}"…"`))

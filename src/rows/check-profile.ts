@@ -67,9 +67,15 @@ export interface ProfileCheck {
   lookupsFailed: { field: string; reason: string }[];
   /** Distinct values of the ids other files refer to, from the valid items (bounded). */
   ids: Map<'externalId' | 'ownerExternalId' | 'agentExternalId', Set<string>>;
+  /**
+   * Distinct cells of each field read through an open value map (`map` with `otherwise`: a stage's
+   * won values), over every row checked, bounded: the sample's values are not all a file holds.
+   */
+  mapped: Map<string, Set<string>>;
 }
 
 const MAX_IDS = 200_000;
+const MAX_MAPPED = 1000;
 const MAX_REASONS = 50;
 const ID_FIELDS = ['externalId', 'ownerExternalId', 'agentExternalId'] as const;
 
@@ -96,8 +102,11 @@ export async function checkProfile(input: CheckInput): Promise<ProfileCheck> {
     placeholders: [...placeholders],
     lookupsFailed,
     ids: new Map(ID_FIELDS.map((f) => [f, new Set<string>()])),
+    mapped: new Map(),
   };
   const columns = columnsOf(profile.fields as Record<string, { column?: unknown }>);
+  const open = openMaps(profile.fields as Record<string, { column?: unknown; map?: unknown; otherwise?: unknown }>, columns);
+  for (const field of open.keys()) check.mapped.set(field, new Set());
   for (const field of columns.keys()) check.filled.set(field, 0);
   // the ids other files meet: the sales profiles' own, the deals' and activities' owners; never a placeholder's stand-in
   const wanted = input.resource === 'sales-profile' ? ['externalId'] : ['ownerExternalId', 'agentExternalId'];
@@ -120,6 +129,7 @@ export async function checkProfile(input: CheckInput): Promise<ProfileCheck> {
     // a JSON item's cells as a profile names them (`Owner.Email`)
     const cells = record.kind === 'row' ? record.row : record.kind === 'item' ? flattenItem(record.item) : undefined;
     countFilled(check.filled, cells, columns);
+    if (open.size && cells) collectMapped(check.mapped, cells, open);
     tally(check, record, cells, job.mapper, validate, placeholders, columns, skipIds);
   }
   return check;
@@ -200,6 +210,19 @@ function collectIds(check: ProfileCheck, item: Record<string, unknown>, skip: Re
     const v = item[f];
     const set = check.ids.get(f)!;
     if (typeof v === 'string' && set.size < MAX_IDS) set.add(v);
+  }
+}
+
+/** The fields read through a value map that lets other values through (`otherwise`), by their column. */
+function openMaps(fields: Record<string, { map?: unknown; otherwise?: unknown }>, columns: Map<string, string>): Map<string, string> {
+  return new Map([...columns].filter(([field]) => fields[field]?.map !== undefined && fields[field]?.otherwise !== undefined));
+}
+
+function collectMapped(mapped: Map<string, Set<string>>, row: Record<string, string | undefined>, open: Map<string, string>) {
+  for (const [field, column] of open) {
+    const v = row[column]?.trim();
+    const set = mapped.get(field)!;
+    if (v && set.size < MAX_MAPPED) set.add(v);
   }
 }
 

@@ -88,6 +88,8 @@ function revise(f: ToVerify, check: ProfileCheck, method: Method): boolean {
   for (const c of p.customFields) c.type = (r.customFields.find((x) => x.key === c.key)?.type as typeof c.type | undefined) ?? c.type;
   p.mapped = describeFields(r.fields);
   p.candidates = r.candidates;
+  // a won rule revised from the whole file supersedes what the sample said of it
+  if (r.notes.some((n) => n.startsWith('isWon:'))) p.notes = p.notes.filter((n) => !n.startsWith('isWon:'));
   p.notes.push(...r.notes);
   p.fillIn.push(...r.fillIn);
   return r.changed;
@@ -100,7 +102,7 @@ function countsOf(check: ProfileCheck): CheckCounts {
       return [field, { invalid: t.invalid, empty: t.empty, firstEmptyLine: t.firstEmptyLine, reason: top?.example, filled: check.filled.get(field) }];
     }),
   );
-  return { checked: check.checked, fields, lookupsFailed: check.lookupsFailed };
+  return { checked: check.checked, fields, lookupsFailed: check.lookupsFailed, mapped: check.mapped };
 }
 
 /** Rows the file holds: the sample when it was all of it, else the file's size over the sample's bytes per row. */

@@ -53,6 +53,22 @@ describe('init checks its proposal against every row before writing it', () => {
     expect(push.stdout).toContain('OK: all 305 rows accepted.');
   }, 60_000);
 
+  test('a won stage first seen past the sample (Bitrix24: C6:WON on line 250) joins the won map; push then counts those deals won', async () => {
+    const header = ['Deal ID', 'Deal Name', 'Owner', 'Amount', 'Currency', 'Close Date', 'Deal Stage', 'Pipeline'];
+    const dir = tempFiles({
+      'users.csv': USERS,
+      'deals.csv': deals(header, (c, _i, line) => (c === 'Deal Stage' && (line === 250 || line === 280) ? 'C6:WON' : undefined)),
+    });
+    const init = await spawnCli(['init', join(dir, 'users.csv'), join(dir, 'deals.csv')]);
+    expect(init.code).toBe(0);
+    expect(init.stdout).toContain(
+      'isWon: from "Deal Stage": "C6:WON" found beyond the sample means won; the other 3 value(s) of the column are read as not won',
+    );
+    // what the sample said is superseded, not said beside it
+    expect(init.stdout).not.toContain('no value in the sample means won');
+    expect(profileOf(dir, 'deals.profile.json').fields.isWon).toEqual({ column: 'Deal Stage', map: { 'C6:WON': true }, otherwise: false });
+  }, 60_000);
+
   test('a first-choice column invalid in most rows gives way to the next column that matched the field', async () => {
     const header = ['Deal ID', 'Deal Name', 'Owner', 'Amount', 'Deal amount', 'Currency', 'Close Date', 'Deal Stage', 'Pipeline', 'Is Won'];
     const csv = deals(header, (c, i) => (c === 'Amount' ? (i % 5 === 0 ? String(1000 + i) : 'ask Ana') : c === 'Deal amount' ? String(2000 + i) : undefined));

@@ -1,7 +1,7 @@
 // Issue 33 item 6 end to end: the shipped HubSpot export by property names (fixtures/hubspot-stages/),
 // its stage in `date_entered_<stage>` columns, mapped by `latestOf` and `dropElementIfEmpty`: the
 // same items from both engines (the fast one maps in the read worker), as docs/profiles.md shows.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { expect, test } from 'vitest';
 import { spawnCli, tempFiles } from '../helpers/cli.js';
@@ -31,3 +31,28 @@ test('the current stage is the latest date of the family; history only where a d
     ['1004', false, 'Qualified to buy', 'Appointment scheduled > Qualified to buy > Contract sent'],
   ]);
 });
+
+test('init proposes the family itself: with the one placeholder filled, push --sandbox accepts every deal, won and stage as the dates say', async () => {
+  const dir = tempFiles({ 'deals.csv': readFileSync(join(ROOT, 'fixtures/hubspot-stages/deals.csv'), 'utf8') });
+  const init = await spawnCli(['init', 'deals.csv'], { cwd: dir });
+  expect(init.code, init.stdout + init.stderr).toBe(0);
+  expect(init.stdout).toMatch(/currentStage\.value\s+← the latest of "date_entered_\*"\n/);
+  const profile = join(dir, 'deals.profile.json');
+  writeFileSync(profile, readFileSync(profile, 'utf8').replace('<FILL IN: pipeline name>', 'Sales Pipeline'));
+  const push = await spawnCli(['push', '--sandbox', '--config', 'batch-sync.config.json'], { cwd: dir });
+  expect(push.code, push.stdout + push.stderr).toBe(0);
+  expect(push.stdout).toContain('OK: all 6 rows accepted, 2 skipped.');
+  const dry = await spawnCli(['push', '--dry-run', '--emit', 'sent.ndjson', '--config', 'batch-sync.config.json'], { cwd: dir });
+  expect(dry.code, dry.stdout + dry.stderr).toBe(0);
+  const deals = readFileSync(join(dir, 'sent.ndjson'), 'utf8')
+    .trim()
+    .split('\n')
+    .flatMap((line) => (JSON.parse(line) as { items: { externalId: string; isWon?: boolean; currentStage?: { value: string } }[] }).items)
+    .filter((d) => d.currentStage);
+  expect(deals.map((d) => [d.externalId, d.isWon, d.currentStage!.value])).toEqual([
+    ['1001', true, 'closedwon'],
+    ['1002', false, 'closedlost'],
+    ['1003', false, 'qualifiedtobuy'],
+    ['1004', false, expect.any(String)],
+  ]);
+}, 60_000);

@@ -99,6 +99,11 @@ describe('canonical cells', () => {
     const r = mapper.map(row({ ...cells, 'amount.value': '0010.50' }));
     expect(r.kind === 'item' && r.item.amount).toEqual({ value: '0010.50', currency: 'USD' });
   });
+  test('a field named twice (read as "externalId (2)"): said as a repeat, not "did you mean externalId"', () => {
+    const make = () => createMapper({ resource: 'deal', header: [...header, 'externalId (2)'], file: 'd.csv' });
+    expect(make).toThrow('d.csv: column "externalId" is named 2 times (the second read as "externalId (2)"): a CSV without a profile names each field once');
+    expect(make).not.toThrow(/did you mean/);
+  });
   test('unknown header: ConfigError naming the column, suggesting a profile', () => {
     expect(() => createMapper({ resource: 'deal', header: [...header, 'Monto'], file: 'd.csv' })).toThrow(/column "Monto" is not a field of a deal item/);
     try {

@@ -2,6 +2,7 @@
 // (fixtures/outside/): date-times stay date-times, `2024 4` and phone numbers stay text, a column
 // empty in every sampled row feeds no required field, `1`/empty checkboxes and currency names get
 // their maps, an owner is a column of few distinct values, a unique id column is the externalId.
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { sampleFor } from '../../src/commands/init-sample.js';
@@ -108,5 +109,59 @@ describe('init on the Maven CRM sample (crm-sales-opportunities)', () => {
     expect(p.notes).toContain(
       'amount.value: "close_value" is empty in 23 of 200 sampled rows (open deals, usually): those are sent as 0; remove "default" to have them refused instead',
     );
+  });
+});
+
+describe('init on a Bitrix24 deal export (its field codes as headers)', () => {
+  // the shape of a real Bitrix24 export (STAGE_ID, ASSIGNED_BY_ID holding names, OPPORTUNITY as 0.00)
+  const csv =
+    'ID,STAGE_ID,ASSIGNED_BY_ID,OPPORTUNITY,BEGINDATE,CLOSEDATE,CLOSED,TITLE\n' +
+    Array.from(
+      { length: 30 },
+      (_, i) =>
+        `${11200 + i},${i % 4 ? 'Сделка провалена' : 'C6:WON'},${['Ломодиги', 'Потхыфедё', 'Йезэф'][i % 3]},${i % 5 ? `${i * 1000}.00` : ''},2021-05-08T03:00:00+03:00,2021-05-13T03:00:00+03:00,Y,Сделка ${i}`,
+    ).join('\n');
+
+  test('ASSIGNED_BY_ID is the owner and OPPORTUNITY the amount, not custom fields', () => {
+    const { header, records } = rowsFromCsv(csv);
+    const p = proposeProfile({ resource: 'deal', header, rows: records.map((r) => r.row) });
+    const f = p.profile.fields as Record<string, Record<string, unknown>>;
+    expect(f.ownerExternalId).toEqual({ column: 'ASSIGNED_BY_ID' });
+    expect(f['amount.value']).toMatchObject({ column: 'OPPORTUNITY' });
+    expect(f.title).toEqual({ column: 'TITLE' });
+    expect(f.isWon).toEqual({ column: 'STAGE_ID', map: { 'C6:WON': true }, otherwise: false });
+    const custom = (p.profile.customFields ?? []) as { column: string }[];
+    expect(custom.map((c) => c.column)).not.toContain('OPPORTUNITY');
+  });
+});
+
+describe('init on HubSpot deals whose stage is a family of date columns (date_entered_<stage>)', () => {
+  const csv = readFileSync(join(import.meta.dirname, '../../fixtures/hubspot-stages/deals.csv'), 'utf8');
+
+  test('the current stage is the latest of the family, isWon its won stage; without a pipeline the history waits for it', () => {
+    const { header, records } = rowsFromCsv(csv);
+    const p = proposeProfile({ resource: 'deal', header, rows: records.map((r) => r.row) });
+    const f = p.profile.fields as Record<string, Record<string, unknown>>;
+    expect(f['currentStage.value']).toEqual({ latestOf: 'date_entered_*' });
+    expect(f['currentStage.occurredAt']).toEqual({ latestOf: 'date_entered_*', take: 'date' });
+    expect(f.isWon).toEqual({ latestOf: 'date_entered_*', map: { closedwon: true }, otherwise: false });
+    expect(Object.keys(f).filter((k) => k.startsWith('stages['))).toEqual([]);
+    expect(p.fillIn.map((x) => x.path)).toEqual(['fields.currentStage.pipelineName.const']);
+    expect(p.mapped).toContainEqual({ field: 'currentStage.value', source: 'the latest of "date_entered_*"' });
+    expect(p.notes).toContain('timeZone: times without an offset are read as UTC; set "timeZone" (e.g. America/Sao_Paulo) if they are local times');
+    const custom = (p.profile.customFields ?? []) as { column: string }[];
+    expect(custom.filter((c) => c.column.startsWith('date_entered_'))).toEqual([]);
+  });
+
+  test('with a pipeline column, the history too: one stage per column, left out where its date is empty', () => {
+    const withPipeline = csv.replace(/^hs_object_id,/, 'pipeline,hs_object_id,').replace(/\n(?=\d)/g, '\nSales Pipeline,');
+    const { header, records } = rowsFromCsv(withPipeline);
+    const p = proposeProfile({ resource: 'deal', header, rows: records.map((r) => r.row) });
+    const f = p.profile.fields as Record<string, Record<string, unknown>>;
+    expect(f['currentStage.pipelineName']).toEqual({ column: 'pipeline' });
+    expect(f['stages[4].value']).toEqual({ const: 'closedlost' });
+    expect(f['stages[4].pipelineName']).toEqual({ column: 'pipeline' });
+    expect(f['stages[4].occurredAt']).toEqual({ column: 'date_entered_closedlost', dropElementIfEmpty: true });
+    expect(p.fillIn).toEqual([]);
   });
 });

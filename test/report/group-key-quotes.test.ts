@@ -30,3 +30,18 @@ describe("the server's per-item prefix, whatever the id holds", () => {
     expect(serverField(refusal(3, '1 234,5').detail, 'deal', '1 234,5')).toBe('ownerExternalId');
   });
 });
+
+describe('where an earlier row stands varies per row', () => {
+  test('duplicates of different earlier rows are one group', () => {
+    const duplicate = (line: number, id: string) => ({
+      message: 'DUPLICATE',
+      field: 'externalId',
+      externalId: id,
+      detail: `duplicate externalId "${id}": first seen at accounts.csv:${line}, which wins; this row is not sent`,
+    });
+    const labels = [duplicate(2, 'A'), duplicate(4, 'B'), duplicate(1200, 'C')].map(groupLabel);
+    expect(new Set(labels)).toEqual(
+      new Set(['DUPLICATE externalId: duplicate externalId "…": first seen at accounts.csv:…, which wins; this row is not sent']),
+    );
+  });
+});

@@ -7,6 +7,7 @@
 import type { LeafKind } from '../target-fields.js';
 import { FILL_IN } from '../load-profile.js';
 import type { Spec } from './rules.js';
+import { wonStagesFound } from './won.js';
 
 /** One field's problems over the rows checked. */
 export interface CheckedField {
@@ -26,6 +27,8 @@ export interface CheckCounts {
   checked: number;
   fields: ReadonlyMap<string, CheckedField>;
   lookupsFailed: readonly { field: string; reason: string }[];
+  /** Distinct cells of the fields read through an open value map, over the rows checked. */
+  mapped?: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
 export interface Revision {
@@ -81,6 +84,12 @@ export function reviseProposal(
     if (!lookup) continue;
     for (const spec of Object.values(out)) if ((spec.lookup as { file?: string } | undefined)?.file === lookup.file) delete spec.lookup;
     notes.push(`${field}: not looked up in ${lookup.file}: ${reason}; the column is sent as it is`);
+    changed = true;
+  }
+  const won = wonStagesFound(out.isWon, counts.mapped?.get('isWon'));
+  if (won) {
+    out.isWon = won.spec;
+    notes.push(won.note);
     changed = true;
   }
   for (const [field, c] of counts.fields) {

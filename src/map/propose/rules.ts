@@ -4,13 +4,16 @@
 // becomes a placeholder. Pure: the sample in, specs and notes out.
 import { basename } from 'node:path';
 import { type ColumnFacts, isUniqueKey, namedLikeId, uniqueIdColumn } from './ids.js';
-import { FULL_NAME, SYNONYMS, squash } from './synonyms.js';
+import { FULL_NAME, SYNONYMS, WON_STAGE, squash } from './synonyms.js';
+import { stageDateFamilies, stageFamilyFields } from '../profile-family.js';
 import { activityTypeMap, activityTypeOf, currencyNameMap, directionMap } from './value-maps.js';
 import { wonRule } from './won.js';
 import { kindFromFileName } from './guess-resource.js';
 import { slug } from '../transforms/text.js';
 
 export type Spec = Record<string, unknown>;
+
+export const TIME_ZONE_NOTE = 'timeZone: times without an offset are read as UTC; set "timeZone" (e.g. America/Sao_Paulo) if they are local times';
 type Placeholder = (path: string, what: string, reason: string) => string;
 
 export interface RuleContext {
@@ -54,6 +57,7 @@ export function dealRules(c: RuleContext): void {
     fields.ownerExternalId = { const: placeholder('fields.ownerExternalId.const', what, why) };
     fields.agentExternalId = { const: placeholder('fields.agentExternalId.const', what, why) };
   }
+  stageFamilyRule(c);
   wonRule(c);
   const stage = byField.get('currentStage.value');
   if (stage && fields['currentStage.value'] && !fields['currentStage.pipelineName']) {
@@ -77,6 +81,42 @@ export function dealRules(c: RuleContext): void {
       `amount.value: "${amount}" is empty in ${empty} of ${c.rows} sampled rows (open deals, usually): those are sent as 0; remove "default" to have them refused instead`,
     );
   }
+}
+
+/**
+ * No stage column, but a family of stage-date columns (HubSpot's `date_entered_<stage>`): the current
+ * stage is the one whose date is latest in the row, and, where the pipeline is known (a pipeline
+ * column, or named in each stage's label), the history is one stage per column where its date is
+ * filled. With the pipeline a placeholder, the history is left out (one placeholder, not one per
+ * stage) and a note says how to add it. A won-looking stage (`closedwon`) makes isWon.
+ */
+function stageFamilyRule(c: RuleContext): void {
+  const { fields, header, notes, placeholder, used } = c;
+  if (fields['currentStage.value']) return;
+  const [family] = stageDateFamilies(header);
+  if (!family) return;
+  const known = fields['currentStage.pipelineName'];
+  const pipeline = known ?? {
+    const: placeholder('fields.currentStage.pipelineName.const', 'pipeline name', 'the export has no pipeline column; give the pipeline name the API knows'),
+  };
+  const proposed = stageFamilyFields(family, pipeline);
+  const named = proposed['currentStage.pipelineName'] !== pipeline;
+  for (const [path, spec] of Object.entries(proposed)) if (known || named || !path.startsWith('stages[')) fields[path] = spec;
+  for (const { column } of family.columns) used.add(column);
+  const times = family.columns.flatMap((f) => c.facts(f.column).values).filter((v) => /\d:\d\d/.test(v));
+  if (times.some((v) => !/(Z|[+-]\d{2}:?\d{2})$/i.test(v)) && !notes.includes(TIME_ZONE_NOTE)) notes.push(TIME_ZONE_NOTE);
+  notes.push(
+    `currentStage: from the ${family.columns.length} columns "${family.pattern}", the stage whose date is latest in the row` +
+      (known || named
+        ? '; stages: one per column, where its date is filled'
+        : '; stages (the history) left out until the pipeline is known: see docs/profiles.md, "Stages from a family of date columns"'),
+  );
+  // a family column matched as the won flag by its name (`date_entered_closedwon`) is the family's
+  if (fields.isWon && !family.columns.some((f) => f.column === fields.isWon!.column)) return;
+  const won = family.columns.filter((f) => WON_STAGE.test(f.name)).map((f) => f.name);
+  if (!won.length) return;
+  fields.isWon = { latestOf: family.pattern, map: Object.fromEntries(won.map((w) => [w, true])), otherwise: false };
+  notes.push(`isWon: a deal whose latest stage is ${won.map((w) => `"${w}"`).join(' or ')} is won`);
 }
 
 /** ISO-4217 codes are upper case; spreadsheets hold `clp` or `Brl`, and CRMs the currency's name (`US Dollar`). */

@@ -65,6 +65,10 @@ const OWNER = [
   'usuario',
   'usuário',
   'assigned to',
+  'assigned by',
+  'assigned by id',
+  'responsible',
+  'responsible id',
   'asignado a',
   'atribuído a',
   'sr id',
@@ -124,6 +128,8 @@ export const SYNONYMS: Record<Resource, Record<string, string[]>> = {
       'valor estimado',
       'ingresos estimados',
       'receita estimada',
+      // Bitrix24's deal field for the amount (its column in a REST or CSV export)
+      'opportunity',
     ],
     'amount.currency': [
       'currency',

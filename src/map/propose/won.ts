@@ -98,3 +98,21 @@ function wonStage({ fields, header, facts, notes }: WonContext): boolean {
   }
   return false;
 }
+
+/**
+ * A stage-read isWon (`otherwise: false`) revised from the stage's values over the whole file: won-
+ * looking values the sample did not hold (Bitrix24's `C6:WON` on line 4,000) join the map. Undefined
+ * when there are none.
+ */
+export function wonStagesFound(spec: Record<string, unknown> | undefined, values: ReadonlySet<string> | undefined) {
+  if (spec?.otherwise !== false || typeof spec.column !== 'string' || !values) return undefined;
+  const map = (spec.map ?? {}) as Record<string, unknown>;
+  const found = [...values].filter((v) => !(v in map) && WON_STAGE.test(v));
+  if (!found.length) return undefined;
+  const others = [...values].filter((v) => !(v in map) && !found.includes(v)).length;
+  const shown = found.map((v) => `"${v}"`).join(', ');
+  return {
+    spec: { ...spec, map: { ...map, ...Object.fromEntries(found.map((v) => [v, true])) } },
+    note: `isWon: from "${spec.column}": ${shown} found beyond the sample means won; the other ${others} value(s) of the column are read as not won: add any that mean won to the map`,
+  };
+}
