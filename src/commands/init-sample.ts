@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
 import { parseResource, RESOURCE_NAMES_HELP, RESOURCES, type Resource } from '../contract/resources.js';
 import { itemSchema } from '../contract/items.js';
+import { isFileOnDisk, refuseTwoReadings } from '../config/pair-profiles.js';
 import { InputError, UsageError } from '../errors.js';
 import { ownersPointAt } from '../map/propose/customers.js';
 import { guessResource } from '../map/propose/guess-resource.js';
@@ -98,6 +99,7 @@ export function targetOf(arg: string, flag: Resource | undefined): Target {
   const at = arg.lastIndexOf(':');
   const word = at > 0 ? arg.slice(at + 1) : '';
   const named = at > 0 ? parseResource(word) : undefined;
+  if ((named || word === 'skip') && isFileOnDisk(arg)) refuseTwoReadings(arg, isFileOnDisk, true);
   if ((named || word === 'skip') && !existsSync(arg)) return named ? { file: arg.slice(0, at), resource: named } : { file: arg.slice(0, at), skip: true };
   if (flag) return { file: arg, resource: flag };
   return { file: arg };

@@ -31,14 +31,11 @@ export function siblingProfile(file: string): string | undefined {
 const kindProfileBeside = (file: string, kind: Resource) => profileBeside(file).replace(/\.profile\.json$/, `.${kind}.profile.json`);
 
 /**
- * `FILE:PROFILE` or `FILE:KIND`. An argument that names an existing file is that file, colons and
- * all. Otherwise it is split at the last `:` whose right side ends in `.json` (a profile) or is a
- * resource's name as --resource takes it (a kind), and which is not a drive letter's colon (`C:\…`:
- * one letter at the start or right after the separating colon); with no such colon it is a file
- * name as written.
+ * `FILE:PROFILE` or `FILE:KIND` read as such: split at the last `:` whose right side ends in `.json`
+ * (a profile) or is a resource's name as --resource takes it (a kind), and which is not a drive
+ * letter's colon (`C:\…`: one letter at the start or right after the separating colon).
  */
-export function splitFileArgument(arg: string, isFile: (path: string) => boolean): PairedFile {
-  if (isFile(arg)) return { file: arg };
+function splitAtColon(arg: string): PairedFile | undefined {
   for (let i = arg.lastIndexOf(':'); i > 0; i = arg.lastIndexOf(':', i - 1)) {
     const file = arg.slice(0, i);
     const right = arg.slice(i + 1);
@@ -48,7 +45,35 @@ export function splitFileArgument(arg: string, isFile: (path: string) => boolean
     const kind = parseResource(right);
     if (kind) return { file, kind };
   }
-  return { file: arg };
+  return undefined;
+}
+
+/**
+ * An argument that names an existing file is that file, colons and all, unless the pairing it also
+ * reads as names existing files too (`accounts.csv:deal` beside `accounts.csv`): that is refused,
+ * saying how to write each reading, rather than one taken without a word. `skip`: init's
+ * `FILE:skip` is a pairing too.
+ */
+export function refuseTwoReadings(arg: string, isFile: (path: string) => boolean, skip = false): void {
+  const at = arg.lastIndexOf(':');
+  const pair = splitAtColon(arg) ?? (skip && at > 0 && arg.slice(at + 1) === 'skip' ? { file: arg.slice(0, at) } : undefined);
+  if (pair === undefined || !isFile(pair.file) || (pair.profile !== undefined && !isFile(pair.profile))) return;
+  const [reading, other] =
+    pair.kind !== undefined
+      ? [`${pair.file} read as ${pair.kind}`, `${arg}:${pair.kind} for the file of that name, or ${pair.file} --resource ${pair.kind} for ${pair.file}`]
+      : pair.profile !== undefined
+        ? [`${pair.file} with the profile ${pair.profile}`, `${arg}:KIND for the file of that name, or ${pair.file} --profile ${pair.profile} for ${pair.file}`]
+        : [`${pair.file} left out`, `${arg}:KIND for the file of that name, or leave ${pair.file} off the command line`];
+  throw new UsageError(`${JSON.stringify(arg)} names a file, and also ${reading}: write ${other}`);
+}
+
+/** `FILE:PROFILE`, `FILE:KIND`, or a file name as written (an existing file is that file: refuseTwoReadings). */
+export function splitFileArgument(arg: string, isFile: (path: string) => boolean): PairedFile {
+  if (isFile(arg)) {
+    refuseTwoReadings(arg, isFile);
+    return { file: arg };
+  }
+  return splitAtColon(arg) ?? { file: arg };
 }
 
 export const isFileOnDisk = (path: string) => existsSync(path) && statSync(path).isFile();

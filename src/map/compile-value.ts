@@ -8,6 +8,7 @@ import type { ColumnResolver, RowLike } from './columns.js';
 import { compileLatest, type DateOf } from './profile-family.js';
 import { CONVERSIONS, type FieldSpec, type TransformName } from './profile-schema.js';
 import type { LookupView } from './lookup-table.js';
+import { shorten } from '../shorten.js';
 import { compileRowHash } from './row-hash.js';
 import type { LeafKind } from './target-fields.js';
 import { parseTemplate } from './template.js';
@@ -30,6 +31,8 @@ export interface ValueTarget {
   field: string;
   kind: LeafKind;
   isId: boolean;
+  /** A required field without a default: an empty value is a row error (lookup's says why it is empty). */
+  required?: boolean;
 }
 
 /** Where a source's text came from, for a diagnostic: filled in by each call (one per field, reused row to row). */
@@ -198,14 +201,36 @@ function otherwiseOr(
   return undefined;
 }
 
-/** The value of the lookup file's row whose key the text is, then `mapped` (another file's text is never typed); `empty` for an empty value. */
-function compileLookup(spec: FieldSpec, field: string, lookup: LookupView, steps: { finish: Finish; mapped: Mapped; empty: Mapped }): Mapped {
+/** A looked-up key as a message shows it: whole when short, else its start and its length. */
+function shownKey(key: string): string {
+  return key.length <= 60 ? JSON.stringify(key) : `${JSON.stringify(shorten(key, 40))} (${key.length.toLocaleString('en-US')} characters)`;
+}
+
+/**
+ * The value of the lookup file's row whose key the text is, then `mapped` (another file's text is never typed); `empty` for an empty value.
+ * A filled cell that finds nothing is never said to be empty: a key the file lacks, and a required
+ * field's key whose value is empty, each have their own reason naming the file and the profile's field.
+ */
+function compileLookup(
+  spec: FieldSpec,
+  target: ValueTarget,
+  where: string,
+  lookup: LookupView,
+  steps: { finish: Finish; mapped: Mapped; empty: Mapped },
+): Mapped {
   const article = /^[aeio]/i.test(lookup.key) ? 'an' : 'a';
+  const { field } = target;
+  const emptyIsError = target.required === true && spec.default === undefined;
   return (key, column, ctx) => {
     const value = lookup.get(key);
+    if (value === '' && emptyIsError) {
+      const reason = `is required — ${shownKey(key)} is ${article} ${lookup.key} in ${lookup.file} whose ${lookup.value} is empty (${where}.lookup): add a default to ${where}`;
+      ctx.problems.push({ severity: 'error', file: ctx.file, line: ctx.line, column, field, reason });
+      return undefined;
+    }
     if (value === '') return steps.empty(key, column, ctx);
     if (value !== undefined) return steps.mapped(value, column, ctx);
-    const reason = `${JSON.stringify(key)} is not ${article} ${lookup.key} in ${lookup.file}`;
+    const reason = `${shownKey(key)} is not ${article} ${lookup.key} in ${lookup.file} (${where}.lookup)`;
     return otherwiseOr(spec, steps.finish, ctx, { column, field, reason, suggestion: `add it to ${lookup.file}, or give "otherwise"` });
   };
 }
@@ -230,7 +255,7 @@ export function compileValue(
     if (spec.default === undefined) return undefined;
     return typeof spec.default === 'string' ? mapped(spec.default, column, ctx) : spec.default;
   };
-  const looked = lookup === undefined ? undefined : compileLookup(spec, field, lookup, { finish, mapped, empty });
+  const looked = lookup === undefined ? undefined : compileLookup(spec, target, where, lookup, { finish, mapped, empty });
 
   const fromText = (raw: string, column: string | undefined, ctx: RowContext, type?: string): unknown => {
     const text = trim ? raw.trim() : raw;

@@ -30,6 +30,8 @@ export interface SharedLookup {
   path: string;
   /** The key column (`"…" is not an Id in User.csv`). */
   key: string;
+  /** The value column (`"u7" is an Id in User.csv whose Email is empty`). */
+  value: string;
   /** SHA-1 of every key and value in file order: what the rows' fingerprints depend on. */
   digest: string;
   keys: SharedIdTable;
@@ -45,6 +47,7 @@ export type LookupTables = Record<string, SharedLookup>;
 export interface LookupView {
   file: string;
   key: string;
+  value: string;
   get(key: string): string | undefined;
 }
 
@@ -158,7 +161,7 @@ async function loadTable(spec: LookupSpec, path: string, at: LoadedFor, limits: 
   new Uint8Array(sharedValues).set(values.subarray(0, used));
   const sharedStarts = new SharedArrayBuffer(4 * (keys.size + 1));
   new Uint32Array(sharedStarts).set(valueStarts.subarray(0, keys.size + 1));
-  return { file, path, key: spec.key, digest: digest.digest('hex'), keys: keys.share(), values: sharedValues, valueStarts: sharedStarts };
+  return { file, path, key: spec.key, value: spec.value, digest: digest.digest('hex'), keys: keys.share(), values: sharedValues, valueStarts: sharedStarts };
 }
 
 /** The mapper's view of a loaded table (on either thread). */
@@ -169,6 +172,7 @@ export function lookupView(table: SharedLookup): LookupView {
   return {
     file: table.file,
     key: table.key,
+    value: table.value,
     get(key) {
       const entry = keys.indexOf(key);
       return entry < 0 ? undefined : values.toString('utf8', starts[entry], starts[entry + 1]);

@@ -132,8 +132,8 @@ export function profileMapper({ resource, method, header, file, profile: given, 
     const target = shape.fields.get(schemaPath(path))!;
     const where = `fields.${path}`;
     family(spec, where);
-    const value = compileValue(spec, { field: path, kind: target.kind, isId: target.isId }, where, columns, settings, lookup(spec, where));
     const required = target.required && target.group === '' && spec.default === undefined && spec.column !== undefined;
+    const value = compileValue(spec, { field: path, kind: target.kind, isId: target.isId, required }, where, columns, settings, lookup(spec, where));
     return {
       kind: 'field',
       path,

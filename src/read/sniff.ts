@@ -69,11 +69,15 @@ export async function sniff(file: string, encodingOption: string | undefined, wa
       });
     }
   }
+  // a few stray NULs (rich text pasted into a field) are the readers' to remove, cell by cell: only a
+  // file that is mostly binary is refused whole
   if (encoding !== 'utf-16le' && encoding !== 'utf-16be' && prefix.includes(0)) {
     const utf16 = looksUtf16(prefix);
-    throw new InputError(`${file}: looks binary (it contains NUL bytes), not CSV or JSON`, {
-      suggestion: utf16 ? `It may be UTF-16 without a byte-order mark: try --encoding ${utf16}.` : 'Export the data as CSV or JSON text.',
-    });
+    const controls = controlBytes(prefix);
+    if (utf16 || controls * 100 > prefix.length)
+      throw new InputError(`${file}: looks binary (${controls} of its first ${prefix.length} bytes are NUL or other control bytes), not CSV or JSON`, {
+        suggestion: utf16 ? `It may be UTF-16 without a byte-order mark: try --encoding ${utf16}.` : 'Export the data as CSV or JSON text.',
+      });
   }
   const bomLength = bom?.length ?? 0;
   const text = decodePrefix(prefix.subarray(bomLength), encoding, whole);
@@ -88,11 +92,24 @@ function rejectNonText(file: string, prefix: Buffer): void {
       suggestion: 'Name it .xlsx (or set the plan\'s reader.format to "xlsx") to read the workbook itself, or export it as CSV.',
     });
   }
+  if (starts(0x89, 0x50, 0x4e, 0x47) || starts(0xff, 0xd8, 0xff) || starts(0x47, 0x49, 0x46, 0x38) || starts(0x1f, 0x8b)) {
+    throw new InputError(`${file}: looks binary (an image or a compressed file), not CSV or JSON`, { suggestion: 'Export the data as CSV or JSON text.' });
+  }
   if (starts(0xd0, 0xcf, 0x11, 0xe0)) {
     throw new InputError(`${file}: this is a legacy Excel workbook (.xls), not CSV`, {
       suggestion: 'Open it in Excel and export it as CSV (File → Save As → CSV UTF-8).',
     });
   }
+}
+
+/** NUL and the C0 controls no text holds (tab, LF, VT, FF, CR and ESC do). */
+function controlBytes(prefix: Buffer): number {
+  let n = 0;
+  for (let i = 0; i < prefix.length; i++) {
+    const b = prefix[i]!;
+    if (b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0b && b !== 0x0c && b !== 0x0d && b !== 0x1b) n++;
+  }
+  return n;
 }
 
 /** NULs in every other byte of ASCII-heavy text: UTF-16 that lost its BOM. */

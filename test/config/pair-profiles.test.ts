@@ -34,6 +34,18 @@ test('an argument that names an existing file is never split', () => {
   expect(splitFileArgument('x.csv:deal', (p) => p === 'x.csv:deal')).toEqual({ file: 'x.csv:deal' });
 });
 
+test('an argument both a file and a pairing of files that exist is refused, saying how to write each (issue 36 row 9)', () => {
+  const all = () => true;
+  expect(() => splitFileArgument('x.csv:deal', all)).toThrow(
+    '"x.csv:deal" names a file, and also x.csv read as deal: write x.csv:deal:deal for the file of that name, or x.csv --resource deal for x.csv',
+  );
+  expect(() => splitFileArgument('x.csv:y.json', all)).toThrow(
+    '"x.csv:y.json" names a file, and also x.csv with the profile y.json: write x.csv:y.json:KIND for the file of that name, or x.csv --profile y.json for x.csv',
+  );
+  // the profile missing: one reading only
+  expect(splitFileArgument('x.csv:y.json', (p) => p !== 'y.json')).toEqual({ file: 'x.csv:y.json' });
+});
+
 test('a file paired with its kind still takes the profile beside it or the one --profile', () => {
   expect(pairProfiles(['a.csv:deal', 'b.csv'], ['p.json'])).toEqual([
     { file: 'a.csv', kind: 'deal', profile: 'p.json' },

@@ -61,3 +61,23 @@ test('a lookup file that is a table still lists its columns when the key column 
   expect(r.code).toBe(2);
   expect(r.stderr).toMatch(/"UserId", "Email"/);
 });
+
+// Issue 36 row 9: a key cell that is filled but finds nothing was reported as "column Owner is
+// empty", the reason of an empty cell. Each case has its own reason, naming the file, the value
+// (shortened when long) and the profile's field.
+test('a filled key cell the lookup file does not hold, or holds with an empty value, is never "column … is empty"', async () => {
+  const long = `u${'9'.repeat(400)}`;
+  const deals = ['Id,Name,Owner,Amount', 'D-1,One,u1,10', 'D-2,Two,u9,20', 'D-3,Three,u7,30', `D-4,Four,${long},40`, 'D-5,Five,,50'].join('\n');
+  const dir = tempFiles({ 'deals.csv': deals, 'users.csv': 'Id,Email\nu1,a@x.com\nu7,\n', 'deals.profile.json': profile('users.csv') });
+  const r = await spawnCli(['validate', '--profile', 'deals.profile.json', 'deals.csv'], { cwd: dir });
+  expect(r.code, r.stderr).toBe(1);
+  const rowLine = (line: number) => r.stdout.split('\n').find((l) => l.startsWith(`  deals.csv:${line} `)) ?? '';
+  expect(rowLine(3)).toContain('Owner → ownerExternalId: "u9" is not an Id in users.csv (fields.ownerExternalId.lookup);');
+  expect(rowLine(4)).toContain(
+    'Owner → ownerExternalId: is required — "u7" is an Id in users.csv whose Email is empty (fields.ownerExternalId.lookup): add a default to fields.ownerExternalId;',
+  );
+  expect(rowLine(5)).toMatch(/Owner → ownerExternalId: "u9{20,60}…" \(401 characters\) is not an Id in users\.csv \(fields\.ownerExternalId\.lookup\);/);
+  expect(r.stdout).not.toContain(long);
+  // an empty cell keeps its own reason
+  expect(rowLine(6)).toContain('Owner → ownerExternalId: is required — column Owner is empty: add a default to fields.ownerExternalId;');
+});

@@ -60,7 +60,7 @@ describe('lookup', () => {
       line: 9,
       column: 'OwnerId',
       field: 'ownerExternalId',
-      reason: '"0055g00000ZzZzZAAV" is not an Id in User.csv',
+      reason: '"0055g00000ZzZzZAAV" is not an Id in User.csv (fields.ownerExternalId.lookup)',
     });
     const withOtherwise = await mapperFor(dir, deal({ column: 'OwnerId', lookup: LOOKUP, otherwise: 'unassigned@acme.com' }));
     expect(item(withOtherwise.map(opp('0055g00000ZzZzZAAV'))).ownerExternalId).toBe('unassigned@acme.com');

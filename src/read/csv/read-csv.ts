@@ -12,7 +12,7 @@ import { chooseHeaderRow, headerChoiceInfo, headerWarnings } from '../header-row
 import { chooseDelimiter, type DetectedLayout, lineOffset, prefixRecords, sepLine } from './detect-dialect.js';
 import { FastCsvParser } from './fast-csv-parser.js';
 import { buildHeader } from './header.js';
-import { rowBuilder } from './row-builder.js';
+import { nulRemover, rowBuilder } from './row-builder.js';
 
 /** `fast`: the fast path in front of csv-parse; without it, csv-parse alone (the simple engine). */
 export async function openCsv(file: string, options: ReaderOptions, warnings: SourceWarning[], fast = true): Promise<OpenedSource> {
@@ -46,6 +46,9 @@ export async function openCsv(file: string, options: ReaderOptions, warnings: So
   async function* records(): AsyncGenerator<SourceRecord> {
     const parser = fast ? new FastCsvParser(dialect, headerLine) : new CsvChunkParser(dialect, headerLine);
     const build = rowBuilder(file, header, quote, warnings);
+    const nuls = nulRemover(file, header.names, warnings);
+    // set once a chunk holds a NUL (a memchr per chunk): only then are cells searched for one
+    let nul = false;
     const ready: SourceRecord[] = [];
     let seenHeader = false;
     let count = 0;
@@ -54,11 +57,13 @@ export async function openCsv(file: string, options: ReaderOptions, warnings: So
         seenHeader = true; // already read from the prefix
         return;
       }
-      const record = build(cells, line, textAfterQuote, plain);
+      // a cleaned line no longer splits into these cells: `plain` goes
+      const record = build(cells, line, textAfterQuote, nul && nuls.clean(cells, line) ? undefined : plain);
       if (record) ready.push(record);
     };
     try {
       for await (const chunk of utf8Chunks({ file, encoding, start: bomLength, skip: skipBytes })) {
+        nul ||= chunk.includes(0);
         parser.feed(chunk, false, onRecord);
         for (let i = 0; i < ready.length; i++) yield ready[i]!;
         count += ready.length;
@@ -67,6 +72,7 @@ export async function openCsv(file: string, options: ReaderOptions, warnings: So
       parser.feed(undefined, true, onRecord);
       for (let i = 0; i < ready.length; i++) yield ready[i]!;
       count += ready.length;
+      nuls.end();
     } catch (err) {
       if (err instanceof CsvSyntaxError) throw csvSyntaxError(file, err.syntax, dialect.maxRecordBytes, quote);
       throw err;

@@ -86,3 +86,38 @@ function isBlank(cells: string[], from = 0): boolean {
   for (let i = from; i < cells.length; i++) if (cells[i]!.trim() !== '') return false;
   return true;
 }
+
+/** How many cells a file's warnings name one by one for their NULs; past it, one line counts the rest. */
+const NAMED_NUL_CELLS = 20;
+
+/**
+ * NUL bytes inside a text file's cells (a rich-text field's stray bytes: no text holds one): removed,
+ * each cell named once in a warning, the first NAMED_NUL_CELLS of them; `end` counts the rest.
+ */
+export function nulRemover(file: string, names: readonly string[], warnings: SourceWarning[]) {
+  let cellsSeen = 0;
+  let lastLine = 0;
+  return {
+    /** Removes the NULs of a row's cells in place; whether there were any. */
+    clean(cells: string[], line: number): boolean {
+      let found = false;
+      for (let i = 0; i < cells.length; i++) {
+        const cell = cells[i]!;
+        if (!cell.includes('\0')) continue;
+        const kept = cell.replaceAll('\0', '');
+        cells[i] = kept;
+        found = true;
+        lastLine = line;
+        if (++cellsSeen > NAMED_NUL_CELLS) continue;
+        const n = cell.length - kept.length;
+        const column = names[i] ?? `column_${i + 1}`;
+        warnings.push({ file, line, message: `column "${column}" held ${n} NUL ${n === 1 ? 'byte' : 'bytes'}, a control character no text holds: removed` });
+      }
+      return found;
+    },
+    end(): void {
+      const more = cellsSeen - NAMED_NUL_CELLS;
+      if (more > 0) warnings.push({ file, line: lastLine, message: `${more} more cells held NUL bytes (the last on line ${lastLine}): removed` });
+    },
+  };
+}

@@ -1,10 +1,13 @@
 // Splits a JSON document into the elements of its items array without parsing the whole file:
 // a byte-level scanner tracks strings and depth across chunks, and each element is JSON.parsed alone.
-// The items are the top-level array, or the array at `path` (object keys from the top, the
-// reader.root pointer's tokens). Without a path it surveys instead: which top-level keys hold arrays
-// (json-root.ts chooses among them), reading no element.
+// The items are the top-level array, or the array at `path` (the reader.root pointer's tokens from
+// the top: an object's key, or an array's index as RFC 6901 writes it, `/pages/0/items`). Without a
+// path it surveys instead: which top-level keys hold arrays (json-root.ts chooses among them),
+// reading no element.
 
 import { describe, JsonShapeError, type TopArray } from './json-shape.js';
+import { PointerWay } from './pointer-way.js';
+import { isSpace, ValueScan } from './value-scan.js';
 
 export type OnItem = (text: string, line: number) => void;
 
@@ -15,6 +18,9 @@ type State =
   | 'value' // after `:`, before the value
   | 'skip' // inside another top-level value we do not need
   | 'after-value' // in the top-level object, before `,` or `}`
+  | 'nav-first' // in an array on the way to the items: after `[`, an element or `]`
+  | 'nav-element' // after `,` in it: an element
+  | 'nav-after' // after an element in it: `,` or `]`
   | 'first' // after `[`: an element or `]`
   | 'element' // after `,`: an element (a `]` here is a trailing comma)
   | 'after-element' // before `,` or `]`
@@ -22,23 +28,20 @@ type State =
   | 'in-element'
   | 'done';
 
-const WS = new Set([0x20, 0x09, 0x0a, 0x0d]);
-
 export class JsonItemSplitter {
   private state: State = 'start';
   private line = 1;
-  private topIsObject = false;
   private sawItems = false;
-  private level = 0; // objects entered along `path`
+  /** The containers entered along `path`, the top-level one first. */
+  private readonly way: PointerWay;
   /** Survey: the top-level arrays seen, and whether the file turned out to be a top-level array. */
   readonly arrays: TopArray[] = [];
   topIsArray = false;
   private key: number[] = [];
   private inKey = false;
+  private keyEscaped = false;
   // the element or skipped value being scanned
-  private depth = 0;
-  private inString = false;
-  private escaped = false;
+  private readonly scanner = new ValueScan();
   private pieces: Buffer[] = [];
   private size = 0;
   private startLine = 0;
@@ -47,26 +50,28 @@ export class JsonItemSplitter {
   constructor(
     private readonly maxItemBytes: number,
     private readonly path?: readonly string[],
-    private readonly pointer?: string,
-  ) {}
+    pointer?: string,
+  ) {
+    this.way = new PointerWay(path, pointer);
+  }
 
   feed(buf: Buffer, onItem: OnItem): void {
     let start = this.state === 'in-element' ? 0 : -1;
     for (let i = 0; i < buf.length; i++) {
       const b = buf[i]!;
       if (this.state === 'skip') {
-        const ends = this.scan(b);
+        const ends = this.scanner.scan(b);
         if (ends === 'before') {
-          this.state = 'after-value';
-          i--; // the `,`, `}` or space after a scalar belongs to the object
+          this.state = this.afterValue();
+          i--; // the `,`, `}` or space after a scalar belongs to the container
         } else {
-          if (ends === 'after') this.state = 'after-value';
+          if (ends === 'after') this.state = this.afterValue();
           if (b === 0x0a) this.line++;
         }
         continue;
       }
       if (this.state === 'in-element') {
-        const ends = this.scan(b);
+        const ends = this.scanner.scan(b);
         if (ends === 'after') {
           this.emit(buf.subarray(start, i + 1), onItem);
           start = -1;
@@ -82,8 +87,8 @@ export class JsonItemSplitter {
         continue;
       }
       if (this.inKey) {
-        if (this.escaped) this.escaped = false;
-        else if (b === 0x5c) this.escaped = true;
+        if (this.keyEscaped) this.keyEscaped = false;
+        else if (b === 0x5c) this.keyEscaped = true;
         else if (b === 0x22) {
           this.inKey = false;
           this.state = 'after-key';
@@ -92,7 +97,7 @@ export class JsonItemSplitter {
         this.key.push(b);
         continue;
       }
-      if (WS.has(b)) {
+      if (isSpace(b)) {
         if (b === 0x0a) this.line++;
         continue;
       }
@@ -142,6 +147,16 @@ export class JsonItemSplitter {
         this.startLine = this.line;
         this.beginScan();
         return 'element'; // scan the first byte of the element as part of it
+      case 'nav-first':
+      case 'nav-element':
+        return this.navElement(b);
+      case 'nav-after':
+        if (b === 0x2c) {
+          this.way.nextElement();
+          this.state = 'nav-element';
+        } else if (b === 0x5d) this.leave();
+        else throw this.shape(`expected "," or "]" in the array, found ${describe(b)}`);
+        break;
       case 'after-element':
         if (b === 0x2c) this.state = 'element';
         else if (b === 0x5d) this.closeArray();
@@ -158,18 +173,18 @@ export class JsonItemSplitter {
     if (this.state !== 'done') {
       throw this.shape(this.state === 'start' ? 'no JSON value in the file' : 'the file ends before the JSON is complete (missing "]" or "}")');
     }
-    if (this.path && this.topIsObject && !this.sawItems) throw new JsonShapeError(`reader.root ${this.quoted()} names nothing in the file`, undefined);
+    if (this.path && this.path.length > 0 && !this.sawItems) throw new JsonShapeError(`reader.root ${this.way.quoted()} names nothing in the file`, undefined);
   }
 
   /** The top-level value's first byte. */
   private top(b: number): 'again' | undefined {
     if (b === 0x5b) {
       if (this.path === undefined) this.topIsArray = true;
-      else if (this.path.length > 0) throw this.shape(`reader.root ${this.quoted()}: the file is an array, not an object`);
+      else if (this.path.length > 0) return this.enter(b, undefined);
       this.state = 'first';
     } else if (b === 0x7b) {
       if (this.path?.length === 0) throw this.shape(`reader.root "": the file is an object, not an array`);
-      this.topIsObject = true;
+      this.way.enterTop();
       this.state = 'key';
     } else throw this.shape(`expected an array of items or an object holding one, found ${describe(b)}`);
     return undefined;
@@ -186,35 +201,54 @@ export class JsonItemSplitter {
       if (key === 'items') throw this.shape(`"items" must be an array, found ${describe(b)}`);
       return this.skip(0);
     }
-    if (key !== this.path[this.level]) return this.skip(0);
-    const last = this.level === this.path.length - 1;
-    if (last && b === 0x5b) {
-      this.sawItems = true;
-      this.state = 'first';
-    } else if (!last && b === 0x7b) {
-      this.level++;
-      this.state = 'key';
-    } else throw this.shape(`reader.root ${this.quoted()} is ${last ? describe(b) : `${describe(b)} at "${key}"`}, not an array of items`);
+    if (!this.way.names(key)) return this.skip(0);
+    return this.enter(b, key);
+  }
+
+  /** An element of an array on the way: the one the pointer's index names is entered, the others passed over. */
+  private navElement(b: number): 'again' | undefined {
+    if (b === 0x5d) {
+      if (this.state === 'nav-element') throw this.shape('trailing comma before "]" (JSON allows none)');
+      this.leave();
+      return undefined;
+    }
+    if (b === 0x2c) throw this.shape('an empty element (two commas in a row)');
+    const named = this.way.namedElement();
+    return named === undefined ? this.skip(0) : this.enter(b, named);
+  }
+
+  /** The value the pointer's next token names (`name`: its key or index; undefined for the top-level array). */
+  private enter(b: number, name: string | undefined): undefined {
+    const step = this.way.enter(b, name, this.line);
+    if (step === 'items') this.sawItems = true;
+    this.state = step === 'items' ? 'first' : step === 'object' ? 'key' : 'nav-first';
     return undefined;
+  }
+
+  /** After a value inside the container the path is in. */
+  private afterValue(): State {
+    return this.way.inArray ? 'nav-after' : 'after-value';
+  }
+
+  /** Out of a container on the way (its `}` or `]`). */
+  private leave(): void {
+    this.state = this.way.leave() ? 'done' : this.afterValue();
   }
 
   /** Passes over a value; its first byte is scanned again as part of it. */
   private skip(depth: number): 'again' {
     this.state = 'skip';
-    this.beginScan();
-    this.depth = depth;
+    this.beginScan(depth);
     return 'again';
   }
 
   private closeObject(): void {
-    if (this.level > 0) {
-      this.level--;
-      this.state = 'after-value';
-    } else this.state = 'done';
+    if (this.path === undefined) this.state = 'done';
+    else this.leave();
   }
 
   private closeArray(): void {
-    this.state = this.topIsObject ? 'after-value' : 'done';
+    this.state = this.path !== undefined && this.path.length > 0 ? this.afterValue() : 'done';
   }
   private keyText(): string {
     const raw = Buffer.from(this.key).toString('utf8');
@@ -225,39 +259,10 @@ export class JsonItemSplitter {
     }
   }
 
-  private quoted(): string {
-    return JSON.stringify(this.pointer ?? '');
-  }
-
-  private beginScan(): void {
-    this.depth = 0;
-    this.inString = false;
-    this.escaped = false;
+  private beginScan(depth = 0): void {
+    this.scanner.begin(depth);
     this.pieces = [];
     this.size = 0;
-  }
-
-  /** One byte of a value: 'after' when it ends with this byte, 'before' when this byte follows its end. */
-  private scan(b: number): 'after' | 'before' | undefined {
-    if (this.inString) {
-      if (this.escaped) this.escaped = false;
-      else if (b === 0x5c) this.escaped = true;
-      else if (b === 0x22) {
-        this.inString = false;
-        if (this.depth === 0) return 'after'; // a string element
-      }
-      return undefined;
-    }
-    if (b === 0x22) this.inString = true;
-    else if (b === 0x7b || b === 0x5b) this.depth++;
-    else if (b === 0x7d || b === 0x5d) {
-      if (this.depth === 0) return 'before'; // `]` or `}` closing the container after a scalar
-      this.depth--;
-      if (this.depth === 0) return 'after';
-    } else if (this.depth === 0) {
-      if (b === 0x2c || WS.has(b)) return 'before';
-    }
-    return undefined;
   }
 
   private keep(piece: Buffer): void {
