@@ -154,6 +154,7 @@ export async function sync(request: SyncRequest, environment: SyncEnvironment = 
       request.mode === 'push'
         ? await connect(settings, { env: request.env, cancel: environment.cancel, say: (text, level) => environment.onEvent?.(text, level) })
         : undefined;
+    if (connection) environment.onConnected?.(() => connection.sender.flow?.());
     let sandbox: SandboxHeld | undefined;
     let result: PipelineResult;
     try {

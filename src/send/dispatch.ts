@@ -30,7 +30,17 @@ import { redact } from '../redact.js';
 export interface BatchSender {
   send(req: SendRequest): Promise<SendResult>;
   /** The requests in flight allowed now, and the rate they are paced at (none: not paced), for progress. */
-  flow?(): { concurrency: number; inFlight?: number; rate?: number };
+  flow?(): {
+    concurrency: number;
+    inFlight?: number;
+    rate?: number;
+    requests?: number;
+    throttled?: number;
+    retries?: number;
+    waitMs?: number;
+    latencyP50Ms?: number;
+    latencyP95Ms?: number;
+  };
 }
 
 /** The answers profile the settings resolved to. */

@@ -1,0 +1,188 @@
+// `--html FILE` (issue 35): the run's page opened from disk in a real browser, offline, as a person
+// reads it: the counts, a reason opened into its rows, the search narrowing them, the timeline's
+// axes; no console error, no request but the page, no serious axe violation, a screenshot. One clean
+// run of the shipped fixture, one against a sandbox that rate-limits and fails batches with rows that
+// are rejected, invalid, held back and hostile (`<script>`, a javascript: URL, a 10 MB cell).
+import { mkdirSync, readFileSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
+import { browserAvailable, launchBrowser, openPage, screenshot, seriousViolations } from '../helpers/browser.js';
+import { spawnCli, tempFiles, type CliResult } from '../helpers/cli.js';
+
+const ROOT = resolve(__dirname, '../..');
+const KEY = 'html-report-key-7c1d';
+const HOSTILE_ID = '<script>alert(1)</script>';
+
+/** Profiles (one invalid), deals owned by them, by one that is not there (rejected), with a bad currency (invalid), and hostile cells. */
+function faultyFiles(): string {
+  const profiles = [
+    'externalId,email,profile.firstName,profile.lastName',
+    'ana,ana@example.com,Ana,Souza',
+    'bruno,bruno@example.com,Bruno,Díaz',
+    'carla,not-an-email,Carla,Reis',
+  ];
+  const deals = ['externalId,title,ownerExternalId,agentExternalId,isWon,amount.value,amount.currency'];
+  for (let i = 1; i <= 60; i++) {
+    const owner = i % 10 === 0 ? 'carla' : i % 7 === 0 ? 'ghost' : i % 2 ? 'ana' : 'bruno';
+    deals.push(`D-${i},Deal ${i},${owner},${owner},${i % 3 === 0},${i}.50,${i % 11 === 0 ? 'USX' : 'USD'}`);
+  }
+  deals.push(`"${HOSTILE_ID}","javascript:alert(1)",ghost,ghost,false,1,USD`);
+  deals.push(`"<img src=x onerror=alert(2)>","${'A'.repeat(10 * 1024 * 1024)}",ghost,ghost,false,1,USX`);
+  return tempFiles({ 'sales-profiles.csv': `${profiles.join('\n')}\n`, 'deals.csv': `${deals.join('\n')}\n` });
+}
+
+/** A resource's counts in the outcomes table, as a person reads them. */
+const outcomeCells = (page: Page, resource: string) => page.locator('#outcomes tbody tr', { hasText: resource }).locator('td:not(.bar)').allTextContents();
+
+interface JsonReport {
+  totals: Record<string, number>;
+  counts: Record<string, Record<string, number>>;
+  traffic: { throttled: number; retries: number };
+}
+
+describe.runIf(browserAvailable())('push --html: the run page in a browser', () => {
+  let browser: Browser;
+  let sb: SandboxHandle;
+  let clean: { dir: string; run: CliResult };
+  let faulty: { dir: string; run: CliResult; report: JsonReport };
+
+  beforeAll(async () => {
+    sb = await startSandbox({ port: 0, apiKey: KEY, rateLimit: 2, failRate: 0.2, seed: 3, latencyMs: 20 });
+    const cleanDir = tempFiles({});
+    const faultyDir = faultyFiles();
+    mkdirSync(join(faultyDir, 'page'));
+    const config = 'fixtures/crm-sales-opportunities/batch-sync.config.json';
+    const [b, cleanRun, faultyRun] = await Promise.all([
+      launchBrowser(),
+      spawnCli(['push', '--sandbox', '--quiet', '--config', config, '--html', join(cleanDir, 'run.html')], { cwd: ROOT }),
+      spawnCli(
+        [
+          'push',
+          '--format',
+          'json',
+          '--batch-size',
+          '10',
+          '--retry-delay',
+          '10',
+          '--retry-on-500',
+          '--max-record-bytes',
+          '20000000',
+          'sales-profiles.csv',
+          'deals.csv',
+        ].concat(['--html', 'page/run.html', '--errors', 'failed.csv', '--junit', 'junit.xml']),
+        { cwd: faultyDir, env: { BATCH_SYNC_API_KEY: KEY, BATCH_SYNC_BASE_URL: sb.url } },
+      ),
+    ]);
+    browser = b;
+    clean = { dir: cleanDir, run: cleanRun };
+    if (!faultyRun.stdout) throw new Error(faultyRun.stderr);
+    faulty = { dir: faultyDir, run: faultyRun, report: JSON.parse(faultyRun.stdout) as JsonReport };
+  }, 90_000);
+  afterAll(async () => {
+    await browser?.close();
+    await sb?.close();
+  });
+
+  test('a clean run: the counts, the exit code, the timeline with its axes; offline, no error, axe clean', async () => {
+    expect(clean.run.code).toBe(0);
+    const file = join(clean.dir, 'run.html');
+    const opened = await openPage(browser, pathToFileURL(file).href, { offline: true });
+    try {
+      const { page } = opened;
+      expect(await page.textContent('#exit-code')).toContain('Exit code 0');
+      // accepted, rejected, invalid, held back, unverified, skipped: as text, not colour only
+      expect(await outcomeCells(page, 'deal')).toEqual(['8,800', '0', '0', '0', '0', '0']);
+      expect(await page.textContent('#chart-rows')).toContain('seconds since the start');
+      expect(await page.textContent('#chart-rows')).toContain('rows per second');
+      expect(await page.locator('#chart-rows polyline').count()).toBeGreaterThan(0);
+      expect(await page.textContent('main')).toContain('Every row was accepted.');
+      expect(opened.errors).toEqual([]);
+      expect(opened.requests).toEqual([pathToFileURL(file).href]);
+      expect(await seriousViolations(page)).toEqual([]);
+      await screenshot(page, 'html-report-clean');
+    } finally {
+      await opened.close();
+    }
+  }, 60_000);
+
+  test('rejections, holds, 429s and retries: a reason opens into its rows, the search narrows them, hostile cells are text', async () => {
+    expect(faulty.run.code, faulty.run.stderr).toBe(1);
+    expect(faulty.report.traffic.throttled).toBeGreaterThan(0);
+    expect(faulty.report.traffic.retries).toBeGreaterThan(0);
+    const file = join(faulty.dir, 'page/run.html');
+    // bounded: a 10 MB cell is cut
+    expect(statSync(file).size).toBeLessThan(500_000);
+    const opened = await openPage(browser, pathToFileURL(file).href, { offline: true });
+    const dialogs: string[] = [];
+    opened.page.on('dialog', (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
+    try {
+      const { page } = opened;
+      page.setDefaultTimeout(5000);
+      const c = faulty.report.counts.deal!;
+      const [accepted, rejected, invalid, heldBack, , skipped] = (await outcomeCells(page, 'deal')).map((t) => Number(t.replace(/,/g, '')));
+      expect([accepted, rejected, invalid, heldBack! + skipped!]).toEqual([c.accepted, c.rejected, c.invalid, c.skipped]);
+      expect(heldBack).toBeGreaterThan(0);
+      expect(await page.textContent('#exit-code')).toContain('Exit code 1');
+      expect(await page.textContent('#traffic')).toMatch(/[1-9]\d* answered 429, [1-9]\d* retr/);
+      expect(await page.textContent('#chart-waits')).toContain('429 answers per second');
+      // held back rows have their own column
+      expect(await page.textContent('#reasons')).toContain('held back');
+      // the biggest reason opened: its rows, drawn as they come into view
+      await page.locator('button.reason').first().click();
+      await expect.poll(() => page.locator('.viewer tr.row').count()).toBeGreaterThan(5);
+      expect(await page.locator('button.reason').first().getAttribute('aria-expanded')).toBe('true');
+      const before = await page.locator('.viewer tr.row').count();
+      await page.fill('#search', 'D-14');
+      await expect.poll(() => page.locator('.viewer tr.row').count()).toBeLessThan(before);
+      expect(await page.locator('.viewer tr.row').first().textContent()).toContain('D-14');
+      expect(await page.textContent('#match-count')).toMatch(/match/);
+      // a hostile id is found as text, and nothing of it runs
+      await page.fill('#search', '<script>');
+      await expect.poll(() => page.textContent('#reasons')).toContain('match');
+      const first = page.locator('button.reason').first();
+      if ((await first.getAttribute('aria-expanded')) === 'false') await first.click();
+      await expect.poll(() => page.locator('.viewer').textContent()).toContain(HOSTILE_ID);
+      expect(await page.locator('.viewer script, .viewer img').count()).toBe(0);
+      expect(dialogs).toEqual([]);
+      // the links are relative, to the files this run wrote
+      expect(await page.locator('#links a').evaluateAll((as) => as.map((a) => a.getAttribute('href')))).toEqual([
+        '../failed.csv',
+        '../failed.deals.csv',
+        '../junit.xml',
+      ]);
+      expect(opened.errors).toEqual([]);
+      expect(opened.requests).toEqual([pathToFileURL(file).href]);
+      expect(await seriousViolations(page)).toEqual([]);
+      await screenshot(page, 'html-report-faults');
+    } finally {
+      await opened.close();
+    }
+  }, 60_000);
+
+  test('the page holds no API key', () => {
+    expect(readFileSync(join(faulty.dir, 'page/run.html'), 'utf8')).not.toContain(KEY);
+  });
+});
+
+test('an unwritable --html path: exit 2 in one line, before anything is sent', async () => {
+  const sb = await startSandbox({ port: 0, apiKey: KEY });
+  try {
+    const dir = faultyFiles();
+    const run = await spawnCli(['push', 'sales-profiles.csv', '--html', 'no/such/folder/run.html'], {
+      cwd: dir,
+      env: { BATCH_SYNC_API_KEY: KEY, BATCH_SYNC_BASE_URL: sb.url },
+    });
+    expect(run.code).toBe(2);
+    const errors = run.stderr.split('\n').filter((l) => l.startsWith('error:'));
+    expect(errors).toEqual([expect.stringMatching(/^error: cannot write --html no\/such\/folder\/run\.html: /)]);
+    expect(sb.batches()).toEqual([]);
+  } finally {
+    await sb.close();
+  }
+}, 30_000);
