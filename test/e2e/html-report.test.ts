@@ -3,7 +3,7 @@
 // axes; no console error, no request but the page, no serious axe violation, a screenshot. One clean
 // run of the shipped fixture, one against a sandbox that rate-limits and fails batches with rows that
 // are rejected, invalid, held back and hostile (`<script>`, a javascript: URL, a 10 MB cell).
-import { mkdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
@@ -17,7 +17,7 @@ const KEY = 'html-report-key-7c1d';
 const HOSTILE_ID = '<script>alert(1)</script>';
 
 /** Profiles (one invalid), deals owned by them, by one that is not there (rejected), with a bad currency (invalid), and hostile cells. */
-function faultyFiles(): string {
+function faultyFiles(hostile = true): string {
   const profiles = [
     'externalId,email,profile.firstName,profile.lastName',
     'ana,ana@example.com,Ana,Souza',
@@ -29,13 +29,21 @@ function faultyFiles(): string {
     const owner = i % 10 === 0 ? 'carla' : i % 7 === 0 ? 'ghost' : i % 2 ? 'ana' : 'bruno';
     deals.push(`D-${i},Deal ${i},${owner},${owner},${i % 3 === 0},${i}.50,${i % 11 === 0 ? 'USX' : 'USD'}`);
   }
-  deals.push(`"${HOSTILE_ID}","javascript:alert(1)",ghost,ghost,false,1,USD`);
-  deals.push(`"<img src=x onerror=alert(2)>","${'A'.repeat(10 * 1024 * 1024)}",ghost,ghost,false,1,USX`);
+  if (hostile) deals.push(`"${HOSTILE_ID}","javascript:alert(1)",ghost,ghost,false,1,USD`);
+  if (hostile) deals.push(`"<img src=x onerror=alert(2)>","${'A'.repeat(10 * 1024 * 1024)}",ghost,ghost,false,1,USX`);
   return tempFiles({ 'sales-profiles.csv': `${profiles.join('\n')}\n`, 'deals.csv': `${deals.join('\n')}\n` });
 }
 
 /** A resource's counts in the outcomes table, as a person reads them. */
 const outcomeCells = (page: Page, resource: string) => page.locator('#outcomes tbody tr', { hasText: resource }).locator('td:not(.bar)').allTextContents();
+
+/** Five incremental pushes into the embedded sandbox, one after the other: five run folders under st/reports. */
+async function fiveArchivedRuns(cwd: string): Promise<CliResult[]> {
+  const runs: CliResult[] = [];
+  for (let i = 0; i < 5; i++)
+    runs.push(await spawnCli(['push', '--sandbox', '--quiet', '--incremental', '--state-dir', 'st', 'sales-profiles.csv', 'deals.csv'], { cwd }));
+  return runs;
+}
 
 interface JsonReport {
   totals: Record<string, number>;
@@ -48,6 +56,7 @@ describe.runIf(browserAvailable())('push --html: the run page in a browser', () 
   let sb: SandboxHandle;
   let clean: { dir: string; run: CliResult };
   let faulty: { dir: string; run: CliResult; report: JsonReport };
+  let archived: { dir: string; runs: CliResult[] };
 
   beforeAll(async () => {
     sb = await startSandbox({ port: 0, apiKey: KEY, rateLimit: 2, failRate: 0.2, seed: 3, latencyMs: 20 });
@@ -55,7 +64,8 @@ describe.runIf(browserAvailable())('push --html: the run page in a browser', () 
     const faultyDir = faultyFiles();
     mkdirSync(join(faultyDir, 'page'));
     const config = 'fixtures/crm-sales-opportunities/batch-sync.config.json';
-    const [b, cleanRun, faultyRun] = await Promise.all([
+    const archiveDir = faultyFiles(false);
+    const [b, cleanRun, faultyRun, archivedRuns] = await Promise.all([
       launchBrowser(),
       spawnCli(['push', '--sandbox', '--quiet', '--config', config, '--html', join(cleanDir, 'run.html')], { cwd: ROOT }),
       spawnCli(
@@ -75,7 +85,9 @@ describe.runIf(browserAvailable())('push --html: the run page in a browser', () 
         ].concat(['--html', 'page/run.html', '--errors', 'failed.csv', '--junit', 'junit.xml']),
         { cwd: faultyDir, env: { BATCH_SYNC_API_KEY: KEY, BATCH_SYNC_BASE_URL: sb.url } },
       ),
+      fiveArchivedRuns(archiveDir),
     ]);
+    archived = { dir: archiveDir, runs: archivedRuns };
     browser = b;
     clean = { dir: cleanDir, run: cleanRun };
     if (!faultyRun.stdout) throw new Error(faultyRun.stderr);
@@ -162,6 +174,51 @@ describe.runIf(browserAvailable())('push --html: the run page in a browser', () 
       await screenshot(page, 'html-report-faults');
     } finally {
       await opened.close();
+    }
+  }, 60_000);
+
+  test('report RUN-FOLDER --html and history --html over five archived runs: charts with axes, each run linked to its page or report', async () => {
+    expect(archived.runs.map((r) => r.code)).toEqual([1, 1, 1, 1, 1]);
+    const folders = readdirSync(join(archived.dir, 'st/reports')).sort();
+    expect(folders).toHaveLength(5);
+    const first = join('st/reports', folders[0]!);
+    const report = await spawnCli(['report', first, '--html', join(first, 'report.html')], { cwd: archived.dir });
+    expect(report.code, report.stderr).toBe(0);
+    const history = await spawnCli(['history', '--state-dir', 'st', '--html', 'history.html'], { cwd: archived.dir });
+    expect(history.code, history.stderr).toBe(0);
+    const file = join(archived.dir, 'history.html');
+    const opened = await openPage(browser, pathToFileURL(file).href, { offline: true });
+    try {
+      const { page } = opened;
+      page.setDefaultTimeout(5000);
+      expect(await page.locator('#runs tbody tr').count()).toBe(5);
+      for (const id of ['#chart-outcomes', '#chart-duration', '#chart-429', '#chart-reasons'])
+        expect(await page.textContent(id)).toContain('run (oldest first)');
+      expect(await page.textContent('#chart-outcomes')).toContain('rows');
+      expect(await page.textContent('#chart-reasons')).toContain('INVALID amount.currency');
+      const hrefs = await page.locator('#runs a').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
+      expect(hrefs).toEqual([`./st/reports/${folders[0]}/report.html`, ...folders.slice(1).map((f) => `./st/reports/${f}/report.json`)]);
+      expect(opened.errors).toEqual([]);
+      expect(opened.requests).toEqual([pathToFileURL(file).href]);
+      expect(await seriousViolations(page)).toEqual([]);
+      await screenshot(page, 'html-history');
+    } finally {
+      await opened.close();
+    }
+    // the archived run's page: its counts and a reason's rows, as the run's own page would show
+    const runPage = join(archived.dir, first, 'report.html');
+    const run = await openPage(browser, pathToFileURL(runPage).href, { offline: true });
+    try {
+      const { page } = run;
+      page.setDefaultTimeout(5000);
+      expect(await page.textContent('#exit-code')).toContain('Exit code 1');
+      await page.locator('button.reason', { hasText: 'amount.currency' }).click();
+      await expect.poll(() => page.locator('.viewer tr.row').count()).toBeGreaterThan(0);
+      expect(await page.locator('.viewer').textContent()).toContain('D-11');
+      expect(run.errors).toEqual([]);
+      expect(await seriousViolations(page)).toEqual([]);
+    } finally {
+      await run.close();
     }
   }, 60_000);
 

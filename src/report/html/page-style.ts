@@ -19,7 +19,7 @@ table{border-collapse:collapse}th,td{text-align:left;padding:.25rem .5rem;border
 .viewer{height:22rem;overflow:auto;border:1px solid #ccc;margin:.25rem 0 .75rem;position:relative}
 .viewer table{width:100%;table-layout:fixed;font-size:.85rem}.viewer th{position:sticky;top:0;background:#f3f3f3;z-index:1}
 .viewer td{height:1.6rem;padding:0 .4rem;white-space:nowrap;overflow:hidden;text-overflow:ellipsis;border-bottom:1px solid #f0f0f0}
-.viewer td.msg{width:45%}.spacer td{border:0;padding:0}
+.viewer th:nth-child(1),.viewer th:nth-child(2){width:15%}.viewer th:nth-child(3){width:13%}.viewer th:nth-child(4){width:9%}.spacer td{border:0;padding:0}
 .settings{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem}.settings dt{font-weight:600}.settings dd{margin:0}
 a{color:#0b57b5}
 `;

@@ -17,8 +17,11 @@ export interface ChartSpec {
   yLabel: string;
   /** The x value of each point (seconds, or a run's number). */
   x: readonly number[];
-  /** The x axis's tick text for a value (a run's date, a second). */
+  /** The x axis's tick text for a value (a run's number, a second). */
   xTick?: (x: number) => string;
+  /** Where the x axis starts and ends, and its ticks (default: from 0 to the last x, six ticks). */
+  xRange?: [number, number];
+  xTicks?: readonly number[];
   series: Series[];
 }
 
@@ -43,9 +46,9 @@ function axes(spec: ChartSpec, xMin: number, xMax: number, yMax: number, sx: (x:
     parts.push(`<line class="grid" x1="${PAD.left}" x2="${W - PAD.right}" y1="${sy(y)}" y2="${sy(y)}"/>`);
     parts.push(`<text class="tick" x="${PAD.left - 6}" y="${sy(y) + 4}" text-anchor="end">${fmt(y)}</text>`);
   }
-  const ticks = Math.min(6, Math.max(1, spec.x.length - 1));
-  for (let i = 0; i <= ticks; i++) {
-    const x = xMin + ((xMax - xMin) * i) / ticks;
+  const count = Math.min(6, Math.max(1, spec.x.length - 1));
+  const ticks = spec.xTicks ?? Array.from({ length: count + 1 }, (_, i) => xMin + ((xMax - xMin) * i) / count);
+  for (const x of ticks) {
     const text = spec.xTick ? spec.xTick(x) : fmt(x);
     parts.push(`<text class="tick" x="${sx(x)}" y="${H - PAD.bottom + 16}" text-anchor="middle">${escapeHtml(text)}</text>`);
   }
@@ -60,13 +63,12 @@ function axes(spec: ChartSpec, xMin: number, xMax: number, yMax: number, sx: (x:
 
 /** One chart: a figure with its SVG and its legend. */
 export function chart(spec: ChartSpec): string {
-  const xMin = Math.min(...spec.x, 0);
-  const xMax = Math.max(...spec.x, xMin + 1);
+  const [xMin, xMax] = spec.xRange ?? [Math.min(...spec.x, 0), Math.max(...spec.x, Math.min(...spec.x, 0) + 1)];
   const all = spec.series.flatMap((s) => s.values.filter((v): v is number => v !== null && Number.isFinite(v)));
   const yMax = niceMax(Math.max(0, ...all));
   const sx = (x: number) => Math.round((PAD.left + ((x - xMin) / (xMax - xMin)) * (W - PAD.left - PAD.right)) * 10) / 10;
   const sy = (y: number) => Math.round((H - PAD.bottom - (y / yMax) * (H - PAD.top - PAD.bottom)) * 10) / 10;
-  const barWidth = Math.max(1, ((W - PAD.left - PAD.right) / Math.max(1, spec.x.length)) * 0.8);
+  const barWidth = Math.max(1, Math.min(40, ((W - PAD.left - PAD.right) / Math.max(1, spec.x.length)) * 0.8));
   const marks = spec.series.map((s, i) => {
     const cls = CLASSES[i % CLASSES.length];
     if (s.bars)
