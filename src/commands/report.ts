@@ -1,7 +1,7 @@
 // `batch-sync report RUN-FOLDER|report.json --html FILE`: an archived run's page, from the report.json
 // its push left in the report directory (state/report-archive.ts). Thin: the file read and checked
 // here, the page made by report/html/.
-import { closeSync, constants, fstatSync, openSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, openSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { ARCHIVED_REPORT_OPTIONS } from '../config/options-history.js';
@@ -12,6 +12,7 @@ import { archivedReport } from '../report/html/archived.js';
 import { runPage } from '../report/html/run-page.js';
 import type { Output } from '../report/output.js';
 import { openOutput } from '../util/output-file.js';
+import { readRunReports } from '../state/report-archive.js';
 import { addOptions, givenFlags } from './add-options.js';
 import { examples } from './examples.js';
 import { linkFrom } from './html-output.js';
@@ -37,16 +38,24 @@ function readReport(path: string): unknown {
   }
 }
 
+/** A run folder's report.json; a report directory's newest run's; else the file named. */
+function reportPath(run: string): string {
+  if (!statSync(run, { throwIfNoEntry: false })?.isDirectory()) return run;
+  if (existsSync(join(run, 'report.json'))) return join(run, 'report.json');
+  for (const archived of readRunReports(run, [])) return archived.path;
+  throw new UsageError(`${run}: neither a run folder (no report.json) nor a report directory with a run in it`);
+}
+
 export function registerReport(program: Command, output: Output, setExit: SetExit): void {
   const command = program
     .command('report')
     .description('write an archived run as an HTML page, from its run folder or report.json')
-    .argument('<run>', 'a run folder of the report directory (<state-dir>/reports/<run id>) or its report.json')
+    .argument('<run>', 'a run folder of the report directory (<state-dir>/reports/<run id>) or its report.json; a report directory: its newest run')
     .addHelpText('after', examples(['batch-sync report .batch-sync/reports/20260101T020000Z-1a2b --html run.html', 'the page of one nightly run']));
   addOptions(command, ARCHIVED_REPORT_OPTIONS).action((run: string, _flags: unknown, self: Command) => {
     const { html } = resolveOptions(ARCHIVED_REPORT_OPTIONS, givenFlags(self, ARCHIVED_REPORT_OPTIONS), {});
     if (html === undefined) throw new UsageError('report needs --html FILE: the page to write');
-    const path = statSync(run, { throwIfNoEntry: false })?.isDirectory() ? join(run, 'report.json') : run;
+    const path = reportPath(run);
     const read = archivedReport(readReport(path));
     if ('problem' in read) throw new InputError(`${path}: ${read.problem}`);
     // the errors CSV the run wrote beside its report, linked from where the page goes

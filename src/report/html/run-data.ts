@@ -30,7 +30,7 @@ export interface RunPageInput {
   links: Array<{ label: string; href: string }>;
 }
 
-export interface PageReason {
+interface PageReason {
   resource: string;
   outcome: string;
   reason: string;
@@ -59,7 +59,7 @@ export function exitMeaning(code: number | null, mode: string): string {
   return EXIT_MEANING[code] ?? 'internal error';
 }
 
-export function cut(text: string | null | undefined, max = MAX_CELL): string {
+function cut(text: string | null | undefined, max = MAX_CELL): string {
   if (text === null || text === undefined) return '';
   return text.length <= max ? text : `${text.slice(0, max)}… (${(text.length - max).toLocaleString('en-US')} more characters)`;
 }

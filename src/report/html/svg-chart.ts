@@ -3,7 +3,7 @@
 // legend in words (the lines also differ by dash, not colour only).
 import { escapeHtml } from '../../util/html-page.js';
 
-export interface Series {
+interface Series {
   name: string;
   values: ReadonlyArray<number | null>;
   /** Bars instead of a line. */
