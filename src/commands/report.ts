@@ -51,7 +51,15 @@ export function registerReport(program: Command, output: Output, setExit: SetExi
     .command('report')
     .description('write an archived run as an HTML page, from its run folder or report.json')
     .argument('<run>', 'a run folder of the report directory (<state-dir>/reports/<run id>) or its report.json; a report directory: its newest run')
-    .addHelpText('after', examples(['batch-sync report .batch-sync/reports/20260101T020000Z-1a2b --html run.html', 'the page of one nightly run']));
+    .addHelpText(
+      'after',
+      examples(
+        ['batch-sync report fixtures/crm-sales-opportunities/.batch-sync/reports --html last-run.html', "the newest archived run of that plan's pushes"],
+        [
+          'batch-sync report fixtures/crm-sales-opportunities/.batch-sync/reports/$(ls fixtures/crm-sales-opportunities/.batch-sync/reports | head -1) --html first-run.html',
+        ],
+      ),
+    );
   addOptions(command, ARCHIVED_REPORT_OPTIONS).action((run: string, _flags: unknown, self: Command) => {
     const { html } = resolveOptions(ARCHIVED_REPORT_OPTIONS, givenFlags(self, ARCHIVED_REPORT_OPTIONS), {});
     if (html === undefined) throw new UsageError('report needs --html FILE: the page to write');

@@ -3,11 +3,12 @@
 // axes; no console error, no request but the page, no serious axe violation, a screenshot. One clean
 // run of the shipped fixture, one against a sandbox that rate-limits and fails batches with rows that
 // are rejected, invalid, held back and hostile (`<script>`, a javascript: URL, a 10 MB cell).
-import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { runPage } from '../../src/report/html/run-page.js';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
 import { browserAvailable, launchBrowser, openPage, screenshot, seriousViolations } from '../helpers/browser.js';
 import { spawnCli, tempFiles, type CliResult } from '../helpers/cli.js';
@@ -222,6 +223,52 @@ describe.runIf(browserAvailable())('push --html: the run page in a browser', () 
     }
   }, 60_000);
 
+  test('100,000 rows not accepted: the page is bounded, says what it left out, and draws only the rows in view', async () => {
+    const rows = Array.from({ length: 100_000 }, (_, i) => ({
+      file: 'deals.csv',
+      line: i + 2,
+      resource: 'deal' as const,
+      externalId: `D-${i}`,
+      outcome: 'invalid' as const,
+      field: 'amount.currency',
+      column: 'currency',
+      message: 'INVALID',
+      detail: `amount.currency: "X${i}" is not an ISO-4217 currency code`,
+      batchId: null,
+    }));
+    const counts = { read: 100_000, accepted: 0, rejected: 0, invalid: 100_000, skipped: 0, warnings: 0 };
+    const reason = 'INVALID amount.currency: "…" is not an ISO-4217 currency code';
+    const html = runPage({
+      report: {
+        ...{ runId: 'big', mode: 'validate', startedAt: '2026-01-01T00:00:00.000Z', endedAt: '2026-01-01T00:01:00.000Z', aborted: null, traffic: null },
+        ...{ counts: { deal: counts }, totals: counts, notAccepted: rows, notListed: 0, errorFiles: [] },
+        groups: [{ resource: 'deal' as const, outcome: 'invalid' as const, reason, count: 100_000, examples: [] }],
+      },
+      exitCode: 1,
+      links: [{ label: 'errors CSV: failed.csv', href: './failed.csv' }],
+    });
+    expect(html.length).toBeLessThan(5_000_000);
+    const file = join(tempFiles({}), 'big.html');
+    writeFileSync(file, html);
+    const opened = await openPage(browser, pathToFileURL(file).href, { offline: true });
+    try {
+      const { page } = opened;
+      page.setDefaultTimeout(5000);
+      expect(await page.textContent('#left-out')).toContain('75,000 rows not accepted are counted in the reasons but not listed here');
+      expect(await page.textContent('#left-out')).toContain('failed.csv');
+      await page.locator('button.reason').click();
+      await page.locator('.viewer').evaluate((v) => {
+        v.scrollTop = v.scrollHeight;
+        v.dispatchEvent(new Event('scroll'));
+      });
+      await expect.poll(() => page.locator('.viewer tr.row').last().textContent()).toContain('D-24999');
+      expect(await page.locator('.viewer tr.row').count()).toBeLessThan(100);
+      expect(opened.errors).toEqual([]);
+    } finally {
+      await opened.close();
+    }
+  }, 60_000);
+
   test('the page holds no API key', () => {
     expect(readFileSync(join(faulty.dir, 'page/run.html'), 'utf8')).not.toContain(KEY);
   });
@@ -242,4 +289,14 @@ test('an unwritable --html path: exit 2 in one line, before anything is sent', a
   } finally {
     await sb.close();
   }
+}, 30_000);
+
+test('validate --html: the page of a validation, its exit code unchanged', async () => {
+  const dir = faultyFiles(false);
+  const plain = await spawnCli(['validate', '--quiet', 'sales-profiles.csv', 'deals.csv'], { cwd: dir });
+  const run = await spawnCli(['validate', '--quiet', 'sales-profiles.csv', 'deals.csv', '--html', 'valid.html'], { cwd: dir });
+  expect([plain.code, run.code]).toEqual([1, 1]);
+  const html = readFileSync(join(dir, 'valid.html'), 'utf8');
+  expect(html).toContain('<strong>Exit code 1</strong>: some rows not valid');
+  expect(html).toContain('batch-sync validate: run');
 }, 30_000);
