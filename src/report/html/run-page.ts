@@ -53,7 +53,7 @@ function reasons(input: RunPageInput, data: ReturnType<typeof pageData>): string
     : ': write them all with --errors FILE.csv';
   const leftOut =
     data.rowsLeftOut > 0
-      ? `<p class="note" id="left-out">${plural(data.rowsLeftOut, 'row not accepted is', 'rows not accepted are')} counted in the reasons but not listed here (this page lists at most ${n(MAX_ROWS)}, the report keeps ${n(r.notAccepted.length)})${where}.</p>`
+      ? `<p class="note" id="left-out">${n(data.rowsLeftOut)} ${data.rowsLeftOut === 1 ? 'row not accepted is' : 'rows not accepted are'} counted in the reasons but not listed here (this page lists at most ${n(MAX_ROWS)}, the report keeps ${n(r.notAccepted.length)})${where}.</p>`
       : '';
   if (data.reasons.length === 0) return '<section aria-labelledby="reasons-h"><h2 id="reasons-h">Reasons</h2><p>Every row was accepted.</p></section>';
   const option = (v: string) => `<option value="${e(v)}">${e(v)}</option>`;
