@@ -3,20 +3,11 @@
 // in flight, the limit, the paced rate, the latency percentiles so far). Made only for `--html`: a run
 // without it starts no timer and reads nothing. Bounded: past MAX_SAMPLES, every other sample is
 // dropped and the step doubles, so an eight-hour run keeps what a ten-minute one does.
+import type { FlowCounts } from '../send/types.js';
 import type { ProgressCounts } from './progress.js';
 
 /** What the sending side can say at a moment (send/api-client.ts traffic()). */
-export interface FlowView {
-  requests?: number;
-  throttled?: number;
-  retries?: number;
-  waitMs?: number;
-  inFlight?: number;
-  concurrency?: number;
-  rate?: number;
-  latencyP50Ms?: number;
-  latencyP95Ms?: number;
-}
+export type FlowView = FlowCounts & { inFlight?: number; concurrency?: number; rate?: number };
 
 /** One sample: `t` seconds since the start; counters are cumulative, the rest as they stood. */
 export interface TimelineSample {

@@ -5,7 +5,7 @@
 // --isolate-unattributed, resent split the same way until each error is pinned to one item. What
 // to split, when to stop and each row's verdict are decided in plan/bisect.ts; this file sends.
 import type { Method, Resource } from '../contract/resources.js';
-import type { SendRequest, SendResult } from './types.js';
+import type { FlowCounts, SendRequest, SendResult } from './types.js';
 import type { PlannedItem } from '../plan/batcher.js';
 import {
   claimIsolation,
@@ -29,18 +29,8 @@ import { redact } from '../redact.js';
 /** The part of the API client a run needs. */
 export interface BatchSender {
   send(req: SendRequest): Promise<SendResult>;
-  /** The requests in flight allowed now, and the rate they are paced at (none: not paced), for progress. */
-  flow?(): {
-    concurrency: number;
-    inFlight?: number;
-    rate?: number;
-    requests?: number;
-    throttled?: number;
-    retries?: number;
-    waitMs?: number;
-    latencyP50Ms?: number;
-    latencyP95Ms?: number;
-  };
+  /** The requests in flight allowed now, and the rate they are paced at (none: not paced), for progress; what the requests met, for the timeline. */
+  flow?(): { concurrency: number; inFlight?: number; rate?: number } & FlowCounts;
 }
 
 /** The answers profile the settings resolved to. */
