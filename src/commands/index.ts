@@ -6,6 +6,7 @@ import { registerHistory } from './history.js';
 import { registerInit } from './init.js';
 import { registerInspect } from './inspect.js';
 import { registerPush } from './push.js';
+import { registerReport } from './report.js';
 import { registerSandbox } from './sandbox.js';
 import { registerSchema } from './schema.js';
 import { registerValidate } from './validate.js';
@@ -19,6 +20,7 @@ export function registerCommands(program: Command, output: Output, setExit: SetE
   registerInit(program, output, setExit);
   registerInspect(program, output, setExit);
   registerHistory(program, output, setExit);
+  registerReport(program, output, setExit);
   registerSchema(program, output, setExit);
   registerSandbox(program, output, setExit);
   registerCompletion(program, output, setExit);

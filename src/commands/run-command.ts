@@ -19,6 +19,7 @@ import { resolveOptions, type GivenFlags } from '../config/option.js';
 import { REPORT_OPTIONS } from '../config/options.js';
 import { processEnv } from '../config/environment.js';
 import { appendStepSummary, reportContext, writeJunit, type CiFlags } from './ci-outputs.js';
+import { htmlOutput } from './html-output.js';
 import { DEFAULT_PLAN_FILE } from '../config/sync-plan.js';
 import { sync } from '../run/sync.js';
 import type { SyncEnvironment, SyncOutcome, SyncRequest } from '../run/sync-types.js';
@@ -208,18 +209,27 @@ export async function runSyncCommand(
   const toStdout = flags.emit === '-';
   const emitFile = toStdout ? undefined : flags.emit;
   const batches: PlannedBatchInfo[] | undefined = request.mode === 'dry-run' ? [] : undefined;
+  // --html only: a run without it samples nothing
+  const html = flags.html === undefined ? undefined : htmlOutput(flags.html);
   let outcome: SyncOutcome;
   try {
     outcome = await sync(request, {
       ...environment,
       onEvent: (text, level) => progress.event(text, level),
       onPrepared: (jobs) => {
-        read = refuseOverInputs(request, jobs, { '--emit': emitFile, '--junit': flags.junit });
+        read = refuseOverInputs(request, jobs, { '--emit': emitFile, '--junit': flags.junit, '--html': flags.html });
+        html?.open();
         if (flags.errors) errors = errorsWriter(flags.errors, dataFiles(jobs));
         for (const { job, source } of jobs) errors?.declareSource(source.rowsFile ?? job.file, { header: source.header, delimiter: source.detected.delimiter });
         if (emitFile) emitted = openEmit(emitFile);
       },
-      onProgress: (c) => progress.update(c),
+      onProgress: html
+        ? (c) => {
+            html.timeline.progress(c);
+            progress.update(c);
+          }
+        : (c) => progress.update(c),
+      onConnected: html ? (flow) => html.timeline.connected(flow) : undefined,
       sink: (o) => {
         if (flags.errors) errors?.write(o);
       },
@@ -231,6 +241,7 @@ export async function runSyncCommand(
     });
   } catch (error) {
     errors?.abort();
+    html?.discard();
     throw error;
   } finally {
     progress.stop();
@@ -247,7 +258,11 @@ export async function runSyncCommand(
   const junitFailure = flags.junit === undefined ? undefined : writeJunit(outcome, flags.junit);
   if (junitFailure) failures.push(junitFailure);
   // an output file that failed: exit 3 once any request went out (the server may hold rows), else 2
-  const exitCode = failures.length === 0 ? outcome.exitCode : Math.max(outcome.exitCode, outcome.sent ? EXIT.aborted : EXIT.usage);
+  const settled = () => (failures.length === 0 ? outcome.exitCode : Math.max(outcome.exitCode, outcome.sent ? EXIT.aborted : EXIT.usage));
+  // the page says the exit code as it stands; a page that cannot be written is a failure of its own
+  const htmlFailure = html?.write(outcome, settled(), flags.junit);
+  if (htmlFailure) failures.push(htmlFailure);
+  const exitCode = settled();
   if (batches) outcome.report.batches = batches;
   printReport(outcome, exitCode, { output, flags, toStdout, cwd: request.cwd ?? process.cwd(), more: epilogue?.(outcome) ?? [], failures, inputs: read });
   await finish?.(outcome, exitCode);

@@ -200,6 +200,11 @@ const emit = {
   group: 'reports' as const,
   schema: text('with --dry-run: write the batch envelopes here, one per line; "-": to stdout (the report then goes to stderr)'),
 };
+const html = {
+  flag: '--html <file>',
+  group: 'reports' as const,
+  schema: text('also write the report as one self-contained HTML page: outcome bars, reasons with their rows, a timeline of the run'),
+};
 const verbose = {
   flag: '-v, --verbose',
   group: 'reports' as const,
@@ -240,6 +245,7 @@ export const PUSH_OPTIONS = {
   ...NIGHTLY_OPTIONS,
   ...NOTIFY_OPTIONS,
   junit: CI_REPORT_OPTIONS.junit,
+  html,
   quiet,
   verbose,
 } satisfies OptionTable;
@@ -255,9 +261,10 @@ export const VALIDATE_OPTIONS = {
   readChunkRows: SETTINGS_OPTIONS.readChunkRows,
   batchSize: withHelp(SETTINGS_OPTIONS.batchSize, 'items per batch for --emit'),
   junit: CI_REPORT_OPTIONS.junit,
+  html,
   quiet,
   verbose: withHelp(verbose, 'print warnings as they are found (field names and row numbers, never values)'),
 } satisfies OptionTable;
 
 /** What the command itself does with the report and the output files. */
-export const REPORT_OPTIONS = { format: INPUT_OPTIONS.format, errors, emit, quiet, verbose, ...CI_REPORT_OPTIONS } satisfies OptionTable;
+export const REPORT_OPTIONS = { format: INPUT_OPTIONS.format, errors, emit, html, quiet, verbose, ...CI_REPORT_OPTIONS } satisfies OptionTable;

@@ -3,6 +3,7 @@
 import type { Resource } from '../contract/resources.js';
 import type { RowOutcome } from '../plan/outcome.js';
 import type { Collector } from '../report/collector.js';
+import type { FlowView } from '../report/timeline.js';
 import type { PlannedBatchInfo, RunReport } from '../report/run-report.js';
 import type { SandboxHeld } from '../report/sandbox-lines.js';
 import type { Diagnostic } from '../util/diagnostic.js';
@@ -45,6 +46,8 @@ export interface SyncEnvironment {
   /** Fires after an interrupt's grace period: requests in flight are then cancelled. */
   cancel?: AbortSignal;
   onProgress?(counts: ProgressCounts): void;
+  /** A push is connected: what its requests meet, to be read when wanted (the HTML report's timeline). */
+  onConnected?(flow: () => FlowView | undefined): void;
   emit?(body: string, resource: Resource): void;
   /** Each batch validate or `--dry-run` planned and did not send. */
   onBatch?(batch: PlannedBatchInfo): void;

@@ -157,6 +157,7 @@ export async function sync(request: SyncRequest, environment: SyncEnvironment = 
     const collector = collectorFor(environment, session);
     const guard = request.mode === 'push' ? createRejectionGuard(settings) : undefined;
     const connection = request.mode === 'push' ? await connect(settings, connectOptions(request, environment)) : undefined;
+    if (connection) environment.onConnected?.(() => connection.sender.flow?.());
     let sandbox: SandboxHeld | undefined;
     let result: PipelineResult;
     try {

@@ -17,7 +17,7 @@ import { DEFAULT_CONCURRENCY, DEFAULT_MAX_CONCURRENCY, resolvePolicy, resolveTim
 import { sendWithRetries, type ClientState } from './send-loop.js';
 import type { ApiClientOptions, SendEvent, SendRequest, SendResult, Traffic } from './types.js';
 
-type TrafficView = Traffic & { concurrency: number; inFlight: number; rate?: number; wait?: FlowWait; latencyP95Ms?: number };
+type TrafficView = Traffic & { concurrency: number; inFlight: number; rate?: number; wait?: FlowWait; latencyP95Ms?: number; readonly latencyP50Ms?: number };
 
 export interface ApiClient {
   send(req: SendRequest): Promise<SendResult>;
@@ -58,7 +58,15 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       if (state.fatal) throw state.fatal;
       return sendWithRetries(state, req, attemptContext(state, req));
     },
-    traffic: () => ({ ...flow.control.traffic, ...flow.control.state, latencyP95Ms: flow.control.latencyP95() }),
+    traffic: () => ({
+      ...flow.control.traffic,
+      ...flow.control.state,
+      latencyP95Ms: flow.control.latencyP95(),
+      // only the HTML report's timeline reads it (once a second): not worked out otherwise
+      get latencyP50Ms() {
+        return flow.control.latencyAt(0.5);
+      },
+    }),
     async close() {
       if (closed) return;
       closed = true;

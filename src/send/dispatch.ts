@@ -6,7 +6,7 @@
 // to split, when to stop and each row's verdict are decided in plan/bisect.ts; this file sends.
 import type { FlowWait } from './rate-waits.js';
 import type { Method, Resource } from '../contract/resources.js';
-import type { SendRequest, SendResult } from './types.js';
+import type { FlowCounts, SendRequest, SendResult } from './types.js';
 import type { PlannedItem } from '../plan/batcher.js';
 import {
   claimIsolation,
@@ -30,8 +30,8 @@ import { redact } from '../redact.js';
 /** The part of the API client a run needs. */
 export interface BatchSender {
   send(req: SendRequest): Promise<SendResult>;
-  /** The requests in flight allowed now, the rate they are paced at (none: not paced) and the wait for a rate limit they are held in, for progress. */
-  flow?(): { concurrency: number; inFlight?: number; rate?: number; wait?: FlowWait };
+  /** The requests in flight allowed now, the rate they are paced at (none: not paced) and the wait for a rate limit they are held in, for progress; what the requests met, for the timeline. */
+  flow?(): { concurrency: number; inFlight?: number; rate?: number; wait?: FlowWait } & FlowCounts;
 }
 
 /** The answers profile the settings resolved to. */

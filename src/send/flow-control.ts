@@ -108,8 +108,13 @@ export class FlowControl {
 
   /** The 95th percentile of successful answers' latency (ms), once there is one. */
   latencyP95(): number | undefined {
+    return this.latencyAt(0.95);
+  }
+
+  /** A percentile (0..1) of successful answers' latency (ms), once there is one. */
+  latencyAt(q: number): number | undefined {
     if (this.answeredOk === 0) return undefined;
-    const rank = Math.ceil(this.answeredOk * 0.95);
+    const rank = Math.ceil(this.answeredOk * q);
     let seen = 0;
     for (let ms = 0; ms < this.latencies.length; ms++) {
       seen += this.latencies[ms]!;

@@ -113,6 +113,16 @@ export interface ServerWait {
   pacing: boolean;
 }
 
+/** What the requests met so far, as the client's flow() says it (the HTML report's timeline reads it once a second). */
+export interface FlowCounts {
+  requests?: number;
+  throttled?: number;
+  retries?: number;
+  waitMs?: number;
+  latencyP50Ms?: number;
+  latencyP95Ms?: number;
+}
+
 /** What the client's requests met, for the report: did the API or batch-sync bound the run? */
 export interface Traffic {
   /** HTTP requests sent, retries included. */

@@ -14,7 +14,7 @@ import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
 import { BIN } from '../helpers/cli.js';
 
 const ROOT = resolve(__dirname, '../..');
-const COMMANDS = ['validate', 'push', 'history', 'init', 'inspect', 'schema', 'sandbox', 'completion'] as const;
+const COMMANDS = ['validate', 'push', 'history', 'report', 'init', 'inspect', 'schema', 'sandbox', 'completion'] as const;
 const KEY = 'help-examples-key';
 
 /** The example lines that end a help text: `  batch-sync …` under a last `Examples:` heading. */
