@@ -2,7 +2,9 @@
 // the same shape: a zero date under a date format, Strict OOXML's ISO dates and durations against
 // the Transitional save of the same cells, cell references as other writers write them, values
 // under merged ranges. Each through openSource, as a run reads it.
+import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { readMergedRanges } from '../../src/read/xlsx/merged-ranges.js';
 import { header, NS, parts, read, row, STYLES, sheet, str, write } from './xlsx-parts.js';
 
 const STRICT_NS = 'xmlns="http://purl.oclc.org/ooxml/spreadsheetml/main" xmlns:r="http://purl.oclc.org/ooxml/officeDocument/relationships"';
@@ -173,5 +175,33 @@ describe('merged ranges (item 6): a value under a merged range other than its to
     expect(warnings).toContain(
       'sheet "S1": 2 cells under a merged range hold a value Excel does not show (only a range\'s top-left cell is shown): read as empty (C1, C2)',
     );
+  });
+});
+
+describe('the merged ranges found before the rows are read (merged-ranges.ts)', () => {
+  const xml = `<worksheet><sheetData/><x:mergeCells count="2"><x:mergeCell ref="B2:C3"/><x:mergeCell ref="a10:A12"/></x:mergeCells></worksheet>`;
+  const ranges = async (bytes: Buffer, size: number) => {
+    const chunks = [];
+    for (let i = 0; i < bytes.length; i += size) chunks.push(bytes.subarray(i, i + size));
+    const found = await readMergedRanges(Readable.from(chunks));
+    return [
+      [2, 1],
+      [2, 2],
+      [3, 1],
+      [10, 0],
+      [11, 0],
+      [4, 2],
+    ].map(([line, col]) => found?.covers(line!, col!));
+  };
+
+  it.each([1, 7, 64, 4096])('in chunks of %i bytes, UTF-8 and UTF-16 (with its byte-order mark or without)', async (size) => {
+    const expected = [false, true, true, false, true, false];
+    expect(await ranges(Buffer.from(xml), size)).toEqual(expected);
+    expect(await ranges(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(xml, 'utf16le')]), size)).toEqual(expected);
+    expect(await ranges(Buffer.from(xml, 'utf16le').swap16(), size)).toEqual(expected);
+  });
+
+  it('a sheet without merges has none', async () => {
+    expect(await readMergedRanges(Readable.from([Buffer.from('<worksheet><sheetData><row r="1"/></sheetData></worksheet>')]))).toBeUndefined();
   });
 });
