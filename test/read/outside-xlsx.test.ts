@@ -211,7 +211,9 @@ describe('outside workbooks as a user reads them (openSource: sheet choice, head
   });
 
   it('reads most of them as tables, every cell of their rows compared', () => {
-    console.log(`through openSource: ${readable.length - userCounts.refused.length} read, ${userCounts.cells} cells compared; no table in ${userCounts.refused.length}:\n${userCounts.refused.join('\n')}`);
+    console.log(
+      `through openSource: ${readable.length - userCounts.refused.length} read, ${userCounts.cells} cells compared; no table in ${userCounts.refused.length}:\n${userCounts.refused.join('\n')}`,
+    );
     expect(readable.length - userCounts.refused.length).toBeGreaterThan(140);
     expect(userCounts.cells).toBeGreaterThan(10_000);
   });

@@ -29,13 +29,13 @@ const STYLED = STYLES(
 /** Rows of two workbooks side by side, numbers compared to a millionth of a second (Excel's sums leave noise below that). */
 function sameReading(a: (string | number)[][], b: (string | number)[][]): void {
   expect(b.length).toBe(a.length);
-  a.forEach((cells, i) =>
-    cells.forEach((cell, j) => {
+  for (const [i, cells] of a.entries()) {
+    for (const [j, cell] of cells.entries()) {
       const other = b[i]![j];
       if (typeof cell === 'string' && /^\d+\.\d{9,}$/.test(cell)) expect(Math.abs(Number(cell) - Number(other))).toBeLessThan(1e-11);
       else expect(other, `row ${i}, cell ${j}`).toBe(cell);
-    }),
-  );
+    }
+  }
 }
 
 describe('a zero date (item 1): serial 0 under a date format is an empty cell in both saves, with one warning naming the cells', () => {

@@ -12,7 +12,8 @@ import type { ReaderOptions, SourceRecord } from '../../src/read/types.js';
 import { ZipWriter } from '../../fixtures/xlsx/xlsx-writer.mjs';
 
 const dir = mkdtempSync(join(tmpdir(), 'batch-sync-xlsx-hand-'));
-export const NS = 'xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"';
+export const NS =
+  'xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"';
 const REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
 export const rels = (list: [string, string, string][]) =>
   `<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${list

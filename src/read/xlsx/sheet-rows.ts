@@ -164,8 +164,7 @@ class SheetParser implements XmlHandlers {
         // a column index (r="0"), not a reference: the cell is where it stands in the row
         this.col++;
         this.ref = '';
-      }
-      else if (at === -1) this.refProblem = `cell reference "${ref}" in row ${this.lastLine} is malformed`;
+      } else if (at === -1) this.refProblem = `cell reference "${ref}" in row ${this.lastLine} is malformed`;
       else this.refProblem = `cell ${ref} is stored in row ${this.lastLine}: a cell reference that names another row`;
     }
     this.type = a.t ?? 'n';
