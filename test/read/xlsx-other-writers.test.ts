@@ -205,3 +205,26 @@ describe('the merged ranges found before the rows are read (merged-ranges.ts)', 
     expect(await readMergedRanges(Readable.from([Buffer.from('<worksheet><sheetData><row r="1"/></sheetData></worksheet>')]))).toBeUndefined();
   });
 });
+
+describe('built-in format 58 undeclared (item 6): read as a date, and said once naming the cells', () => {
+  it('a date, as MiniExcel and excel-streaming-reader read it; declared, its own code decides', async () => {
+    const styles = (numFmts: string) => STYLES(numFmts, '<xf numFmtId="0"/><xf numFmtId="58"/>');
+    const xml = sheet(header + row(2, str('A2', 'D-1') + c('B2', 1, '45000')) + row(3, str('A3', 'D-2') + c('B3', 1, '45001')));
+    const undeclared = await read(await write(parts({ styles: styles(''), sheets: [xml] })));
+    expect(undeclared.rows).toEqual([
+      [2, 'D-1', '2023-03-15'],
+      [3, 'D-2', '2023-03-16'],
+    ]);
+    expect(undeclared.warnings).toEqual([
+      'sheet "S1": 2 cells are in a built-in East Asian date format (numFmtId 50–58) the workbook does not declare: read as dates, as Excel in an East Asian locale shows them (B2, B3)',
+    ]);
+    const declared = await read(
+      await write(parts({ styles: styles('<numFmts count="1"><numFmt numFmtId="58" formatCode="0.00"/></numFmts>'), sheets: [xml] })),
+    );
+    expect(declared.rows).toEqual([
+      [2, 'D-1', '45000'],
+      [3, 'D-2', '45001'],
+    ]);
+    expect(declared.warnings).toEqual([]);
+  });
+});

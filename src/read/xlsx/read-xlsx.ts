@@ -77,12 +77,14 @@ export async function openXlsx(file: string, options: ReaderOptions, warnings: S
     const rows = new RowsRead(headerRow!.line);
     rows.empty('zero', headerRow!.zeroDates, headerRow!.line);
     rows.empty('covered', headerRow!.covered, headerRow!.line);
+    rows.empty('eastAsian', headerRow!.eastAsian, headerRow!.line);
     try {
       for await (const row of sheetRows(await zip.stream(sheet.part!), ctx, merges)) {
         const order = rows.take(row.line);
         if (order === 'above') continue;
         rows.empty('zero', row.zeroDates, row.line);
         rows.empty('covered', row.covered, row.line);
+        rows.empty('eastAsian', row.eastAsian, row.line);
         if (order === 'twice') {
           yield { kind: 'unreadable', file: rowsFile, line: row.line, reason: `row ${row.line} is stored twice in the sheet (a damaged or hand-made file)` };
           continue;

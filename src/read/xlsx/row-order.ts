@@ -16,6 +16,8 @@ const EMPTIED = {
     `${n === 1 ? '1 cell holds' : `${n} cells hold`} the date serial 0 (Excel shows it as 1900-01-00, usually a formula pointing at an empty cell): read as empty, not as a date in 1899`,
   covered: (n: number) =>
     `${n === 1 ? '1 cell' : `${n} cells`} under a merged range hold${n === 1 ? 's' : ''} a value Excel does not show (only a range's top-left cell is shown): read as empty`,
+  eastAsian: (n: number) =>
+    `${n === 1 ? '1 cell is' : `${n} cells are`} in a built-in East Asian date format (numFmtId 50–58) the workbook does not declare: read as dates, as Excel in an East Asian locale shows them`,
 };
 
 /** Cells of one kind read as empty: how many, the first few by reference, the first's row. */
@@ -39,7 +41,7 @@ export class RowsRead {
   private last: number;
   private highest: number;
   private firstBackwards: [after: number, row: number] | undefined;
-  private readonly emptied = { zero: new Emptied(), covered: new Emptied() };
+  private readonly emptied = { zero: new Emptied(), covered: new Emptied(), eastAsian: new Emptied() };
 
   constructor(private readonly header: number) {
     this.last = header;
@@ -59,7 +61,7 @@ export class RowsRead {
     return 'read';
   }
 
-  /** Cells of the row (the header's included) read as empty though they store a value. */
+  /** Cells of the row (the header's included) read otherwise than stored: as empty, or as an undeclared format's dates. */
   empty(kind: keyof typeof EMPTIED, refs: readonly string[] | undefined, line: number): void {
     if (refs) this.emptied[kind].add(refs, line);
   }
@@ -77,7 +79,7 @@ export class RowsRead {
   /** The blank rows between the header and the last row read, the rows out of order, none held. */
   warnings(file: string, sheet: string): SourceWarning[] {
     const out: SourceWarning[] = [];
-    for (const kind of ['zero', 'covered'] as const) {
+    for (const kind of ['zero', 'covered', 'eastAsian'] as const) {
       const { count, names, line } = this.emptied[kind];
       if (count === 0) continue;
       const listed = listFirst(count, (k) => names[k] ?? '');

@@ -8,7 +8,7 @@ import type { Readable } from 'node:stream';
 import { columnLetter, dateText, isoCell, numberText, refColumn, ZERO_DATE } from './cell-value.js';
 import type { MergedRanges } from './merged-ranges.js';
 import { type SharedStrings, unescapeXstring } from './shared-strings.js';
-import { NumberKind } from './styles.js';
+import { NumberKind, UNDECLARED_EAST_ASIAN } from './styles.js';
 import { parseXml, type XmlHandlers } from './xml-stream.js';
 
 /**
@@ -36,6 +36,8 @@ export interface SheetRow {
   /** Cells read as empty, by reference: serial 0 under a date format, a value under a merged range. */
   zeroDates?: string[];
   covered?: string[];
+  /** Cells read as dates in an East Asian built-in format (50–58) the workbook does not declare. */
+  eastAsian?: string[];
 }
 
 export interface SheetContext {
@@ -200,6 +202,7 @@ class SheetParser implements XmlHandlers {
       (row.covered ??= []).push(at);
       return;
     }
+    if (cell.type === 'd' && (this.ctx.styles[this.style]! & UNDECLARED_EAST_ASIAN) !== 0) (row.eastAsian ??= []).push(at);
     this.hasValue = true;
     if (col >= MAX_COLUMNS) {
       row.beyond ??= at;
@@ -220,6 +223,9 @@ class SheetParser implements XmlHandlers {
 }
 
 type Cell = { text: string; type: CellType } | { problem: string } | undefined;
+
+/** A style's NumberKind without its flags. */
+const KIND = UNDECLARED_EAST_ASIAN - 1;
 
 /** Serial 0 under a date format (cell-value.ts ZERO_DATE): an empty cell, named in a warning. */
 const ZERO = { text: ZERO_DATE, type: 'd' } as const;
@@ -245,14 +251,14 @@ function cellValue(type: string, value: string, unstored: boolean, style: number
       return { text: value, type: 's' }; // #N/A, #REF!: the mapper's Excel-error check names them
     case 'd': {
       if (value === '') return undefined;
-      const iso = isoCell(value, (ctx.styles[style] ?? NumberKind.plain) as NumberKind);
+      const iso = isoCell(value, ((ctx.styles[style] ?? NumberKind.plain) & KIND) as NumberKind);
       if (iso === undefined) return { problem: `"${value}" is a duration too long to be a number` };
       if (iso.text === ZERO_DATE) return ZERO;
       return { text: iso.text, type: iso.duration ? 'n' : 'd' };
     }
     default: {
       if (value === '') return unstored ? UNSTORED : undefined;
-      const kind = (ctx.styles[style] ?? NumberKind.plain) as NumberKind;
+      const kind = ((ctx.styles[style] ?? NumberKind.plain) & KIND) as NumberKind;
       if (kind !== NumberKind.plain) {
         const date = dateText(Number(value), kind, ctx.date1904);
         if (date === ZERO_DATE) return ZERO;
