@@ -4,11 +4,15 @@
 // is wrong or the project's own tests state the value (expectations.json › corrections, each with
 // its source). Where batch-sync reads a cell differently on purpose, or refuses a workbook, the
 // reason is in expectations.json › differences and refused, and in docs/reading-exports.md; an entry that no
-// longer applies fails the test too.
+// longer applies fails the test too. Then each workbook as a user's run reads it, through openSource:
+// the sheet chosen, the header found, each record's cells and types against the same expectations;
+// and a Transitional and a Strict save of one workbook must read the same.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/errors.js';
+import { openSource } from '../../src/read/open.js';
+import type { OpenedSource, ReaderOptions, SourceRecord } from '../../src/read/types.js';
 import { readWorkbookCells } from './xlsx-cells.js';
 
 const ROOT = join(import.meta.dirname, '../../fixtures/outside/xlsx');
@@ -127,5 +131,90 @@ describe('outside workbooks, cell by cell (fixtures/outside/xlsx)', () => {
     console.log(`outside workbooks: ${counts.identical} identical, ${counts.differences} with listed differences, ${counts.refused} refused`);
     expect(counts.identical + counts.differences + counts.refused).toBe(workbooks.length);
     expect(Object.keys(expectations.differences).length).toBe(counts.differences);
+  });
+});
+
+/** A source's records, or the one-line InputError it gives. */
+async function userRead(file: string, options: ReaderOptions = {}): Promise<{ source: OpenedSource; records: SourceRecord[] } | InputError> {
+  try {
+    const source = await openSource(file, options);
+    const records: SourceRecord[] = [];
+    for await (const r of source.records) records.push(r);
+    return { source, records };
+  } catch (err) {
+    if (err instanceof InputError) return err;
+    throw err;
+  }
+}
+
+/** Transitional and Strict saves of one workbook in the suite. */
+const PAIRS: [string, string][] = [['sheetjs/sheet_visibility.xlsx', 'sheetjs/sheet_visibility_strict.xlsx']];
+
+const userCounts = { cells: 0, refused: [] as string[] };
+const readable = workbooks.filter((key) => !(key in expectations.refused));
+
+describe('outside workbooks as a user reads them (openSource: sheet choice, header, records, types)', () => {
+  it.each(readable)('%s', async (key) => {
+    const got = await userRead(join(ROOT, key));
+    const want = expected(key);
+    for (const [ref, cell] of Object.entries(expectations.differences[key]?.cells ?? {})) {
+      if (cell === null) want.delete(ref);
+      else want.set(ref, normal(cell));
+    }
+    // the sheet to choose: the first visible one holding a value
+    const refs = [...want.keys()];
+    const visible = (openpyxl[key]?.sheets ?? []).filter((sh) => sh.state === 'visible' && refs.some((ref) => ref.startsWith(`${sh.name}!`)));
+    if (got instanceof InputError) {
+      userCounts.refused.push(`${key}: ${got.message}`);
+      // a workbook read cell by cell may still be no table: its refusal is one line naming the file
+      expect(got.message.split('\n')).toHaveLength(1);
+      expect(got.message).toContain(key.split('/')[1]);
+      if (got.message.includes('no sheet holds any data')) expect(visible).toEqual([]);
+      return;
+    }
+    const { source, records } = got;
+    if (visible.length > 0) expect(source.detected?.sheet).toBe(visible[0]!.name);
+    const sheet = source.detected!.sheet!;
+    const letters = source.columnLetters!;
+    const headerRow = source.detected!.headerRow!;
+    (source.header ?? []).forEach((name, i) => {
+      const cell = want.get(`${sheet}!${letters[i]}${headerRow}`);
+      const text = cell === undefined ? '' : cell.slice(2).trim();
+      // an empty name is called column_N; a repeated one Name (2); dates and numbers are their text
+      if (text === '') expect(name).toMatch(/^column_\d+/);
+      else expect(name === text || name.startsWith(`${text} (`) || name.replace(/\s+/g, ' ') === text.replace(/\s+/g, ' '), `${name} / ${text}`).toBe(true);
+    });
+    const wrong: string[] = [];
+    for (const r of records) {
+      if (r.kind !== 'row') continue;
+      userCounts.cells += r.cells!.length;
+      const types = (r as { types?: string }).types ?? '';
+      r.cells!.forEach((text, i) => {
+        const ref = `${sheet}!${letters[i]}${r.line}`;
+        const [w, a] = [want.get(ref), text === '' ? undefined : normal([types[i]!, text])];
+        if (w !== a && !(w && a && near(w, a))) wrong.push(`${ref}: expected ${JSON.stringify(w)}, read ${JSON.stringify(a)}`);
+      });
+    }
+    expect(wrong.slice(0, 20), `${wrong.length} cells differ`).toEqual([]);
+  });
+
+  it.each(PAIRS)('%s and its Strict save %s read the same, sheet by sheet', async (transitional, strict) => {
+    for (const sheet of openpyxl[transitional]!.sheets!.filter((sh) => sh.cells.length > 0)) {
+      const [a, b] = await Promise.all([userRead(join(ROOT, transitional), { sheet: sheet.name }), userRead(join(ROOT, strict), { sheet: sheet.name })]);
+      if (a instanceof InputError || b instanceof InputError) throw a instanceof InputError ? a : b;
+      expect(b.source.header).toEqual(a.source.header);
+      expect(b.source.detected).toEqual(a.source.detected);
+      const rows = (x: typeof a) => x.records.map((r) => [r.line, r.kind, ...(r.kind === 'row' ? r.cells! : []), (r as { types?: string }).types]);
+      expect(rows(b)).toEqual(rows(a));
+      expect(rows(a).length).toBeGreaterThan(0);
+    }
+  });
+
+  it('reads most of them as tables, every cell of their rows compared', () => {
+    console.log(
+      `through openSource: ${readable.length - userCounts.refused.length} read, ${userCounts.cells} cells compared; no table in ${userCounts.refused.length}:\n${userCounts.refused.join('\n')}`,
+    );
+    expect(readable.length - userCounts.refused.length).toBeGreaterThan(140);
+    expect(userCounts.cells).toBeGreaterThan(10_000);
   });
 });

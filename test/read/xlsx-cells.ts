@@ -2,6 +2,7 @@
 // mapping: for comparing with other readers cell by cell (outside-xlsx.test.ts).
 import { DEFAULT_MAX_RECORD_BYTES } from '../../src/read/types.js';
 import { columnLetter } from '../../src/read/xlsx/cell-value.js';
+import { readMergedRanges } from '../../src/read/xlsx/merged-ranges.js';
 import { readError, readWorkbook } from '../../src/read/xlsx/read-xlsx.js';
 import { sheetRows } from '../../src/read/xlsx/sheet-rows.js';
 import { openWorkbookZip } from '../../src/read/xlsx/workbook-zip.js';
@@ -21,7 +22,9 @@ export async function readWorkbookCells(file: string): Promise<WorkbookCells> {
     for (const sheet of entries) {
       if (!sheet.part) continue;
       const cells: [string, string, string][] = [];
-      for await (const row of sheetRows(await zip.stream(sheet.part), ctx)) {
+      // a value under a merged range (not its top-left cell) is empty, as Excel shows it and openpyxl reads it
+      const merges = await readMergedRanges(await zip.stream(sheet.part));
+      for await (const row of sheetRows(await zip.stream(sheet.part), ctx, merges)) {
         row.cells.forEach((text, i) => {
           if (text !== '') cells.push([`${columnLetter(i)}${row.line}`, TYPE[row.types[i]!] ?? '?', text]);
         });

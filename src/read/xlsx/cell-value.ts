@@ -30,7 +30,8 @@ const pad = (n: number, w = 2) => String(n).padStart(w, '0');
 /**
  * A date-formatted number as `YYYY-MM-DD`, `YYYY-MM-DDTHH:MM:SS` (a time part in the value or the
  * format) or `HH:MM:SS` (a time-only format, under one day); undefined when it is no date Excel
- * would show (negative, past 9999-12-31).
+ * would show (negative, past 9999-12-31); '' for serial 0 under a date format in the 1900 system
+ * (ZERO_DATE).
  */
 export function dateText(serial: number, kind: NumberKind, date1904: boolean): string | undefined {
   if (!(serial >= 0) || serial >= 2_958_466) return undefined;
@@ -42,21 +43,66 @@ export function dateText(serial: number, kind: NumberKind, date1904: boolean): s
   }
   const clock = `${pad(Math.floor(seconds / 3600))}:${pad(Math.floor(seconds / 60) % 60)}:${pad(seconds % 60)}`;
   if (kind === NumberKind.time && days === 0) return clock;
+  if (days === 0 && seconds === 0 && !date1904) return ZERO_DATE;
   let day: string;
   if (date1904) day = isoDay(EPOCH_1904 + days * DAY_MS);
   // Excel's 1900 system counts 1900-02-29, a day that never was (Lotus 1-2-3's bug, kept): serials
-  // below 60 are one day later than the epoch 1899-12-30 gives, and 60 itself is that day
+  // 1–59 are one day later than the epoch 1899-12-30 gives, and 60 itself is that day; day 0
+  // (Excel's 1900-01-00) is 1899-12-30, as Excel's Strict save writes it
   else if (days === 60) day = '1900-02-29';
-  else day = isoDay(EPOCH_1900 + (days < 60 ? days + 1 : days) * DAY_MS);
+  else day = isoDay(EPOCH_1900 + (days < 60 && days > 0 ? days + 1 : days) * DAY_MS);
   // a time format on a day or more (a formula's 24:00, a date-time shown as its time) keeps both
   return seconds === 0 && kind === NumberKind.date ? day : `${day}T${clock}`;
 }
 
 /**
+ * Serial 0 under a date format in the 1900 system: Excel shows `1900-01-00`, a day that never was;
+ * nearly always a formula pointing at an empty cell (`=Model!A5`), so no date at all. Read as an
+ * empty cell (and said once, naming the cells), never as a date in 1899.
+ */
+export const ZERO_DATE = '';
+/** The day Excel's Strict save writes for serial 0 (and the day part of a time under one day). */
+const DAY_ZERO = '1899-12-30';
+
+/**
+ * An ISO cell (`t="d"`, what Excel's Strict save writes for every date-formatted number) as the
+ * Transitional save's serial under the same style reads: a day without its midnight under a date
+ * format, a time of day alone under a time format, serial 0 (`1899-12-30`) ZERO_DATE, and an ISO
+ * 8601 duration (`PT0H11M0.000S`, an elapsed-time format's value) its number of days. Undefined
+ * for a duration too large for a number.
+ */
+export function isoCell(stored: string, kind: NumberKind): { text: string; duration: boolean } | undefined {
+  if (stored.charCodeAt(0) === 80 /* P */ || stored.startsWith('-P')) {
+    const days = durationDays(stored);
+    if (days !== undefined) {
+      const text = numberText(String(days));
+      return text === undefined ? undefined : { text, duration: true };
+    }
+  }
+  const iso = isoText(stored);
+  if (kind === NumberKind.plain || iso.length < 10 || !iso.startsWith(DAY_ZERO)) {
+    return { text: kind === NumberKind.date && iso.endsWith('T00:00:00') ? iso.slice(0, 10) : iso, duration: false };
+  }
+  const clock = iso.length > 11 ? iso.slice(11) : '00:00:00';
+  if (kind === NumberKind.time) return { text: clock, duration: false };
+  return { text: clock === '00:00:00' ? ZERO_DATE : iso, duration: false };
+}
+
+/** An ISO 8601 duration of days, hours, minutes and seconds as a number of days. */
+function durationDays(stored: string): number | undefined {
+  const m = DURATION.exec(stored);
+  if (!m || stored.endsWith('T') || stored.endsWith('P')) return undefined;
+  const [, sign, d = '0', h = '0', min = '0', s = '0'] = m;
+  const days = Number(d) + Number(h) / 24 + Number(min) / 1440 + Number(s) / 86_400;
+  return Number.isFinite(days) ? (sign ? -days : days) : undefined;
+}
+const DURATION = /^(-)?P(?:(\d+(?:\.\d+)?)D)?(?:T(?:(\d+(?:\.\d+)?)H)?(?:(\d+(?:\.\d+)?)M)?(?:(\d+(?:\.\d+)?)S)?)?$/;
+
+/**
  * An ISO cell (`t="d"`) as a serial date would be read: to the second (rounded, as serials are),
  * without the `Z` Excel writes after a wall time; any other text is kept as written.
  */
-export function isoText(stored: string): string {
+function isoText(stored: string): string {
   const m = ISO_CELL.exec(stored);
   if (!m || (m[1] === undefined && m[2] === undefined)) return stored.replace(/Z$/, '');
   const [, day = '', time = '', fraction = ''] = m;
@@ -74,9 +120,11 @@ function isoDay(ms: number): string {
 }
 
 /**
- * A cell reference's column (0-based: `B12` → 1) when it is one — one to three capital letters up to
- * XFD, then exactly `line`, its row's number —; -1 when it is malformed (`a2`, `A0`, `A02`, `B`,
- * past XFD), -2 when it is well formed but names another row. One pass of character codes: it runs
+ * A cell reference's column (0-based: `B12` → 1) when it is one — one to three letters up to XFD
+ * (lower case as some writers write them: `a1`), then exactly `line`, its row's number —; -1 when
+ * it is malformed (`A0`, `A02`, `B`, past XFD), -2 when it is well formed but names another row,
+ * -3 when it is digits alone: a column index (`r="0"`, a trading platform's export), which names
+ * no cell in A1 style, so the cell is placed by its position. One pass of character codes: it runs
  * for every cell of the sheet.
  */
 export function refColumn(ref: string, line: number): number {
@@ -84,10 +132,12 @@ export function refColumn(ref: string, line: number): number {
   let n = 0;
   let i = 0;
   for (; i < length; i++) {
-    const c = ref.charCodeAt(i);
+    let c = ref.charCodeAt(i);
+    if (c >= 97 && c <= 122) c -= 32;
     if (c < 65 || c > 90) break;
     n = n * 26 + c - 64;
   }
+  if (i === 0 && DIGITS.test(ref)) return -3;
   if (i === 0 || i > 3 || n > 16_384 || i === length || ref.charCodeAt(i) === 48) return -1;
   let row = 0;
   for (; i < length; i++) {
@@ -99,6 +149,7 @@ export function refColumn(ref: string, line: number): number {
   return row === line ? n - 1 : -2;
 }
 const MAX_ROW = 1_048_576;
+const DIGITS = /^\d+$/;
 
 /** 0 → `A`, 27 → `AB`. */
 export function columnLetter(index: number): string {

@@ -9,6 +9,7 @@ import { CsvRow } from '../csv/row-builder.js';
 import { DEFAULT_MAX_RECORD_BYTES, type OpenedSource, type ReaderOptions, type SourceRecord, type SourceWarning } from '../types.js';
 import { sheetLabel } from '../../util/sheet-label.js';
 import { columnLetter } from './cell-value.js';
+import { type MergedRanges, readMergedRanges } from './merged-ranges.js';
 import { RowsRead } from './row-order.js';
 import { readSharedStrings } from './shared-strings.js';
 import { MAX_COLUMNS, type SheetContext, type SheetRow, sheetRows } from './sheet-rows.js';
@@ -40,11 +41,12 @@ export async function openXlsx(file: string, options: ReaderOptions, warnings: S
   let sheet: SheetEntry;
   let prefix: SheetRow[];
   let sheets: SheetEntry[];
+  let merges: MergedRanges | undefined;
   try {
     const workbook = await readWorkbook(file, zip, maxTextChars);
     ctx = workbook.ctx;
     sheets = workbook.sheets;
-    ({ sheet, prefix } = await chooseSheet(file, zip, workbook.sheets, options, ctx, warnings));
+    ({ sheet, prefix, merges } = await chooseSheet(file, zip, workbook.sheets, options, ctx, warnings));
   } catch (err) {
     throw readError(file, err);
   } finally {
@@ -73,10 +75,16 @@ export async function openXlsx(file: string, options: ReaderOptions, warnings: S
   async function* read(): AsyncGenerator<SourceRecord> {
     const zip = await openWorkbookZip(file);
     const rows = new RowsRead(headerRow!.line);
+    rows.empty('zero', headerRow!.zeroDates, headerRow!.line);
+    rows.empty('covered', headerRow!.covered, headerRow!.line);
+    rows.empty('eastAsian', headerRow!.eastAsian, headerRow!.line);
     try {
-      for await (const row of sheetRows(await zip.stream(sheet.part!), ctx)) {
+      for await (const row of sheetRows(await zip.stream(sheet.part!), ctx, merges)) {
         const order = rows.take(row.line);
         if (order === 'above') continue;
+        rows.empty('zero', row.zeroDates, row.line);
+        rows.empty('covered', row.covered, row.line);
+        rows.empty('eastAsian', row.eastAsian, row.line);
         if (order === 'twice') {
           yield { kind: 'unreadable', file: rowsFile, line: row.line, reason: `row ${row.line} is stored twice in the sheet (a damaged or hand-made file)` };
           continue;
@@ -162,7 +170,7 @@ async function chooseSheet(file: string, zip: WorkbookZip, sheets: SheetEntry[],
         suggestion: 'Name a sheet with --sheet NAME or by its number from 1.',
       });
     if (!sheet.part) throw new UsageError(`${file}: sheet "${sheet.name}" is a chart, not a worksheet`);
-    return { sheet, prefix: await firstRows(zip, sheet, ctx, options.headerRow) };
+    return withMerges(zip, sheet, ctx, options.headerRow, await firstRows(zip, sheet, ctx, options.headerRow));
   }
   // a hidden sheet (lookup tables, a macro's scratch) is not what the user sees as the data
   for (const sheet of sheets) {
@@ -171,15 +179,24 @@ async function chooseSheet(file: string, zip: WorkbookZip, sheets: SheetEntry[],
     if (prefix.length === 0) continue;
     if (sheets.length > 1)
       warnings.push({ file, message: `read sheet "${sheet.name}", the first that holds data (the workbook has ${names}; --sheet chooses another)` });
-    return { sheet, prefix };
+    return withMerges(zip, sheet, ctx, options.headerRow, prefix);
   }
   const hidden = sheets.some((s) => s.hidden) ? '; hidden sheets are read only when --sheet names them' : '';
   throw new InputError(`${file}: no sheet holds any data (sheets: ${names || 'none'}${hidden})`);
 }
 
-async function firstRows(zip: WorkbookZip, sheet: SheetEntry, ctx: SheetContext, headerRow: number | undefined): Promise<SheetRow[]> {
+/**
+ * The sheet's merged ranges, and its first rows read again with them when it has any: only the
+ * chosen sheet pays for the scan (merged-ranges.ts), and a sheet without merges is read once.
+ */
+async function withMerges(zip: WorkbookZip, sheet: SheetEntry, ctx: SheetContext, headerRow: number | undefined, prefix: SheetRow[]) {
+  const merges = prefix.length === 0 ? undefined : await readMergedRanges(await zip.stream(sheet.part!));
+  return { sheet, merges, prefix: merges ? await firstRows(zip, sheet, ctx, headerRow, merges) : prefix };
+}
+
+async function firstRows(zip: WorkbookZip, sheet: SheetEntry, ctx: SheetContext, headerRow: number | undefined, merges?: MergedRanges): Promise<SheetRow[]> {
   const rows: SheetRow[] = [];
-  for await (const row of sheetRows(await zip.stream(sheet.part!), ctx)) {
+  for await (const row of sheetRows(await zip.stream(sheet.part!), ctx, merges)) {
     rows.push(row);
     if (rows.length >= PREFIX_ROWS && (headerRow === undefined || row.line >= headerRow)) break;
   }

@@ -1,11 +1,14 @@
 // A worksheet part → its rows, streamed: each row's cells as text (shared strings looked up, numbers
 // and dates written by cell-value.ts) with a type letter per cell. Rows without a value are not
 // rows here; a formula without a stored value, a cell reference that is malformed or names another
-// row, and a cell stored twice are problems of their row, naming the cell.
+// row, and a cell stored twice are problems of their row, naming the cell. A cell Excel shows empty
+// (serial 0 under a date format; a value under a merged range, not its top-left cell) is empty,
+// and its row names it for the reader's one warning.
 import type { Readable } from 'node:stream';
-import { columnLetter, dateText, isoText, numberText, refColumn } from './cell-value.js';
+import { columnLetter, dateText, isoCell, numberText, refColumn, ZERO_DATE } from './cell-value.js';
+import type { MergedRanges } from './merged-ranges.js';
 import { type SharedStrings, unescapeXstring } from './shared-strings.js';
-import { NumberKind } from './styles.js';
+import { NumberKind, UNDECLARED_EAST_ASIAN } from './styles.js';
 import { parseXml, type XmlHandlers } from './xml-stream.js';
 
 /**
@@ -30,6 +33,11 @@ export interface SheetRow {
   problem?: string;
   /** The first cell with a value at or past MAX_COLUMNS. */
   beyond?: string;
+  /** Cells read as empty, by reference: serial 0 under a date format, a value under a merged range. */
+  zeroDates?: string[];
+  covered?: string[];
+  /** Cells read as dates in an East Asian built-in format (50–58) the workbook does not declare. */
+  eastAsian?: string[];
 }
 
 export interface SheetContext {
@@ -39,14 +47,18 @@ export interface SheetContext {
   maxTextChars: number;
 }
 
-/** Streams the rows that hold at least one value; `break` in the caller's loop ends the read. */
-export async function* sheetRows(stream: Readable, ctx: SheetContext): AsyncGenerator<SheetRow> {
-  const parser = new SheetParser(ctx);
+/**
+ * Streams the rows that hold at least one value; `break` in the caller's loop ends the read.
+ * `merges`: the sheet's merged ranges (merged-ranges.ts), whose covered cells are empty.
+ */
+export async function* sheetRows(stream: Readable, ctx: SheetContext, merges?: MergedRanges): AsyncGenerator<SheetRow> {
+  const parser = new SheetParser(ctx, merges);
   const ready = parser.ready;
   for await (const _ of parseXml(stream, parser, ctx.maxTextChars)) {
     for (let i = 0; i < ready.length; i++) yield ready[i]!;
     ready.length = 0;
   }
+  parser.end();
   for (let i = 0; i < ready.length; i++) yield ready[i]!;
 }
 
@@ -54,6 +66,12 @@ export async function* sheetRows(stream: Readable, ctx: SheetContext): AsyncGene
 class SheetParser implements XmlHandlers {
   readonly ready: SheetRow[] = [];
   private row: SheetRow | undefined;
+  /**
+   * The row last closed, held until the next opens: a writer may store a row's cells in repeated
+   * `<row>` elements of one number, one after the other (one cell each), which are one row.
+   */
+  private held: SheetRow | undefined;
+  private heldValue = false;
   private lastLine = 0;
   private hasValue = false;
   // the cell being read
@@ -73,7 +91,16 @@ class SheetParser implements XmlHandlers {
   private capture = 0;
   private inline = 0;
 
-  constructor(private readonly ctx: SheetContext) {}
+  constructor(
+    private readonly ctx: SheetContext,
+    private readonly merges: MergedRanges | undefined,
+  ) {}
+
+  /** The stream's end: the row held is finished. */
+  end(): void {
+    if (this.held && (this.heldValue || this.held.problem)) this.ready.push(this.held);
+    this.held = undefined;
+  }
 
   open(name: string, a: Record<string, string>): void {
     if (name === 'c') this.openCell(a);
@@ -97,7 +124,8 @@ class SheetParser implements XmlHandlers {
     else if (name === 'rPh') this.inline += 1000;
     else if (name === 'c') this.finishCell();
     else if (name === 'row') {
-      if (this.row && (this.hasValue || this.row.problem)) this.ready.push(this.row);
+      this.held = this.row;
+      this.heldValue = this.hasValue;
       this.row = undefined;
     }
   }
@@ -109,6 +137,15 @@ class SheetParser implements XmlHandlers {
 
   private openRow(a: Record<string, string>): void {
     const r = a.r === undefined ? this.lastLine + 1 : Number(a.r);
+    const held = this.held;
+    if (held && a.r !== undefined && r === held.line) {
+      // the same row again, straight after itself: its cells go on where the last element's ended
+      this.row = held;
+      this.hasValue = this.heldValue;
+      this.held = undefined;
+      return;
+    }
+    this.end();
     const valid = Number.isInteger(r) && r > 0 && r <= MAX_ROWS;
     this.lastLine = valid ? r : this.lastLine + 1;
     this.row = { line: this.lastLine, cells: [], types: [] };
@@ -125,7 +162,11 @@ class SheetParser implements XmlHandlers {
     else {
       const at = refColumn(ref, this.lastLine);
       if (at >= 0) this.col = at;
-      else if (at === -1) this.refProblem = `cell reference "${ref}" in row ${this.lastLine} is malformed`;
+      else if (at === -3) {
+        // a column index (r="0"), not a reference: the cell is where it stands in the row
+        this.col++;
+        this.ref = '';
+      } else if (at === -1) this.refProblem = `cell reference "${ref}" in row ${this.lastLine} is malformed`;
       else this.refProblem = `cell ${ref} is stored in row ${this.lastLine}: a cell reference that names another row`;
     }
     this.type = a.t ?? 'n';
@@ -153,7 +194,15 @@ class SheetParser implements XmlHandlers {
       row.problem ??= `cell ${at}: ${cell.problem}`;
       return;
     }
-    if (cell.text === '') return;
+    if (cell.text === '') {
+      if (cell === ZERO) (row.zeroDates ??= []).push(at);
+      return;
+    }
+    if (this.merges?.covers(row.line, col)) {
+      (row.covered ??= []).push(at);
+      return;
+    }
+    if (cell.type === 'd' && (this.ctx.styles[this.style]! & UNDECLARED_EAST_ASIAN) !== 0) (row.eastAsian ??= []).push(at);
     this.hasValue = true;
     if (col >= MAX_COLUMNS) {
       row.beyond ??= at;
@@ -175,6 +224,12 @@ class SheetParser implements XmlHandlers {
 
 type Cell = { text: string; type: CellType } | { problem: string } | undefined;
 
+/** A style's NumberKind without its flags. */
+const KIND = UNDECLARED_EAST_ASIAN - 1;
+
+/** Serial 0 under a date format (cell-value.ts ZERO_DATE): an empty cell, named in a warning. */
+const ZERO = { text: ZERO_DATE, type: 'd' } as const;
+
 const UNSTORED = { problem: 'a formula without a stored value (save the workbook in Excel so its values are stored)' };
 
 /** `unstored`: a formula without a `<v>`, its result never calculated into the file. */
@@ -194,13 +249,19 @@ function cellValue(type: string, value: string, unstored: boolean, style: number
       return { text: value === '1' || value === 'true' ? 'true' : 'false', type: 'b' };
     case 'e':
       return { text: value, type: 's' }; // #N/A, #REF!: the mapper's Excel-error check names them
-    case 'd':
-      return value === '' ? undefined : { text: isoText(value), type: 'd' };
+    case 'd': {
+      if (value === '') return undefined;
+      const iso = isoCell(value, ((ctx.styles[style] ?? NumberKind.plain) & KIND) as NumberKind);
+      if (iso === undefined) return { problem: `"${value}" is a duration too long to be a number` };
+      if (iso.text === ZERO_DATE) return ZERO;
+      return { text: iso.text, type: iso.duration ? 'n' : 'd' };
+    }
     default: {
       if (value === '') return unstored ? UNSTORED : undefined;
-      const kind = (ctx.styles[style] ?? NumberKind.plain) as NumberKind;
+      const kind = ((ctx.styles[style] ?? NumberKind.plain) & KIND) as NumberKind;
       if (kind !== NumberKind.plain) {
         const date = dateText(Number(value), kind, ctx.date1904);
+        if (date === ZERO_DATE) return ZERO;
         if (date !== undefined) return { text: date, type: 'd' };
       }
       const text = numberText(value);

@@ -17,6 +17,12 @@ export type NumberKind = (typeof NumberKind)[keyof typeof NumberKind];
 const BUILT_IN: Record<number, NumberKind> = { 14: 1, 15: 1, 16: 1, 17: 1, 18: 3, 19: 3, 20: 3, 21: 3, 22: 2, 45: 3, 47: 3 };
 for (let id = 27; id <= 36; id++) BUILT_IN[id] = NumberKind.date;
 for (let id = 50; id <= 58; id++) BUILT_IN[id] = NumberKind.date;
+/**
+ * Added to a style's NumberKind when its format is one of the East Asian built-ins (50–58) the
+ * workbook does not declare: Excel shows a date there only in an East Asian locale (openpyxl reads
+ * the number; MiniExcel and excel-streaming-reader a date, as batch-sync does), so the reader says so.
+ */
+export const UNDECLARED_EAST_ASIAN = 16;
 
 /** A format code's kind: its first section without quoted text, escapes, fill and colour brackets. */
 export function formatKind(code: string): NumberKind {
@@ -34,7 +40,7 @@ export function formatKind(code: string): NumberKind {
   return time ? NumberKind.time : NumberKind.plain;
 }
 
-/** NumberKind per cell style index (`s` of a cell), from the styles part's cellXfs and numFmts. */
+/** NumberKind per cell style index (`s` of a cell), from the styles part's cellXfs and numFmts (plus UNDECLARED_EAST_ASIAN). */
 export async function readStyles(zip: WorkbookZip, part: string | undefined): Promise<Uint8Array> {
   if (part === undefined) return new Uint8Array(0);
   const custom = new Map<number, NumberKind>();
@@ -57,5 +63,8 @@ export async function readStyles(zip: WorkbookZip, part: string | undefined): Pr
     },
     SMALL_TEXT,
   );
-  return Uint8Array.from(styles, (id) => custom.get(id) ?? BUILT_IN[id] ?? NumberKind.plain);
+  return Uint8Array.from(
+    styles,
+    (id) => custom.get(id) ?? (id >= 50 && id <= 58 ? NumberKind.date | UNDECLARED_EAST_ASIAN : (BUILT_IN[id] ?? NumberKind.plain)),
+  );
 }
