@@ -61,6 +61,11 @@ describe('bytes after the end of the archive (item 3)', () => {
     expect(trailing.header).toEqual(plain.header);
     expect(trailing.rows).toEqual(plain.rows);
     expect(trailing.rows.length).toBeGreaterThan(3);
+    // said once, with the count
+    expect(trailing.warnings.filter((w) => w.includes("follow the zip archive's end"))).toEqual([
+      `${bytes.length.toLocaleString('en-US')} bytes follow the zip archive's end (a download with something appended?): not read`,
+    ]);
+    expect(plain.warnings.join('\n')).not.toContain("zip archive's end");
     const zip = await openWorkbookZip(withTrailing(DEALS, bytes));
     expect(zip.trailingBytes).toBe(bytes.length);
     zip.close();

@@ -37,6 +37,12 @@ class XlsxRow extends CsvRow {
 export async function openXlsx(file: string, options: ReaderOptions, warnings: SourceWarning[]): Promise<OpenedSource> {
   const maxTextChars = options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES;
   const zip = await openWorkbookZip(file);
+  if (zip.trailingBytes) {
+    warnings.push({
+      file,
+      message: `${zip.trailingBytes.toLocaleString('en-US')} bytes follow the zip archive's end (a download with something appended?): not read`,
+    });
+  }
   let ctx: SheetContext;
   let sheet: SheetEntry;
   let prefix: SheetRow[];
