@@ -19,6 +19,15 @@ describe('delimiter', () => {
     expect(header?.[0]).toBe('id');
   });
 
+  // found by test/property/workflow-commands-cli.test.ts (seed -1523764803): cut at the bare CRs inside
+  // the quotes, the pieces between them voted for the semicolon
+  it('is not fooled by quoted cells holding bare CRs and semicolons in a comma file', async () => {
+    const cell = '"\r##[error file=evil.yml;line=1]pwned\r;"';
+    const { detected, records } = await readAll(file('cr.csv', `externalId,name,type\n${cell},${cell},COMPANY\nbad-2,${cell},${cell}\n`));
+    expect(detected.delimiter).toBe(',');
+    expect(rows(records).map((r) => (r as Record<string, string>).type)).toEqual(['COMPANY', '\r##[error file=evil.yml;line=1]pwned\r;']);
+  });
+
   it('is not fooled by decimal commas in a semicolon file', async () => {
     const { detected, records } = await readAll(file('dec.csv', 'id;a;b\n1;2,5;3,5\n2;1,25;0,5\n'));
     expect(detected.delimiter).toBe(';');

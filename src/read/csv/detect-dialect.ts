@@ -117,7 +117,12 @@ export function chooseDelimiter(text: Buffer, dialect: Omit<CsvDialect, 'delimit
   const startOf = (line: number) => starts[line - 1] ?? text.length;
   let best: { delimiter: string; rank: number[] } | undefined;
   for (const delimiter of CANDIDATES) {
-    const records = prefixRecords(text, { ...dialect, delimiter }, whole, 1, fast).records.slice(0, SAMPLE_RECORDS);
+    const parsed = prefixRecords(text, { ...dialect, delimiter }, whole, 1, fast).records.slice(0, SAMPLE_RECORDS);
+    // text after a closing quote: the quotes do not fit this delimiter, and the records after it are
+    // cut where the parser, out of step with them, thinks lines end (a quoted cell holding a bare CR
+    // and a `;` made a comma export read as semicolon-separated from those pieces)
+    const broken = parsed.findIndex((r) => r.textAfterQuote);
+    const records = broken < 0 ? parsed : parsed.slice(0, broken + 1);
     const d = delimiter.charCodeAt(0);
     const clean = q < 0 ? records : records.filter((r, i) => !strayQuote(text, startOf(r.line), startOf(records[i + 1]?.line ?? r.line + 1), d, q));
     const all = agreement(records);
