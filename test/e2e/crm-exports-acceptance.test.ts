@@ -6,7 +6,7 @@
 
 //
 // Issue 33's acceptance on exports of other origins nobody here had seen (HubSpot, Zoho, Bitrix24,
-// Odoo): real exports whose sources state no licence, so they are not in this repository;
+// Odoo, Pipedrive): real exports whose sources state no licence, so they are not in this repository;
 // fixtures/outside/pseudonymised/ says where each comes from and writes a pseudonymised copy of
 // it, and CRM_EXPORTS_OUTSIDE names the folder that holds those copies (one folder per export).
 // Without it they are skipped. For these the share counted is of the deals and accounts, and no
@@ -245,6 +245,17 @@ const OUTSIDE_EXPORTS: OutsideExport[] = [
     name: 'Odoo crm.lead export (leads, owners as external ids)',
     dir: 'odoo-crm-lead',
     counted: [{ file: 'crm.lead.csv', resource: 'deal', rows: 471 }],
+    others: [],
+    customers: [],
+    sellers: 5,
+  },
+  {
+    name: 'Pipedrive deals and organizations export (English)',
+    dir: 'pipedrive-opticwise',
+    counted: [
+      { file: 'deals-23955722-69.csv', resource: 'deal', rows: 175 },
+      { file: 'organizations-23955722-70.csv', resource: 'account', rows: 4859 },
+    ],
     others: [],
     customers: [],
     sellers: 5,
