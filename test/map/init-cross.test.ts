@@ -99,6 +99,19 @@ test("an owner column of people's names that the users file holds beside its ids
   expect(r.out).not.toMatch(/owners: \d+ of \d+ distinct/);
 });
 
+// Zoho calls a deal a "potential": its name column titled 3,632 deals of a real export until a user
+// filled the placeholder "no column looks like title" with a constant
+test("Zoho's Potential Name is the deal's title", async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'init-zoho-'));
+  writeFileSync(
+    join(dir, 'Potentials.csv'),
+    'Potential Id,Potential Name,Potential Owner,Amount,Stage\nP-1,Renewal 2021,Ana Ruiz,10,Closed Won\nP-2,New site,Ana Ruiz,20,Needs Analysis\n',
+  );
+  const r = await init([join(dir, 'Potentials.csv')]);
+  expect(r.code, r.err).toBe(0);
+  expect(json(join(dir, 'Potentials.profile.json')).fields.title).toEqual({ column: 'Potential Name' });
+});
+
 test('a users column whose values repeat in the sample is no lookup key: the owner is not looked up through it', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'init-lookup-'));
   writeFileSync(join(dir, 'users.csv'), 'User Code,Username,Email\nU-001,jperez,jp@x.example\nU-002,amaria,am@x.example\nU-003,jperez,jp2@x.example\n');

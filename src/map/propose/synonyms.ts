@@ -87,6 +87,8 @@ export const SYNONYMS: Record<Resource, Record<string, string[]>> = {
       'título',
       'deal name',
       'opportunity name',
+      // Zoho CRM's deal module was "Potentials"
+      'potential name',
       'oportunidad',
       'oportunidade',
       'nombre de la oportunidad',
