@@ -99,6 +99,20 @@ test("an owner column of people's names that the users file holds beside its ids
   expect(r.out).not.toMatch(/owners: \d+ of \d+ distinct/);
 });
 
+// Pipedrive's "Deal closed on" and Dynamics' "Actual Close Date" hold when a closed deal closed; the
+// expected date beside them was sent instead (a won deal of a real Pipedrive export had no close date)
+test('a closed deal closes on its actual close date, an open one on its expected date', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'init-close-'));
+  writeFileSync(
+    join(dir, 'deals.csv'),
+    'ID,Title,Owner,Value,Status,Deal closed on,Expected close date\n1,A,Ana Ruiz,10,Won,2024-03-02,\n2,B,Ana Ruiz,20,Open,,2024-09-30\n3,C,Ana Ruiz,5,Lost,2024-04-01,2024-03-15\n',
+  );
+  const r = await init([join(dir, 'deals.csv')]);
+  expect(r.code, r.err).toBe(0);
+  expect(json(join(dir, 'deals.profile.json')).fields.closeDate).toEqual({ column: ['Deal closed on', 'Expected close date'] });
+  expect(r.out).toContain('closeDate: "Deal closed on" where it is filled (a closed deal), else "Expected close date"');
+});
+
 // Zoho calls a deal a "potential": its name column titled 3,632 deals of a real export until a user
 // filled the placeholder "no column looks like title" with a constant
 test("Zoho's Potential Name is the deal's title", async () => {

@@ -4,7 +4,7 @@
 // becomes a placeholder. Pure: the sample in, specs and notes out.
 import { basename } from 'node:path';
 import { type ColumnFacts, isUniqueKey, namedLikeId, uniqueIdColumn } from './ids.js';
-import { FULL_NAME, SYNONYMS, WON_STAGE, squash } from './synonyms.js';
+import { ACTUAL_CLOSE_DATE, FULL_NAME, SYNONYMS, WON_STAGE, squash } from './synonyms.js';
 import { stageDateFamilies, stageFamilyFields } from '../profile-family.js';
 import { activityTypeMap, activityTypeOf, currencyNameMap, directionMap } from './value-maps.js';
 import { wonRule } from './won.js';
@@ -74,6 +74,7 @@ export function dealRules(c: RuleContext): void {
     }
   }
   currencyRule(c);
+  closeDateRule(c);
   const empty = amount ? facts(amount).empty : 0;
   if (amount && empty > 0 && facts(amount).values.length > 0 && fields['amount.value']?.default === undefined) {
     fields['amount.value']!.default = '0';
@@ -117,6 +118,23 @@ function stageFamilyRule(c: RuleContext): void {
   if (!won.length) return;
   fields.isWon = { latestOf: family.pattern, map: Object.fromEntries(won.map((w) => [w, true])), otherwise: false };
   notes.push(`isWon: a deal whose latest stage is ${won.map((w) => `"${w}"`).join(' or ')} is won`);
+}
+
+/**
+ * A close date matched by name is often the expected one (`Expected close date`, `Est. close date`),
+ * while the export also says when a closed deal closed: the actual date where it is filled, else the
+ * expected one (a column list reads its first non-empty cell).
+ */
+function closeDateRule(c: RuleContext): void {
+  const expected = c.fields.closeDate?.column;
+  if (typeof expected !== 'string' || !/expect|estim|\best\b|previst|esperad/i.test(expected)) return;
+  const used = taken(c);
+  const names = new Set(ACTUAL_CLOSE_DATE.map(squash));
+  const actual = c.header.find((h) => !used.has(h) && names.has(squash(h)));
+  if (!actual) return;
+  c.fields.closeDate = { ...c.fields.closeDate, column: [actual, expected] };
+  c.used.add(actual);
+  c.notes.push(`closeDate: "${actual}" where it is filled (a closed deal), else "${expected}"`);
 }
 
 /** ISO-4217 codes are upper case; spreadsheets hold `clp` or `Brl`, and CRMs the currency's name (`US Dollar`). */

@@ -274,4 +274,19 @@ export const FULL_NAME = [
 ];
 
 /** Stage values that mean a deal is won, for proposing `isWon` from the stage column. */
+/**
+ * When a closed deal closed, beside an expected close date: Pipedrive's "Deal closed on" (pt-BR
+ * "Negócio fechado em"), Dynamics 365's "Actual Close Date".
+ */
+export const ACTUAL_CLOSE_DATE = [
+  'deal closed on',
+  'closed on',
+  'negocio fechado em',
+  'fechado em',
+  'actual close date',
+  'actual closed date',
+  'fecha de cierre real',
+  'data de fechamento real',
+];
+
 export const WON_STAGE = /\b(won|ganad[oa]|ganh[oa]|gan[oó]|fechad[oa] ganh[oa]|cerrad[oa] ganad[oa]|closed ?won)\b/i;
