@@ -135,3 +135,20 @@ test('a users column whose values repeat in the sample is no lookup key: the own
   expect(json(join(dir, 'deals.profile.json')).fields.ownerExternalId).toEqual({ column: 'Owner Username' });
   expect(r.out).not.toContain('looked up');
 });
+
+// An account's type is COMPANY, CONTACT or CLIENT in the API's docs; CRMs write the relationship
+// (Zoho's "Prospect"/"Customer", Salesforce's "Competitor", "Press", "Investor"), which was sent as
+// the type with a warning a row
+test("an account type column of the CRM's own words: mapped when each has the API's word, else COMPANY with the column kept as a custom field", async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'init-type-'));
+  writeFileSync(join(dir, 'Accounts.csv'), 'Account Id,Account Name,Account Type\nA1,Acme,Prospect\nA2,Beta,Customer\nA3,Gamma,Competitor\n');
+  writeFileSync(join(dir, 'Empresas.csv'), 'ID,Nombre,Tipo\nE1,Acme,Cliente\nE2,Beta,Empresa\nE3,Gamma,Contacto\n');
+  const r = await init([join(dir, 'Accounts.csv'), join(dir, 'Empresas.csv')]);
+  expect(r.code, r.err).toBe(0);
+  const zoho = json(join(dir, 'Accounts.profile.json'));
+  expect(zoho.fields.type).toEqual({ const: 'COMPANY' });
+  expect(zoho.customFields).toContainEqual(expect.objectContaining({ column: 'Account Type', type: 'string' }));
+  expect(r.out).toContain('type: "Account Type" holds words the API does not show ("Prospect", "Customer", "Competitor")');
+  const es = json(join(dir, 'Empresas.profile.json'));
+  expect(es.fields.type).toEqual({ column: 'Tipo', map: { Cliente: 'CLIENT', Empresa: 'COMPANY', Contacto: 'CONTACT' } });
+});

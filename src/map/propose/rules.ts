@@ -6,7 +6,8 @@ import { basename } from 'node:path';
 import { type ColumnFacts, isUniqueKey, namedLikeId, uniqueIdColumn } from './ids.js';
 import { ACTUAL_CLOSE_DATE, FULL_NAME, SYNONYMS, WON_STAGE, squash } from './synonyms.js';
 import { stageDateFamilies, stageFamilyFields } from '../profile-family.js';
-import { activityTypeMap, activityTypeOf, currencyNameMap, directionMap } from './value-maps.js';
+import { accountTypeMap, activityTypeMap, activityTypeOf, currencyNameMap, directionMap } from './value-maps.js';
+import { SEEN_VALUES } from '../../contract/fields.js';
 import { wonRule } from './won.js';
 import { kindFromFileName } from './guess-resource.js';
 import { slug } from '../transforms/text.js';
@@ -216,10 +217,35 @@ export function salesProfileRules(c: RuleContext): void {
 export function accountRules(c: RuleContext, hasType: boolean): void {
   const { fields, facts, notes } = c;
   const type = fields.type?.column as string | undefined;
-  if (!hasType || (fields.type && (!type || facts(type).values.length > 0))) return;
+  if (!hasType) return;
+  const values = type ? facts(type).values : [];
+  if (type && values.length > 0) return accountTypeColumn(c, type, values);
   fields.type = { const: 'COMPANY' };
   const why = type ? `"${type}" is empty in every sampled row` : 'no column found';
   notes.push(`type: ${why}; every account is sent as COMPANY (CONTACT and CLIENT are the other values seen)`);
+}
+
+/**
+ * A type column in the API's words stays as it is; in words each of which names one (`Cliente`,
+ * `Empresa`) it gets a map; in a relationship's words (`Prospect`, `Competitor`) nothing is guessed:
+ * every account is a COMPANY and the column is kept, as a custom field.
+ */
+function accountTypeColumn(c: RuleContext, type: string, values: readonly string[]): void {
+  const seen: readonly string[] = SEEN_VALUES.accountType;
+  if (values.every((v) => seen.includes(v))) return;
+  const map = accountTypeMap(values);
+  if (map) {
+    c.fields.type = { column: type, map };
+    return;
+  }
+  c.fields.type = { const: 'COMPANY' };
+  c.used.delete(type);
+  const words = [...new Set(values)].filter((v) => !seen.includes(v));
+  const shown = words.slice(0, 4).map((v) => JSON.stringify(v));
+  c.notes.push(
+    `type: "${type}" holds words the API does not show (${shown.join(', ')}${words.length > 4 ? ', …' : ''}): every account is sent as COMPANY, ` +
+      `and "${type}" as a custom field; give "type" a map to COMPANY, CONTACT or CLIENT to send them as the type`,
+  );
 }
 
 export function activityRules(c: RuleContext): void {

@@ -1,5 +1,5 @@
 // Words CRMs write where the API wants its own: currency names (`US Dollar`, `Real brasileño`) for
-// ISO-4217 codes, activity kinds for CALL/EMAIL/MEET, directions for INBOUND/OUTBOUND, a deal's
+// ISO-4217 codes, activity kinds for CALL/EMAIL/MEET, account kinds for COMPANY/CONTACT/CLIENT, directions for INBOUND/OUTBOUND, a deal's
 // status (`Ganho`/`Perdido`/`Aberto`, HubSpot's `closedwon`) for isWon, and `1`/empty checkboxes for
 // booleans. init proposes a value map only when every sampled value has a word here,
 // so nothing is guessed: a value the sample did not show is a row error naming it, not a silent default.
@@ -35,6 +35,13 @@ const ACTIVITY_TYPES = table({
   MEET: 'Meeting|Meetings|Appointment|Appointments|Event|Events|Reunión|Reuniones|Reunião|Reuniões|Cita|Citas|Visita|Evento|Eventos',
 });
 
+// an account's kind in the API's words; a relationship (Prospect, Competitor, Partner) has none
+const ACCOUNT_TYPES = table({
+  CLIENT: 'Client|Clients|Customer|Customers|Cliente|Clientes|Cliente final',
+  COMPANY: 'Company|Companies|Organization|Organisation|Organização|Organización|Business|Empresa|Empresas|Compañía|Companhia',
+  CONTACT: 'Contact|Contacts|Person|Individual|Contacto|Contactos|Contato|Contatos|Persona|Pessoa|Pessoa física|Persona física',
+});
+
 const DIRECTIONS = table({
   INBOUND: 'Inbound|Incoming|Received|Entrante|Entrada|Recibido|Recebido|Recebida',
   OUTBOUND: 'Outbound|Outgoing|Sent|Saliente|Salida|Enviado|Enviada|Saída',
@@ -65,6 +72,7 @@ function mapAll(values: readonly string[], words: Map<string, string>): Record<s
 export const currencyNameMap = (values: readonly string[]) => mapAll(values, CURRENCY_NAMES);
 export const activityTypeMap = (values: readonly string[]) => mapAll(values, ACTIVITY_TYPES);
 export const directionMap = (values: readonly string[]) => mapAll(values, DIRECTIONS);
+export const accountTypeMap = (values: readonly string[]) => mapAll(values, ACCOUNT_TYPES);
 
 /** A deal status column (`Won/Lost/Open`, `Ganho/Perdido/Aberto`, `closedwon/closedlost`) as isWon, when every sampled value is one and one says won or lost. */
 export function dealStatusMap(values: readonly string[]): Record<string, boolean> | undefined {
