@@ -121,11 +121,7 @@ function stageFamilyRule(c: RuleContext): void {
   notes.push(`isWon: a deal whose latest stage is ${won.map((w) => `"${w}"`).join(' or ')} is won`);
 }
 
-/**
- * A close date matched by name is often the expected one (`Expected close date`, `Est. close date`),
- * while the export also says when a closed deal closed: the actual date where it is filled, else the
- * expected one (a column list reads its first non-empty cell).
- */
+/** An expected close date matched by name gives way to the actual one where that is filled (a column list's first non-empty cell). */
 function closeDateRule(c: RuleContext): void {
   const expected = c.fields.closeDate?.column;
   if (typeof expected !== 'string' || !/expect|estim|\best\b|previst|esperad/i.test(expected)) return;
