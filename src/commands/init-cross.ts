@@ -19,7 +19,7 @@ export function tieFiles(all: Proposed[], sampled: readonly Sampled[]): { derive
     const deals = all.find((p) => p.file === job.file)!;
     const proposal = { profile: job.profile, mapped: [], customFields: [], fillIn: placeholdersOf(job.profile), notes: [] };
     notes.push(
-      `sales profiles: ${job.reason}; ${job.out} makes one per distinct owner of ${basename(job.file)} (identical repeats are sent once), e-mail <id>@example.com (a reserved domain) until you have real ones`,
+      `sales profiles: ${job.reason}; ${job.out} makes one per distinct owner of ${basename(job.file)} (identical repeats are sent once); their e-mail is yours to give (the export holds none)`,
     );
     return { ...deals, out: job.out, resource: 'sales-profile', guessed: job.reason, proposal };
   });

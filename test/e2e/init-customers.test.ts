@@ -20,7 +20,7 @@ function write(files: Record<string, string>): string {
 }
 
 /** Fills each placeholder init listed (`  <profile>: <path>: <why>`) with the answer for its path. */
-function fillIn(stdout: string, answers: Record<string, string>): string[] {
+function fillIn(stdout: string, answers: Record<string, string | ((asked: string) => string)>): string[] {
   const lines = stdout.split('fill in before use')[1]?.split('\n\n')[0]?.split('\n').slice(1) ?? [];
   return lines.map((line) => {
     const [, profile, path] = /^ {2}(.+\.profile\.json): (\S+): /.exec(line)!;
@@ -28,13 +28,17 @@ function fillIn(stdout: string, answers: Record<string, string>): string[] {
     const [, ...rest] = path!.split('.');
     const key = rest.pop()!;
     expect(answers[path!], `an answer for ${path}`).toBeDefined();
-    json.fields[rest.join('.')][key] = answers[path!];
+    const answer = answers[path!]!;
+    const holder = json.fields[rest.join('.')];
+    holder[key] = typeof answer === 'function' ? answer(holder[key]) : answer;
     writeFileSync(profile!, JSON.stringify(json, null, 2));
     return path!;
   });
 }
 
 const OWNERS = ['Ana Souza', 'Bruno Lima', 'Carla Dias'];
+/** The derived owners' e-mail, as its placeholder suggests (`<FILL IN: e-mail, e.g. {Owner|slug}@yourcompany.com>`). */
+const OWNERS_EMAIL = (asked: string) => /\{[^}]+\}/.exec(asked)![0] + '@example.com';
 const STATUS = ['Ganho', 'Perdido', 'Aberto'];
 
 const pipedrive = () =>
@@ -129,7 +133,10 @@ describe('init on a CRM export with customer contacts', () => {
     expect(deals.customFields).toContainEqual(expect.objectContaining({ column: 'Organização - ID', type: 'string' }));
     expect(profile(dir, 'organizacoes.profile.json').customFields).toContainEqual(expect.objectContaining({ column: 'Pessoas', type: 'number' }));
 
-    expect(fillIn(init.stdout, { 'fields.currentStage.pipelineName.const': 'Vendas' })).toEqual(['fields.currentStage.pipelineName.const']);
+    expect(fillIn(init.stdout, { 'fields.currentStage.pipelineName.const': 'Vendas', 'fields.email.template': OWNERS_EMAIL })).toEqual([
+      'fields.email.template',
+      'fields.currentStage.pipelineName.const',
+    ]);
     const push = await spawnCli(['push', '--config', join(dir, 'batch-sync.config.json'), '--sandbox']);
     expect(push.stdout).toContain('OK: all 33 rows accepted, 21 skipped.'); // 21 deals repeat an owner: the same profile, sent once
     // the sellers are the three owners: no customer contact among them
@@ -156,7 +163,7 @@ describe('init on a CRM export with customer contacts', () => {
     ]);
     expect(profile(dir, 'hubspot_deals.profile.json').fields.isWon).toEqual({ column: 'dealstage', map: { closedwon: true }, otherwise: false });
 
-    fillIn(init.stdout, { 'fields.amount.currency.const': 'USD' });
+    fillIn(init.stdout, { 'fields.amount.currency.const': 'USD', 'fields.email.template': OWNERS_EMAIL });
     const push = await spawnCli(['push', '--config', join(dir, 'batch-sync.config.json'), '--sandbox']);
     expect(push.stdout).toContain('The embedded sandbox now holds: 4 sales-profiles, 8 accounts, 30 deals, 0 activities');
     expect(push.code).toBe(0);

@@ -32,7 +32,7 @@ test("no users file (Salesforce Data Loader): a sales-profile job derived from t
     timeZone: 'UTC',
     fields: {
       externalId: { column: 'OwnerId' },
-      email: { template: '{OwnerId|slug}@example.com' },
+      email: { template: '<FILL IN: e-mail, e.g. {OwnerId|slug}@yourcompany.com>' },
       'profile.firstName': { column: 'OwnerId', transform: 'firstName' },
       'profile.lastName': { column: 'OwnerId', transform: 'lastName' },
     },

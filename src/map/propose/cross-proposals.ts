@@ -105,10 +105,13 @@ export function deriveSalesProfiles(files: readonly CrossFile[], ownersOut: (dea
     .map((deals) => {
       const owner = fieldsOf(deals).ownerExternalId!;
       const column = typeof owner.column === 'string' ? owner.column : undefined;
+      // names in a script slug cannot spell give no e-mail from a template over them
+      const spelt = column !== undefined && deals.rows.some((r) => slug(r[column] ?? '') !== '');
       const fields: Fields = column
         ? {
             externalId: { ...owner },
-            email: { template: `{${column}|slug}@example.com` },
+            // the export holds no e-mail: one the user gives (a template over the owner), never an invented one
+            email: spelt ? { template: `${FILL_IN}: e-mail, e.g. {${column}|slug}@yourcompany.com>` } : { const: `${FILL_IN}: value or column for email>` },
             // a name's last word is the last name; an id is all first name (its last name empty)
             'profile.firstName': { column, transform: 'firstName' },
             'profile.lastName': { column, transform: 'lastName' },
