@@ -9,7 +9,7 @@ import type { Method, Resource } from '../contract/resources.js';
 import type { AnswerStyle } from '../contract/answer-styles.js';
 import { applyBatch } from './apply-batch.js';
 import type { BatchLogEntry } from './batch-history.js';
-import { isJsonContentType, sendJson, sendRefusal, type RefusalReason } from './http-replies.js';
+import { isJsonContentType, sendJson, sendRefusal, sendUnauthorized, type RefusalReason } from './http-replies.js';
 import { firstInvalidUtf8 } from '../read/utf8.js';
 import { readBody } from './read-body.js';
 import type { SandboxState } from './sandbox-state.js';
@@ -37,7 +37,10 @@ export async function handleBatch(
     sendRefusal(res, status, reason, detail, headers);
     return status;
   };
-  if (!config.checkKey(req.headers['x-api-key'])) return refuse(401, 'UNAUTHORIZED', 'missing or wrong x-api-key header');
+  if (!config.checkKey(req.headers['x-api-key'])) {
+    sendUnauthorized(res);
+    return 401;
+  }
   if (state.latencyMs > 0) await sleep(state.latencyMs);
   const contentType = req.headers['content-type'];
   if (!isJsonContentType(contentType)) {

@@ -92,3 +92,17 @@ export const ANSWER_STYLES_UNDER_TEST = [
   { style: 'named' as const, args: ['--answers', 'named'] },
   { style: 'documented' as const, args: ['--isolate-unattributed'] },
 ];
+
+/** Every record of a resource as GET /_sandbox/records/<resource> gives them: page after page, with the key. */
+export async function allRecords(sb: SandboxHandle, resource: string, apiKey = KEY): Promise<unknown[]> {
+  const records: unknown[] = [];
+  let offset: number | null = 0;
+  while (offset !== null) {
+    const res = await fetch(`${sb.url}/_sandbox/records/${resource}?limit=1000&offset=${offset}`, { headers: { 'x-api-key': apiKey } });
+    if (res.status !== 200) throw new Error(`GET /_sandbox/records/${resource}: ${res.status} ${await res.text()}`);
+    const page = (await res.json()) as { records: unknown[]; nextOffset: number | null };
+    records.push(...page.records);
+    offset = page.nextOffset;
+  }
+  return records;
+}
