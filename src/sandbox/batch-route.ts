@@ -52,7 +52,7 @@ export async function handleBatch(
     res.destroy();
     return 0;
   }
-  if (body.kind === 'too-large') return refuse(413, 'PAYLOAD_TOO_LARGE', `body is larger than ${body.limit} bytes; send fewer items per batch`);
+  if (body.kind === 'too-large') return refuse(413, 'PAYLOAD_TOO_LARGE', tooLarge(body.limit));
 
   // JSON text is UTF-8 (RFC 8259): decoding bad bytes to U+FFFD would store what nobody sent
   if (!isUtf8(body.body)) {
@@ -142,4 +142,12 @@ function keepRefusedItems(
     while (at < errors.length && errorItems[at] === index) problems.push(errors[at++]!);
     state.refusals.addItem({ seq, ...batch, index, problems }, items[index]);
   }
+}
+
+const MIB = 1024 * 1024;
+
+/** The 413's detail: the limit, that it is the sandbox's own choice, and how to raise it. */
+function tooLarge(limit: number): string {
+  const size = limit % MIB === 0 ? `${limit / MIB} MiB (${limit} bytes; ` : `${limit} bytes (`;
+  return `body is over the sandbox's limit of ${size}the API's spec states none): send fewer items per batch, or raise the limit with --max-body-bytes`;
 }

@@ -2,6 +2,7 @@
 // exactly as push does, with the global fetch (no mocks anywhere).
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { startSandbox, type SandboxHandle, type SandboxOptions } from '../../src/sandbox/index.js';
+import { type CliResult, startCli } from './cli.js';
 
 export const KEY = 'test-key-123';
 
@@ -105,4 +106,32 @@ export async function allRecords(sb: SandboxHandle, resource: string, apiKey = K
     offset = page.nextOffset;
   }
   return records;
+}
+
+/**
+ * `batch-sync sandbox ARGS` as a user starts it (the built CLI), on a free port with `apiKey`:
+ * resolves once it printed its URL and key; `stop()` sends Ctrl+C and waits for its exit.
+ */
+export async function sandboxCli(apiKey: string, args: string[] = []): Promise<{ url: string; stop(): Promise<CliResult> }> {
+  const { child, result } = startCli(['sandbox', '--port', '0', '--api-key', apiKey, '--quiet', ...args]);
+  let out = '';
+  const url = await new Promise<string>((done, fail) => {
+    const timer = setTimeout(() => fail(new Error(`batch-sync sandbox printed no key within 20 s:\n${out}`)), 20_000);
+    child.stdout!.on('data', (chunk) => {
+      out += chunk;
+      const match = /^sandbox listening on (\S+)[\s\S]*^API key: /m.exec(out);
+      if (match) {
+        clearTimeout(timer);
+        done(match[1]!);
+      }
+    });
+    void result.then((r) => fail(new Error(`batch-sync sandbox exited ${r.code}:\n${r.stderr}`)));
+  });
+  return {
+    url,
+    stop() {
+      child.kill('SIGINT');
+      return result;
+    },
+  };
 }
