@@ -21,6 +21,8 @@ export interface BatchRouteConfig {
   answers: AnswerStyle;
   /** Send RateLimit and RateLimit-Policy with every answer to a batch. */
   rateLimitHeaders: boolean;
+  /** Accept an activity whose owner is not a sales profile (by default refused, as a deal's). */
+  allowUnknownActivityOwners: boolean;
   onBatch?: (entry: BatchLogEntry) => void;
 }
 
@@ -112,7 +114,7 @@ export async function handleBatch(
 
   const queued = state.serviceDelayMs(items.length);
   if (queued > 0) await sleep(queued);
-  const { answer, accepted, errorItems } = applyBatch(state.store, route.resource, route.method, items, config.answers);
+  const { answer, accepted, errorItems } = applyBatch(state.store, route.resource, route.method, items, config.answers, config.allowUnknownActivityOwners);
   sendJson(res, 200, answer, limits);
   log(200, answer.data, accepted);
   keepRefusedItems(

@@ -66,6 +66,7 @@ export async function startSandbox(options: SandboxOptions): Promise<SandboxHand
     maxBodyBytes: opts.maxBodyBytes,
     answers: opts.answers,
     rateLimitHeaders: opts.rateLimitHeaders,
+    allowUnknownActivityOwners: opts.allowUnknownActivityOwners,
     onBatch,
   };
   const inspect = { checkKey: config.checkKey, host: opts.host };
