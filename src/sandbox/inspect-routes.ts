@@ -15,7 +15,7 @@ import type { SandboxState } from './sandbox-state.js';
 
 export const INSPECT_PREFIX = '/_sandbox/';
 
-export const RECORDS_PAGE = { default: 100, max: 1000, maxBytes: 10 * 1024 * 1024 } as const;
+const RECORDS_PAGE = { default: 100, max: 1000, maxBytes: 10 * 1024 * 1024 } as const;
 
 export interface InspectConfig {
   checkKey: (provided: string | string[] | undefined) => boolean;
