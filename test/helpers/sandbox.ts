@@ -1,5 +1,6 @@
 // A sandbox on a random port and a tiny real-socket client for it: tests speak HTTP to the server
 // exactly as push does, with the global fetch (no mocks anywhere).
+import { request } from 'node:http';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { startSandbox, type SandboxHandle, type SandboxOptions } from '../../src/sandbox/index.js';
 import { type CliResult, startCli } from './cli.js';
@@ -134,4 +135,18 @@ export async function sandboxCli(apiKey: string, args: string[] = []): Promise<{
       return result;
     },
   };
+}
+
+/** A request over node:http, so that any header can be set, Host included (fetch sets its own); the body parsed as JSON. */
+export function rawRequest(url: string, options: { method?: string; headers?: Record<string, string> } = {}): Promise<Answer> {
+  return new Promise((done, fail) => {
+    const req = request(url, { method: options.method ?? 'GET', headers: options.headers ?? {} }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c) => (text += c));
+      res.on('end', () => done({ status: res.statusCode ?? 0, headers: new Headers(), body: text ? JSON.parse(text) : undefined }));
+    });
+    req.on('error', fail);
+    req.end();
+  });
 }

@@ -2,11 +2,10 @@
 // are safe on an API port that may face a network (--host 0.0.0.0): the API's key, a Host check
 // against DNS rebinding, and records in bounded pages.
 import { lookup } from 'node:dns/promises';
-import { request } from 'node:http';
 import { hostname } from 'node:os';
 import { afterAll, beforeEach, describe, expect, test } from 'vitest';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
-import { KEY, allRecords, call, deal, profile, sandbox, send } from '../helpers/sandbox.js';
+import { KEY, allRecords, call, deal, profile, rawRequest, sandbox, send } from '../helpers/sandbox.js';
 
 let sb: SandboxHandle;
 beforeEach(async () => {
@@ -15,19 +14,10 @@ beforeEach(async () => {
 });
 afterAll(() => sb.close());
 
-/** A request over a raw socket, so that the Host header can be any name (fetch sets its own). */
-function raw(path: string, options: { method?: string; headers?: Record<string, string> } = {}): Promise<{ status: number; body: any }> {
-  return new Promise((done, fail) => {
-    const req = request(`${sb.url}${path}`, { method: options.method ?? 'GET', headers: options.headers ?? {} }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c) => (text += c));
-      res.on('end', () => done({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : undefined }));
-    });
-    req.on('error', fail);
-    req.end();
-  });
-}
+const raw = async (path: string, options: { method?: string; headers?: Record<string, string> } = {}) => {
+  const { status, body } = await rawRequest(`${sb.url}${path}`, options);
+  return { status, body };
+};
 
 const get = (path: string) => raw(path, { headers: { 'x-api-key': KEY } });
 
@@ -209,15 +199,8 @@ describe('the API key and the Host, on every /_sandbox/ endpoint', () => {
       return;
     const named = await sandbox({ host: name });
     try {
-      const r = await new Promise<number>((done, fail) => {
-        request(`http://127.0.0.1:${named.port}/_sandbox/stats`, { headers: { 'x-api-key': KEY, host: `${name}:${named.port}` } }, (res) => {
-          res.resume();
-          done(res.statusCode ?? 0);
-        })
-          .on('error', fail)
-          .end();
-      });
-      expect(r).toBe(200);
+      const r = await rawRequest(`http://127.0.0.1:${named.port}/_sandbox/stats`, { headers: { 'x-api-key': KEY, host: `${name}:${named.port}` } });
+      expect(r.status).toBe(200);
     } finally {
       await named.close();
     }
