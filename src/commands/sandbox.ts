@@ -67,7 +67,9 @@ export function registerSandbox(program: Command, output: Output, _setExit: SetE
     output.out(`sandbox listening on ${sandbox.url}`);
     output.out(`API key: ${sandbox.apiKey}${generated ? ` (generated for this run; fix one with --api-key or ${SANDBOX_KEY_ENV})` : ''}`);
     output.out(`point push at it: ${BASE_URL_ENV}=${sandbox.url} ${API_KEY_ENV}=${sandbox.apiKey} ${invocation()} push ...`);
-    output.out(`inspect: ${sandbox.url}/_sandbox/stats, /_sandbox/batches, /_sandbox/records/<deals|activities|account|sales-profile>`);
+    output.out(
+      `inspect (with the key in x-api-key): ${sandbox.url}/_sandbox/stats, /_sandbox/batches, /_sandbox/records/<deals|activities|account|sales-profile>?offset=0`,
+    );
     output.out(`page: ${sandbox.pageUrl} (what it holds, the batches and refusals; this machine only)`);
     output.err('press Ctrl+C to stop');
 

@@ -43,6 +43,10 @@ export const SANDBOX_OPTIONS = {
     default: SANDBOX_DEFAULTS.maxBodyBytes,
     helpDefault: String(SANDBOX_DEFAULTS.maxBodyBytes),
   },
+  allowUnknownActivityOwners: {
+    flag: '--allow-unknown-activity-owners',
+    schema: onOff("accept an activity whose owner is no sales profile (by default refused, as a deal's owner is)"),
+  },
   seed: { flag: '--seed <n>', schema: number('seed for --fail-rate, so the same batches fail on every run') },
   answers: {
     flag: '--answers <style>',

@@ -7,6 +7,7 @@ import { RESOURCES, type Resource } from '../contract/resources.js';
 import type { TrafficCount } from '../report/run-report.js';
 import type { SandboxHeld } from '../report/sandbox-lines.js';
 import type { SandboxHandle } from '../sandbox/index.js';
+import { SANDBOX_DEFAULTS } from '../sandbox/options.js';
 import { apiTarget } from '../config/api-key.js';
 import { sendEventLine } from '../report/send-events.js';
 import type { BatchSender } from '../send/dispatch.js';
@@ -51,7 +52,12 @@ export async function connect(settings: ResolvedSettings, options: ConnectOption
     // that counts with data.success needs the named style, whose success is a count
     const answers = settings.checkSuccessCount ? 'named' : settings.answerStyle;
     const page = options.keep ? { pagePort: 0 } : {};
-    sandbox = await startSandbox({ port: 0, apiKey: `sbx_${randomBytes(18).toString('base64url')}`, answers, ...page });
+    // it takes every body push may send (--max-body-bytes), never less than its own default
+    const maxBodyBytes = Math.max(settings.maxBodyBytes, SANDBOX_DEFAULTS.maxBodyBytes);
+    // activities' owners are not checked here: push --sandbox holds back only deals whose owner this
+    // run lacks, and an activity refused under the documented answers would leave its batch unverified
+    const lenient = { allowUnknownActivityOwners: true };
+    sandbox = await startSandbox({ port: 0, apiKey: `sbx_${randomBytes(18).toString('base64url')}`, answers, maxBodyBytes, ...lenient, ...page });
     if (sandbox.pageUrl) options.say?.(`sandbox page: ${sandbox.pageUrl} (what it holds, refreshed while the run sends)`, 'info');
     baseUrl = sandbox.url;
     apiKey = sandbox.apiKey;

@@ -9,7 +9,7 @@ import type { Method, Resource } from '../contract/resources.js';
 import type { AnswerStyle } from '../contract/answer-styles.js';
 import { applyBatch } from './apply-batch.js';
 import type { BatchLogEntry } from './batch-history.js';
-import { isJsonContentType, sendJson, sendRefusal, type RefusalReason } from './http-replies.js';
+import { isJsonContentType, sendJson, sendRefusal, sendUnauthorized, type RefusalReason } from './http-replies.js';
 import { firstInvalidUtf8 } from '../read/utf8.js';
 import { readBody } from './read-body.js';
 import type { SandboxState } from './sandbox-state.js';
@@ -21,6 +21,8 @@ export interface BatchRouteConfig {
   answers: AnswerStyle;
   /** Send RateLimit and RateLimit-Policy with every answer to a batch. */
   rateLimitHeaders: boolean;
+  /** Accept an activity whose owner is not a sales profile (by default refused, as a deal's). */
+  allowUnknownActivityOwners: boolean;
   onBatch?: (entry: BatchLogEntry) => void;
 }
 
@@ -37,7 +39,10 @@ export async function handleBatch(
     sendRefusal(res, status, reason, detail, headers);
     return status;
   };
-  if (!config.checkKey(req.headers['x-api-key'])) return refuse(401, 'UNAUTHORIZED', 'missing or wrong x-api-key header');
+  if (!config.checkKey(req.headers['x-api-key'])) {
+    sendUnauthorized(res);
+    return 401;
+  }
   if (state.latencyMs > 0) await sleep(state.latencyMs);
   const contentType = req.headers['content-type'];
   if (!isJsonContentType(contentType)) {
@@ -49,7 +54,7 @@ export async function handleBatch(
     res.destroy();
     return 0;
   }
-  if (body.kind === 'too-large') return refuse(413, 'PAYLOAD_TOO_LARGE', `body is larger than ${body.limit} bytes; send fewer items per batch`);
+  if (body.kind === 'too-large') return refuse(413, 'PAYLOAD_TOO_LARGE', tooLarge(body.limit));
 
   // JSON text is UTF-8 (RFC 8259): decoding bad bytes to U+FFFD would store what nobody sent
   if (!isUtf8(body.body)) {
@@ -109,7 +114,7 @@ export async function handleBatch(
 
   const queued = state.serviceDelayMs(items.length);
   if (queued > 0) await sleep(queued);
-  const { answer, accepted, errorItems } = applyBatch(state.store, route.resource, route.method, items, config.answers);
+  const { answer, accepted, errorItems } = applyBatch(state.store, route.resource, route.method, items, config.answers, config.allowUnknownActivityOwners);
   sendJson(res, 200, answer, limits);
   log(200, answer.data, accepted);
   keepRefusedItems(
@@ -139,4 +144,12 @@ function keepRefusedItems(
     while (at < errors.length && errorItems[at] === index) problems.push(errors[at++]!);
     state.refusals.addItem({ seq, ...batch, index, problems }, items[index]);
   }
+}
+
+const MIB = 1024 * 1024;
+
+/** The 413's detail: the limit, that it is the sandbox's own choice, and how to raise it. */
+function tooLarge(limit: number): string {
+  const size = limit % MIB === 0 ? `${limit / MIB} MiB (${limit} bytes; ` : `${limit} bytes (`;
+  return `body is over the sandbox's limit of ${size}the API's spec states none): send fewer items per batch, or raise the limit with --max-body-bytes`;
 }

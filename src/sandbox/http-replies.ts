@@ -6,6 +6,7 @@ import type { ServerResponse } from 'node:http';
 /** Machine-readable reasons in refusal bodies (`data.error[0].message`). */
 export type RefusalReason =
   | 'UNAUTHORIZED'
+  | 'BAD_REQUEST'
   | 'FORBIDDEN'
   | 'NOT_FOUND'
   | 'UNSUPPORTED_CONTENT_TYPE'
@@ -33,6 +34,11 @@ function refusalBody(status: number, message: RefusalReason, detail: string) {
 
 export function sendRefusal(res: ServerResponse, status: number, message: RefusalReason, detail: string, headers?: Record<string, string>): void {
   sendJson(res, status, refusalBody(status, message, detail), headers);
+}
+
+/** The one 401 of the sandbox, for its API routes and its /_sandbox/ endpoints alike. */
+export function sendUnauthorized(res: ServerResponse): void {
+  sendRefusal(res, 401, 'UNAUTHORIZED', 'missing or wrong x-api-key header');
 }
 
 /** `application/json`, with or without parameters such as charset; nothing else. */

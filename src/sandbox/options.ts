@@ -44,6 +44,10 @@ export const sandboxOptionsSchema = z
     maxBodyBytes: positiveInt.default(SANDBOX_DEFAULTS.maxBodyBytes).describe('Body size; above it 413.'),
     seed: z.number().int().optional().describe('Seed of the random numbers behind failRate (deterministic tests).'),
     historyLimit: positiveInt.default(SANDBOX_DEFAULTS.historyLimit),
+    allowUnknownActivityOwners: z
+      .boolean()
+      .default(false)
+      .describe("Accept an activity whose ownerExternalId is no sales profile; by default it is refused, as a deal's owner is."),
     answers: answerStyle.default(SANDBOX_ANSWER_STYLE).describe(ANSWER_STYLES_HELP),
   })
   .refine((o) => o.rateBurst === undefined || o.rateLimit !== undefined, { message: 'goes with --rate-limit', path: ['rateBurst'] });

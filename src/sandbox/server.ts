@@ -66,8 +66,10 @@ export async function startSandbox(options: SandboxOptions): Promise<SandboxHand
     maxBodyBytes: opts.maxBodyBytes,
     answers: opts.answers,
     rateLimitHeaders: opts.rateLimitHeaders,
+    allowUnknownActivityOwners: opts.allowUnknownActivityOwners,
     onBatch,
   };
+  const inspect = { checkKey: config.checkKey, host: opts.host };
   let closing = false;
 
   const route = async (req: IncomingMessage, res: ServerResponse) => {
@@ -76,7 +78,7 @@ export async function startSandbox(options: SandboxOptions): Promise<SandboxHand
     const raw = req.url ?? '/';
     const query = raw.indexOf('?');
     const path = query === -1 ? raw : raw.slice(0, query);
-    if (path.startsWith(INSPECT_PREFIX)) return handleInspect(req, res, path, state);
+    if (path.startsWith(INSPECT_PREFIX)) return handleInspect(req, res, path, new URLSearchParams(query === -1 ? '' : raw.slice(query + 1)), state, inspect);
 
     const resource = ROUTES.get(path);
     const method = METHODS[req.method ?? ''];

@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { htmlPage } from '../../src/util/html-page.js';
-import { browserAvailable, launchBrowser, openPage, screenshot, seriousViolations } from '../helpers/browser.js';
+import { browserAvailable, checkPage, launchBrowser, openPage, screenshot, seriousViolations } from '../helpers/browser.js';
 
 const PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>t</title></head>
 <body><main><h1>Report</h1><img src="data:image/gif;base64,R0lGODlhAQABAAAAACw="><p id="n">3 rows</p></main>
@@ -67,5 +67,18 @@ describe.runIf(browserAvailable())('the browser tests stand on a real browser', 
     } finally {
       await opened.close();
     }
+  }, 60_000);
+
+  test("checkPage fails a page with a console error, a request elsewhere or an axe violation, after the test's own steps", async () => {
+    const file = join(dir, 'page.html');
+    writeFileSync(file, PAGE);
+    let stepsRan = false;
+    const check = checkPage(browser, pathToFileURL(file).href, { offline: true }, async ({ page }) => {
+      expect(await page.textContent('#n')).toBe('3 rows');
+      await page.waitForTimeout(100);
+      stepsRan = true;
+    });
+    await expect(check).rejects.toThrow(/on purpose/);
+    expect(stepsRan).toBe(true);
   }, 60_000);
 });

@@ -103,10 +103,12 @@ async function runsUntilStopped(line: string): Promise<void> {
   const exited = new Promise<number | null>((done) => child.on('close', (code) => done(code)));
   try {
     const started = Date.now();
-    while (!/listening on (http:\/\/\S+)/.test(out) && Date.now() - started < 20_000 && child.exitCode === null) await new Promise((r) => setTimeout(r, 50));
+    while (!/^API key: \S+/m.test(out) && Date.now() - started < 20_000 && child.exitCode === null) await new Promise((r) => setTimeout(r, 50));
     const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
     expect(url, `${line}\n${out}`).toBeDefined();
-    const stats = await fetch(`${url}/_sandbox/stats`);
+    // the inspection endpoints take the key the sandbox printed, as its API does
+    const key = /^API key: (\S+)/m.exec(out)?.[1] ?? '';
+    const stats = await fetch(`${url}/_sandbox/stats`, { headers: { 'x-api-key': key } });
     expect(stats.status, line).toBe(200);
   } finally {
     child.kill('SIGINT');

@@ -10,7 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { runPage } from '../../src/report/html/run-page.js';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
-import { browserAvailable, launchBrowser, openPage, screenshot, seriousViolations } from '../helpers/browser.js';
+import { browserAvailable, checkPage, launchBrowser, openPage } from '../helpers/browser.js';
 import { spawnCli, tempFiles, type CliResult } from '../helpers/cli.js';
 
 const ROOT = resolve(__dirname, '../..');
@@ -102,9 +102,7 @@ describe.runIf(browserAvailable())('push --html: the run page in a browser', () 
   test('a clean run: the counts, the exit code, the timeline with its axes; offline, no error, axe clean', async () => {
     expect(clean.run.code).toBe(0);
     const file = join(clean.dir, 'run.html');
-    const opened = await openPage(browser, pathToFileURL(file).href, { offline: true });
-    try {
-      const { page } = opened;
+    await checkPage(browser, pathToFileURL(file).href, { offline: true, screenshot: 'html-report-clean' }, async ({ page }) => {
       expect(await page.textContent('#exit-code')).toContain('Exit code 0');
       // accepted, rejected, invalid, held back, unverified, skipped: as text, not colour only
       expect(await outcomeCells(page, 'deal')).toEqual(['8,800', '0', '0', '0', '0', '0']);
@@ -112,13 +110,7 @@ describe.runIf(browserAvailable())('push --html: the run page in a browser', () 
       expect(await page.textContent('#chart-rows')).toContain('rows per second');
       expect(await page.locator('#chart-rows polyline').count()).toBeGreaterThan(0);
       expect(await page.textContent('main')).toContain('Every row was accepted.');
-      expect(opened.errors).toEqual([]);
-      expect(opened.requests).toEqual([pathToFileURL(file).href]);
-      expect(await seriousViolations(page)).toEqual([]);
-      await screenshot(page, 'html-report-clean');
-    } finally {
-      await opened.close();
-    }
+    });
   }, 60_000);
 
   test('rejections, holds, 429s and retries: a reason opens into its rows, the search narrows them, hostile cells are text', async () => {
@@ -128,14 +120,12 @@ describe.runIf(browserAvailable())('push --html: the run page in a browser', () 
     const file = join(faulty.dir, 'page/run.html');
     // bounded: a 10 MB cell is cut
     expect(statSync(file).size).toBeLessThan(500_000);
-    const opened = await openPage(browser, pathToFileURL(file).href, { offline: true });
     const dialogs: string[] = [];
-    opened.page.on('dialog', (d) => {
-      dialogs.push(d.message());
-      void d.dismiss();
-    });
-    try {
-      const { page } = opened;
+    await checkPage(browser, pathToFileURL(file).href, { offline: true, screenshot: 'html-report-faults' }, async ({ page }) => {
+      page.on('dialog', (d) => {
+        dialogs.push(d.message());
+        void d.dismiss();
+      });
       page.setDefaultTimeout(5000);
       const c = faulty.report.counts.deal!;
       const [accepted, rejected, invalid, heldBack, , skipped] = (await outcomeCells(page, 'deal')).map((t) => Number(t.replace(/,/g, '')));
@@ -169,13 +159,7 @@ describe.runIf(browserAvailable())('push --html: the run page in a browser', () 
         '../failed.deals.csv',
         '../junit.xml',
       ]);
-      expect(opened.errors).toEqual([]);
-      expect(opened.requests).toEqual([pathToFileURL(file).href]);
-      expect(await seriousViolations(page)).toEqual([]);
-      await screenshot(page, 'html-report-faults');
-    } finally {
-      await opened.close();
-    }
+    });
   }, 60_000);
 
   test('report RUN-FOLDER --html and history --html over five archived runs: charts with axes, each run linked to its page or report', async () => {
@@ -188,9 +172,7 @@ describe.runIf(browserAvailable())('push --html: the run page in a browser', () 
     const history = await spawnCli(['history', '--state-dir', 'st', '--html', 'history.html'], { cwd: archived.dir });
     expect(history.code, history.stderr).toBe(0);
     const file = join(archived.dir, 'history.html');
-    const opened = await openPage(browser, pathToFileURL(file).href, { offline: true });
-    try {
-      const { page } = opened;
+    await checkPage(browser, pathToFileURL(file).href, { offline: true, screenshot: 'html-history' }, async ({ page }) => {
       page.setDefaultTimeout(5000);
       expect(await page.locator('#runs tbody tr').count()).toBe(5);
       for (const id of ['#chart-outcomes', '#chart-duration', '#chart-429', '#chart-reasons'])
@@ -199,28 +181,16 @@ describe.runIf(browserAvailable())('push --html: the run page in a browser', () 
       expect(await page.textContent('#chart-reasons')).toContain('INVALID amount.currency');
       const hrefs = await page.locator('#runs a').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
       expect(hrefs).toEqual([`./st/reports/${folders[0]}/report.html`, ...folders.slice(1).map((f) => `./st/reports/${f}/report.json`)]);
-      expect(opened.errors).toEqual([]);
-      expect(opened.requests).toEqual([pathToFileURL(file).href]);
-      expect(await seriousViolations(page)).toEqual([]);
-      await screenshot(page, 'html-history');
-    } finally {
-      await opened.close();
-    }
+    });
     // the archived run's page: its counts and a reason's rows, as the run's own page would show
     const runPage = join(archived.dir, first, 'report.html');
-    const run = await openPage(browser, pathToFileURL(runPage).href, { offline: true });
-    try {
-      const { page } = run;
+    await checkPage(browser, pathToFileURL(runPage).href, { offline: true }, async ({ page }) => {
       page.setDefaultTimeout(5000);
       expect(await page.textContent('#exit-code')).toContain('Exit code 1');
       await page.locator('button.reason', { hasText: 'amount.currency' }).click();
       await expect.poll(() => page.locator('.viewer tr.row').count()).toBeGreaterThan(0);
       expect(await page.locator('.viewer').textContent()).toContain('D-11');
-      expect(run.errors).toEqual([]);
-      expect(await seriousViolations(page)).toEqual([]);
-    } finally {
-      await run.close();
-    }
+    });
   }, 60_000);
 
   test('100,000 rows not accepted: the page is bounded, says what it left out, and draws only the rows in view', async () => {

@@ -105,7 +105,7 @@ describe('__proto__ as a key', () => {
   test.each(['__proto__', 'constructor', 'toString', 'hasOwnProperty'])(
     '%s: the sandbox answers GET /_sandbox/records/<it> with 404, --resource <it> is a usage error',
     async (name) => {
-      const res = await fetch(`${sandbox.url}/_sandbox/records/${name}`);
+      const res = await fetch(`${sandbox.url}/_sandbox/records/${name}`, { headers: { 'x-api-key': KEY } });
       expect(res.status).toBe(404);
       const { file } = accountsFile(1);
       const r = await runCli(['validate', '--resource', name, file]);

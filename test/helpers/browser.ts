@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { expect } from 'vitest';
 
 const CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
 
@@ -106,4 +107,34 @@ export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
     }));
   });
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+/** Whether a request the page made is to itself: its own origin, or for a file:// page that file only. */
+function ownRequest(pageUrl: string, request: string): boolean {
+  const origin = new URL(pageUrl).origin;
+  return origin === 'null' ? request === pageUrl : request.startsWith(`${origin}/`);
+}
+
+/**
+ * Opens `url` (as openPage does), runs the test's own `steps` on it, then checks what every page
+ * test checks: no console error or uncaught exception, no request but to the page's own origin (to
+ * its own file, for a file:// page), no serious axe violation; keeps a screenshot when `screenshot`
+ * names one. The page is closed whatever happens.
+ */
+export async function checkPage(
+  browser: Browser,
+  url: string,
+  options: { offline?: boolean; screenshot?: string },
+  steps: (opened: OpenedPage) => Promise<void>,
+): Promise<void> {
+  const opened = await openPage(browser, url, { offline: options.offline });
+  try {
+    await steps(opened);
+    expect(opened.errors).toEqual([]);
+    expect(opened.requests.filter((request) => !ownRequest(url, request))).toEqual([]);
+    expect(await seriousViolations(opened.page)).toEqual([]);
+    if (options.screenshot) await screenshot(opened.page, options.screenshot);
+  } finally {
+    await opened.close();
+  }
 }

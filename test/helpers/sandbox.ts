@@ -1,7 +1,9 @@
 // A sandbox on a random port and a tiny real-socket client for it: tests speak HTTP to the server
 // exactly as push does, with the global fetch (no mocks anywhere).
+import { request } from 'node:http';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { startSandbox, type SandboxHandle, type SandboxOptions } from '../../src/sandbox/index.js';
+import { type CliResult, startCli } from './cli.js';
 
 export const KEY = 'test-key-123';
 
@@ -92,3 +94,59 @@ export const ANSWER_STYLES_UNDER_TEST = [
   { style: 'named' as const, args: ['--answers', 'named'] },
   { style: 'documented' as const, args: ['--isolate-unattributed'] },
 ];
+
+/** Every record of a resource as GET /_sandbox/records/<resource> gives them: page after page, with the key. */
+export async function allRecords(sb: SandboxHandle, resource: string, apiKey = KEY): Promise<unknown[]> {
+  const records: unknown[] = [];
+  let offset: number | null = 0;
+  while (offset !== null) {
+    const res = await fetch(`${sb.url}/_sandbox/records/${resource}?limit=1000&offset=${offset}`, { headers: { 'x-api-key': apiKey } });
+    if (res.status !== 200) throw new Error(`GET /_sandbox/records/${resource}: ${res.status} ${await res.text()}`);
+    const page = (await res.json()) as { records: unknown[]; nextOffset: number | null };
+    records.push(...page.records);
+    offset = page.nextOffset;
+  }
+  return records;
+}
+
+/**
+ * `batch-sync sandbox ARGS` as a user starts it (the built CLI), on a free port with `apiKey`:
+ * resolves once it printed its URL and key; `stop()` sends Ctrl+C and waits for its exit.
+ */
+export async function sandboxCli(apiKey: string, args: string[] = []): Promise<{ url: string; stop(): Promise<CliResult> }> {
+  const { child, result } = startCli(['sandbox', '--port', '0', '--api-key', apiKey, '--quiet', ...args]);
+  let out = '';
+  const url = await new Promise<string>((done, fail) => {
+    const timer = setTimeout(() => fail(new Error(`batch-sync sandbox printed no key within 20 s:\n${out}`)), 20_000);
+    child.stdout!.on('data', (chunk) => {
+      out += chunk;
+      const match = /^sandbox listening on (\S+)[\s\S]*^API key: /m.exec(out);
+      if (match) {
+        clearTimeout(timer);
+        done(match[1]!);
+      }
+    });
+    void result.then((r) => fail(new Error(`batch-sync sandbox exited ${r.code}:\n${r.stderr}`)));
+  });
+  return {
+    url,
+    stop() {
+      child.kill('SIGINT');
+      return result;
+    },
+  };
+}
+
+/** A request over node:http, so that any header can be set, Host included (fetch sets its own); the body parsed as JSON. */
+export function rawRequest(url: string, options: { method?: string; headers?: Record<string, string> } = {}): Promise<Answer> {
+  return new Promise((done, fail) => {
+    const req = request(url, { method: options.method ?? 'GET', headers: options.headers ?? {} }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c) => (text += c));
+      res.on('end', () => done({ status: res.statusCode ?? 0, headers: new Headers(), body: text ? JSON.parse(text) : undefined }));
+    });
+    req.on('error', fail);
+    req.end();
+  });
+}

@@ -1,7 +1,11 @@
-// The /_sandbox/ endpoints and the handle's own view: what tests and push --sandbox read back.
+// The /_sandbox/ endpoints and the handle's own view: what tests and push --sandbox read back. They
+// are safe on an API port that may face a network (--host 0.0.0.0): the API's key, a Host check
+// against DNS rebinding, and records in bounded pages.
+import { lookup } from 'node:dns/promises';
+import { hostname } from 'node:os';
 import { afterAll, beforeEach, describe, expect, test } from 'vitest';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
-import { call, deal, profile, sandbox, send } from '../helpers/sandbox.js';
+import { KEY, allRecords, call, deal, profile, rawRequest, sandbox, send } from '../helpers/sandbox.js';
 
 let sb: SandboxHandle;
 beforeEach(async () => {
@@ -10,10 +14,12 @@ beforeEach(async () => {
 });
 afterAll(() => sb.close());
 
-const get = async (path: string) => {
-  const res = await fetch(`${sb.url}${path}`); // no x-api-key: inspection needs none
-  return { status: res.status, body: (await res.json()) as any };
+const raw = async (path: string, options: { method?: string; headers?: Record<string, string> } = {}) => {
+  const { status, body } = await rawRequest(`${sb.url}${path}`, options);
+  return { status, body };
 };
+
+const get = (path: string) => raw(path, { headers: { 'x-api-key': KEY } });
 
 async function fillAllKinds() {
   await send(sb, 'POST', 'sales-profile', [profile('ana'), profile('bruno')], 'p1');
@@ -35,7 +41,8 @@ describe('GET /_sandbox/records/<resource>', () => {
     ] as const) {
       const r = await get(`/_sandbox/records/${name}`);
       expect(r.status, name).toBe(200);
-      expect(r.body).toEqual({ resource, count: sb.records(resource).length, records: sb.records(resource) });
+      const total = sb.records(resource).length;
+      expect(r.body).toEqual({ resource, total, offset: 0, limit: 100, nextOffset: null, records: sb.records(resource) });
     }
     expect((await get('/_sandbox/records/deals')).body.records).toEqual([deal('D1')]);
   });
@@ -91,8 +98,8 @@ describe('GET /_sandbox/stats and POST /_sandbox/reset', () => {
   });
   test('reset empties records, the log and the counts; the sequence keeps counting', async () => {
     await fillAllKinds();
-    const res = await fetch(`${sb.url}/_sandbox/reset`, { method: 'POST' });
-    expect(await res.json()).toEqual({ reset: true });
+    const res = await raw('/_sandbox/reset', { method: 'POST', headers: { 'x-api-key': KEY } });
+    expect(res).toEqual({ status: 200, body: { reset: true } });
     expect(sb.records('deal')).toEqual([]);
     expect(sb.batches()).toEqual([]);
     expect(sb.stats()).toMatchObject({ requests: 0, batches: 0, records: { deal: 0, 'sales-profile': 0 } });
@@ -103,5 +110,107 @@ describe('GET /_sandbox/stats and POST /_sandbox/reset', () => {
     await fillAllKinds();
     expect((await get('/_sandbox/reset')).status).toBe(404);
     expect(sb.records('deal')).toHaveLength(1);
+  });
+});
+
+describe('records come in bounded pages', () => {
+  const accounts = (from: number, count: number) =>
+    Array.from({ length: count }, (_, i) => ({ externalId: `A${String(from + i).padStart(4, '0')}`, name: `Account ${from + i}`, type: 'CLIENT' }));
+
+  test('100 a page by default, at most 1,000; the total counted; nextOffset until the last page', async () => {
+    for (let i = 0; i < 3; i++) await send(sb, 'POST', 'account', accounts(i * 100 + 1, i === 2 ? 50 : 100));
+    const first = await get('/_sandbox/records/account');
+    expect(first.body).toMatchObject({ resource: 'account', total: 250, offset: 0, limit: 100, nextOffset: 100 });
+    expect(first.body.records.map((r: any) => r.externalId)).toEqual(accounts(1, 100).map((a) => a.externalId));
+    const last = await get('/_sandbox/records/account?offset=200');
+    expect(last.body).toMatchObject({ total: 250, offset: 200, limit: 100, nextOffset: null });
+    expect(last.body.records).toHaveLength(50);
+    const big = await get('/_sandbox/records/account?limit=1000');
+    expect(big.body).toMatchObject({ total: 250, limit: 1000, nextOffset: null });
+    expect(big.body.records).toHaveLength(250);
+    const small = await get('/_sandbox/records/account?limit=7&offset=240');
+    expect(small.body).toMatchObject({ offset: 240, limit: 7, nextOffset: 247 });
+    expect(await allRecords(sb, 'account')).toEqual(sb.records('account'));
+  });
+
+  test.each([
+    ['limit=1001', /limit: at most 1000/],
+    ['limit=0', /limit: a whole number from 1 to 1000/],
+    ['limit=ten', /limit: a whole number from 1 to 1000/],
+    ['offset=-1', /offset: a whole number from 0/],
+    ['offset=1.5', /offset: a whole number from 0/],
+  ])('%s is a 400 naming the parameter, never a silent clamp', async (query, detail) => {
+    const r = await get(`/_sandbox/records/account?${query}`);
+    expect(r.status).toBe(400);
+    expect(r.body.data.error[0]).toMatchObject({ message: 'BAD_REQUEST', detail: expect.stringMatching(detail) });
+  });
+
+  test('a page also stops at 10 MiB of records (the first record always comes): big records take several pages', async () => {
+    const big = (id: string) => ({ externalId: id, name: 'x'.repeat(4 * 1024 * 1024), type: 'CLIENT' });
+    for (const id of ['B1', 'B2', 'B3']) expect((await send(sb, 'POST', 'account', [big(id)])).status).toBe(200);
+    const first = await get('/_sandbox/records/account');
+    expect(first.body).toMatchObject({ total: 3, offset: 0, nextOffset: 2 });
+    expect(first.body.records.map((r: any) => r.externalId)).toEqual(['B1', 'B2']);
+    const second = await get('/_sandbox/records/account?offset=2');
+    expect(second.body).toMatchObject({ nextOffset: null });
+    expect(second.body.records.map((r: any) => r.externalId)).toEqual(['B3']);
+  });
+});
+
+describe('the API key and the Host, on every /_sandbox/ endpoint', () => {
+  const ENDPOINTS = [
+    ['GET', '/_sandbox/records/deals'],
+    ['GET', '/_sandbox/batches'],
+    ['GET', '/_sandbox/stats'],
+    ['POST', '/_sandbox/reset'],
+  ] as const;
+
+  test.each(ENDPOINTS)("%s %s without the key, or with a wrong one: the API's own 401, nothing read or reset", async (method, path) => {
+    await fillAllKinds();
+    const api401 = await call(sb, 'POST', '/v2/integration/deals', { batchId: 'x', source: 's', items: [] }, { 'x-api-key': 'wrong' });
+    expect(api401.status).toBe(401);
+    for (const headers of [{}, { 'x-api-key': 'wrong' }, { 'x-api-key': KEY.slice(0, -1) }] as Record<string, string>[]) {
+      const r = await raw(path, { method, headers });
+      expect(r).toEqual({ status: 401, body: api401.body });
+    }
+    expect(sb.records('deal')).toHaveLength(1);
+  });
+
+  test.each(ENDPOINTS)("%s %s under a name that is not this machine's (DNS rebinding): 403, even with the key", async (method, path) => {
+    await fillAllKinds();
+    const r = await raw(path, { method, headers: { 'x-api-key': KEY, host: `evil.example:${sb.port}` } });
+    expect(r.status).toBe(403);
+    expect(r.body.data.error[0]).toMatchObject({ message: 'FORBIDDEN', detail: expect.stringContaining('localhost') });
+    expect(sb.records('deal')).toHaveLength(1);
+  });
+
+  test('an IP address, localhost or the --host name in Host is answered', async () => {
+    for (const host of [`127.0.0.1:${sb.port}`, `localhost:${sb.port}`, `LOCALHOST:${sb.port}`, `10.1.2.3:8080`, `[::1]:${sb.port}`, '127.0.0.1']) {
+      expect((await raw('/_sandbox/stats', { headers: { 'x-api-key': KEY, host } })).status, host).toBe(200);
+    }
+    // the name the sandbox was told to listen on, where this machine resolves it
+    const name = hostname();
+    if (
+      !(await lookup(name).then(
+        () => true,
+        () => false,
+      ))
+    )
+      return;
+    const named = await sandbox({ host: name });
+    try {
+      const r = await rawRequest(`http://127.0.0.1:${named.port}/_sandbox/stats`, { headers: { 'x-api-key': KEY, host: `${name}:${named.port}` } });
+      expect(r.status).toBe(200);
+    } finally {
+      await named.close();
+    }
+  });
+
+  test('the API routes themselves take any Host, as a real API behind a name does', async () => {
+    const r = await raw('/v2/integration/account', {
+      method: 'POST',
+      headers: { 'x-api-key': KEY, host: 'sandbox.internal:4010', 'content-type': 'application/json' },
+    });
+    expect(r.status).not.toBe(403);
   });
 });

@@ -130,6 +130,38 @@ describe('item errors', () => {
     expect(r.body.data.error[0].detail).toBe('items[0] externalId=D1: ownerExternalId: "ghost" does not exist as a sales profile');
     expect(sb.record('deal', 'D1')).toEqual(deal('D1'));
   });
+  test('an activity whose owner is not a sales profile is refused as a deal is, the detail naming the option that accepts it', async () => {
+    const activity = (id: string, owner: string) => ({ externalId: id, type: 'CALL', ownerExternalId: owner, source: { name: 'INBOUND' } });
+    const r = await send(sb, 'POST', 'activity', [activity('T1', 'ghost'), activity('T2', 'ana')]);
+    expect(r.body.data).toEqual({
+      code: 200,
+      success: 1,
+      error: [
+        {
+          message: 'VALIDATION_ERROR',
+          detail:
+            'items[0] externalId=T1: ownerExternalId: "ghost" does not exist as a sales profile (an activity\'s owner is checked as a deal\'s is; --allow-unknown-activity-owners accepts it)',
+        },
+      ],
+    });
+    expect(sb.records('activity').map((a) => a.externalId)).toEqual(['T2']);
+    // a PATCH that moves it to an unknown owner too, and the record stays as it was
+    const p = await send(sb, 'PATCH', 'activity', [{ externalId: 'T2', ownerExternalId: 'phantom' }]);
+    expect(p.body.data.error[0].detail).toMatch(/^items\[0\] externalId=T2: ownerExternalId: "phantom" does not exist as a sales profile/);
+    expect(sb.record('activity', 'T2')?.ownerExternalId).toBe('ana');
+  });
+  test('allowUnknownActivityOwners: such an activity is accepted, as some APIs do', async () => {
+    const lenient = await sandboxWithProfiles({ allowUnknownActivityOwners: true });
+    try {
+      const r = await send(lenient, 'POST', 'activity', [{ externalId: 'T1', type: 'CALL', ownerExternalId: 'ghost', source: { name: 'INBOUND' } }]);
+      expect(r.body).toEqual(ok(1));
+      // deals are still checked: that rule is the spec's
+      const d = await send(lenient, 'POST', 'deal', [deal('D1', { ownerExternalId: 'ghost' })]);
+      expect(d.body.data.success).toBe(0);
+    } finally {
+      await lenient.close();
+    }
+  });
   test('a PATCH item with POST-only fields is a validation error (email, type, associated)', async () => {
     const r1 = await send(sb, 'PATCH', 'sales-profile', [{ externalId: 'ana', email: 'new@example.com' }]);
     expect(r1.body.data.error[0].detail).toBe('items[0] externalId=ana: unknown field "email": not a field of this request');
