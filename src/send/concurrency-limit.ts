@@ -19,7 +19,9 @@ export interface ConcurrencyLimitOptions {
 const MIN = 1;
 /**
  * Per answer in slow start: ×1.5 per round trip. Doubling reached 32 a round trip sooner, but a
- * limit that overshoots a quota has every request of its last round trip refused.
+ * limit that overshoots a quota has every request of its last round trip refused. Slower ramps keep
+ * that last round trip within 1% of (h1)'s answers but cost (h3) past 1.1 × the best fixed limit
+ * (issue 36: BENCHMARKS.md, twelve ramps tried in the model).
  */
 const SLOW_START_STEP = 0.5;
 /** An answer is "slow" when the smoothed latency exceeds the unloaded one by both of these. */

@@ -13,6 +13,8 @@ import { VirtualClock } from './virtual-clock.js';
 export interface ServerAnswer {
   status: number;
   headers?: Record<string, string>;
+  /** ms the answer waits on the server after it counted the request (its queue), on top of `answerDelay`. */
+  queuedMs?: number;
 }
 
 export interface SimOptions {
@@ -77,7 +79,7 @@ export async function simulate(o: SimOptions): Promise<SimResult> {
       clock.at(o.countDelay(random), () => {
         result.counted.push(clock.now());
         const answer = serve(clock.now());
-        clock.at(o.answerDelay(random), () => {
+        clock.at(o.answerDelay(random) + (answer.queuedMs ?? 0), () => {
           if (answer.status === 429) result.throttled++;
           permit.release(answer.status === 429 ? 'throttled' : answer.status < 300 ? 'ok' : 'neutral', answer.headers);
           result.endMs = clock.now();
@@ -137,6 +139,17 @@ export function sandboxLimit(perSecond: number, burst?: number) {
     return (_countedAt: number): ServerAnswer => {
       const decision = limiter.take();
       return decision.allowed ? { status: 200 } : { status: 429, headers: { 'retry-after': String(decision.retryAfterSeconds) } };
+    };
+  };
+}
+
+/** A server that applies one request every 1000/perSecond ms, in order (the sandbox's --capacity, bench stage h3): past it the answers queue. */
+export function capacityServer(perSecond: number) {
+  return (now: () => number) => {
+    let busyUntil = 0;
+    return (_countedAt: number): ServerAnswer => {
+      busyUntil = Math.max(busyUntil, now()) + 1000 / perSecond;
+      return { status: 200, queuedMs: busyUntil - now() };
     };
   };
 }

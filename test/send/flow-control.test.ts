@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { FlowControl } from '../../src/send/flow-control.js';
 import { SEEN_WITHIN_MS } from '../../src/send/pacer.js';
-import { busiestWindow, sandboxLimit, simulate, type ServerAnswer } from '../helpers/flow-sim.js';
+import { busiestWindow, capacityServer, sandboxLimit, simulate, type ServerAnswer } from '../helpers/flow-sim.js';
 
 const CAP_MS = 120_000;
 const always200 = () => () => ({ status: 200 }) as ServerAnswer;
@@ -165,6 +165,31 @@ describe('a hard limit of 20 a second that sends no headers (bench stage h1, iss
         what,
       ).toEqual([]);
       expect(502 / (run.endMs / 1000), what).toBeGreaterThanOrEqual(0.9 * 20);
+    }
+  });
+});
+
+describe("what slow start's speed is worth against a server with a capacity (bench stage h3, issue 36)", () => {
+  // the bench's (h3) shape: 502 batches, 100 ms before the server counts, one queue that applies 100
+  // batches a second; a gentler ramp (×1.1 a round trip: 1% of 429s in h1) gives 1.14 here
+  const h3 = (seed: number, flow: Parameters<typeof simulate>[0]['flow'] = {}) =>
+    simulate({
+      seed,
+      batches: 502,
+      flow,
+      server: capacityServer(100),
+      countDelay: (rnd) => 101 + rnd() * 10 + (rnd() < 0.03 ? rnd() * 40 : 0),
+      answerDelay: (rnd) => 1 + rnd() * 5,
+      lateness: (rnd) => rnd() * 4 - 1,
+    });
+
+  test('over 8 seeds: the adaptive limit takes at most 1.1 × the time of the best fixed concurrency of the sweep', async () => {
+    for (let seed = 1; seed <= 8; seed++) {
+      const fixed: number[] = [];
+      for (const c of [4, 8, 12, 16, 32]) fixed.push((await h3(seed, { initial: c, max: c, pinned: true })).endMs);
+      const run = await h3(seed);
+      expect(run.delivered).toBe(502);
+      expect(run.endMs / Math.min(...fixed), `seed ${seed}`).toBeLessThanOrEqual(1.1);
     }
   });
 });
