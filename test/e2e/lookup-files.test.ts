@@ -110,3 +110,14 @@ test('a lookup file beside a profile in another folder is named relative to wher
     /^error: profile deals\.profile\.json: fields\.ownerExternalId\.lookup: people\/users\.csv does not exist \(the profile's "\.\.\/people\/users\.csv" is relative to the profile's folder\)/m,
   );
 });
+
+// A row with two problems: its group's line showed the first without its column (`INVALID
+// ownerExternalId: …; Owner → agentExternalId: …`) and the second with it. Each now reads as in the
+// row's own line: column → field: reason.
+test('a grouped line names the column of each of its row’s problems, the first as the others', async () => {
+  const r = await spawnCli(['validate', 'exports/deals.csv'], { cwd: foldersDir('Id,Email\nu1,a@x.com\n') });
+  expect(r.code, r.stderr).toBe(1);
+  expect(r.stdout).toContain(
+    '1 row: INVALID Owner → ownerExternalId: "…" is not an Id in people/users.csv (fields.ownerExternalId.lookup); Owner → agentExternalId: "…" is not an Id in people/users.csv (fields.agentExternalId.lookup)\n',
+  );
+});

@@ -43,6 +43,6 @@ test('through validate: the report line names the field, the column and the fix;
   writeFileSync(join(dir, 'deals.profile.json'), JSON.stringify(profile));
   const r = await runCli(['validate', join(dir, 'deals.csv'), '--resource', 'deal']);
   expect(r.code).toBe(1);
-  expect(r.stdout).toContain('2 rows: INVALID isWon: is required — column IsWon is empty: add a default to fields.isWon (e.g. default: false)');
+  expect(r.stdout).toContain('2 rows: INVALID IsWon → isWon: is required — column IsWon is empty: add a default to fields.isWon (e.g. default: false)');
   expect(r.stdout).toContain('deals.csv:2  D-1  IsWon → isWon: is required — column IsWon is empty');
 });
