@@ -5,7 +5,7 @@
 // with one line, never read into memory without end.
 import { createHash } from 'node:crypto';
 import { type Stats, statSync } from 'node:fs';
-import { dirname, relative, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { ConfigError } from '../errors.js';
 import { openSource } from '../read/open.js';
 import type { ReaderOptions } from '../read/types.js';
@@ -65,9 +65,13 @@ function lookupsOf(profile: Profile): Array<{ spec: LookupSpec; where: string }>
 
 /**
  * A lookup file as messages name it: relative to the working directory, where the user opens it
- * from (the profile names it relative to its own folder, which is often another).
+ * from (the profile names it relative to its own folder, which is often another); a file outside
+ * it by its full path, as run/sync.ts names input files.
  */
-const shownPath = (path: string, cwd: string) => relative(cwd, path).split(sep).join('/') || path;
+function shownPath(path: string, cwd: string): string {
+  const rel = relative(cwd, path);
+  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel.split(sep).join('/') : path;
+}
 
 /**
  * The tables a profile's lookups read, each loaded once per run: `loaded` holds the run's tables so
