@@ -111,7 +111,7 @@ function timeline(input: RunPageInput): string {
         { name: 'retries per second', values: rates(samples, (s) => s.retries) },
         { name: 'seconds waited per second (summed over requests)', values: rates(samples, (s) => s.waitMs, 1000) },
       ]),
-      draw('chart-latency', 'Latency of successful answers so far', 'milliseconds', [
+      draw('chart-latency', `Latency of successful answers${samples.at(-1)!.latencyPerSample ? ', each second’s own' : ' so far'}`, 'milliseconds', [
         { name: 'p50', values: standing(samples, (s) => s.p50) },
         { name: 'p95', values: standing(samples, (s) => s.p95) },
       ]),
