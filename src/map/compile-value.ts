@@ -12,7 +12,7 @@ import { shorten } from '../shorten.js';
 import { compileRowHash } from './row-hash.js';
 import type { LeafKind } from './target-fields.js';
 import { parseTemplate } from './template.js';
-import { compileReplace } from './transforms/replace.js';
+import { compileReplace, replaceRuleName } from './transforms/replace.js';
 import { Failure, TEXT, conversionFor, type ConversionSettings } from './transforms/index.js';
 import { fold } from './transforms/text.js';
 
@@ -256,6 +256,7 @@ export function compileValue(
     return typeof spec.default === 'string' ? mapped(spec.default, column, ctx) : spec.default;
   };
   const looked = lookup === undefined ? undefined : compileLookup(spec, target, where, lookup, { finish, mapped, empty });
+  const emptyIsError = target.required === true && spec.default === undefined;
 
   const fromText = (raw: string, column: string | undefined, ctx: RowContext, type?: string): unknown => {
     const text = trim ? raw.trim() : raw;
@@ -265,7 +266,14 @@ export function compileValue(
       ctx.problems.push({ severity: 'error', file: ctx.file, line: ctx.line, column, field, reason: problem });
       return undefined;
     }
-    const replaced = replace === undefined ? text : replace(text);
+    const replaced = replace === undefined ? text : replace.apply(text);
+    if (replaced === '' && text !== '' && emptyIsError && replace !== undefined) {
+      // the cell was filled: a "column … is empty" would send the user to look at the wrong thing
+      const rule = replaceRuleName(spec.replace ?? [], replace.emptiedBy(text), where);
+      const reason = `is required — column ${column} held ${shownKey(text)}, which ${rule} left empty: add a default to ${where}, or change the pattern`;
+      ctx.problems.push({ severity: 'error', file: ctx.file, line: ctx.line, column, field, reason });
+      return undefined;
+    }
     if (replaced === '') return empty(replaced, column, ctx);
     if (looked !== undefined) return looked(replaced, column, ctx);
     return mapped(replaced, column, ctx, type === 'n' || type === 'd' || type === 'b');

@@ -5,7 +5,7 @@
 // with one line, never read into memory without end.
 import { createHash } from 'node:crypto';
 import { type Stats, statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { ConfigError } from '../errors.js';
 import { openSource } from '../read/open.js';
 import type { ReaderOptions } from '../read/types.js';
@@ -25,7 +25,7 @@ const LIMITS: LookupLimits = { maxKeys: 1_000_000, maxBytes: 128 * 1024 * 1024 }
 
 /** A loaded table, as plain data a worker receives without a copy. */
 export interface SharedLookup {
-  /** The file as the profile names it, for messages; `path` as read. */
+  /** The file for messages, relative to the working directory (as the user can open it); `path` as read. */
   file: string;
   path: string;
   /** The key column (`"…" is not an Id in User.csv`). */
@@ -64,14 +64,33 @@ function lookupsOf(profile: Profile): Array<{ spec: LookupSpec; where: string }>
 }
 
 /**
- * The tables a profile's lookups read, each loaded once per run: `loaded` holds the run's tables so
- * far (another job's profile may read the same file). Returns this profile's alone.
+ * A lookup file as messages name it: relative to the working directory, where the user opens it
+ * from (the profile names it relative to its own folder, which is often another); a file outside
+ * it by its full path, as run/sync.ts names input files.
  */
-export async function loadLookups(profile: Profile, limits: Partial<LookupLimits> = {}, loaded: LookupTables = {}, fast = true): Promise<LookupTables> {
+function shownPath(path: string, cwd: string): string {
+  const rel = relative(cwd, path);
+  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel.split(sep).join('/') : path;
+}
+
+/**
+ * The tables a profile's lookups read, each loaded once per run: `loaded` holds the run's tables so
+ * far (another job's profile may read the same file). Returns this profile's alone. `cwd` is
+ * the folder the messages name files from.
+ */
+export async function loadLookups(
+  profile: Profile,
+  limits: Partial<LookupLimits> = {},
+  loaded: LookupTables = {},
+  fast = true,
+  cwd = process.cwd(),
+): Promise<LookupTables> {
   const tables: LookupTables = {};
   for (const { spec, where } of lookupsOf(profile)) {
     const id = lookupId(spec, profile);
-    loaded[id] ??= await loadTable(spec, lookupPath(spec, profile), { origin: profile.origin ?? 'profile', field: where }, { ...LIMITS, ...limits }, fast);
+    const path = lookupPath(spec, profile);
+    const at = { origin: profile.origin ?? 'profile', field: where, file: shownPath(path, cwd) };
+    loaded[id] ??= await loadTable(spec, path, at, { ...LIMITS, ...limits }, fast);
     tables[id] = loaded[id];
   }
   return tables;
@@ -92,20 +111,23 @@ function fileKind(path: string): string | undefined {
   return 'a device';
 }
 
-/** Which profile and field a table is loaded for: every message names them. */
+/** Which profile and field a table is loaded for, and the file as messages name it: every message names them. */
 interface LoadedFor {
   origin: string;
   field: string;
+  file: string;
 }
 
 async function loadTable(spec: LookupSpec, path: string, at: LoadedFor, limits: LookupLimits, fast: boolean): Promise<SharedLookup> {
-  const file = spec.file;
+  const { file } = at;
   const fail = (text: string): never => {
     throw new ConfigError(`profile ${at.origin}: ${at.field}.lookup: ${text}`, { suggestion: `check ${file} and the lookup in the profile` });
   };
   // a FIFO nobody writes would block the open for ever, with the run's lock held: regular files only
   const kind = fileKind(path);
-  if (kind) fail(kind === 'missing' ? `${file} does not exist (a lookup's file is found beside its profile)` : `${file} is ${kind}, not a regular file`);
+  const beside =
+    file === spec.file ? "a lookup's file is found beside its profile" : `the profile's ${JSON.stringify(spec.file)} is relative to the profile's folder`;
+  if (kind) fail(kind === 'missing' ? `${file} does not exist (${beside})` : `${file} is ${kind}, not a regular file`);
   const source = await openSource(path, { ...spec.reader } as ReaderOptions, fast);
   // a file whose first line is one cell is no table of keys and values (a key file is one such line):
   // nothing of it is echoed

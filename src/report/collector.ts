@@ -89,7 +89,7 @@ const zero = (): ResourceCounts => ({ read: 0, accepted: 0, rejected: 0, invalid
 function outcomeGroups(maxGroups: number, maxExamples: number) {
   const groups = new Map<string, OutcomeGroup>();
   // the previous row's key: runs of rows with one reason (a rerun's UNCHANGED rows) normalise it once
-  let last: Pick<RowOutcome, 'resource' | 'outcome' | 'message' | 'detail' | 'field' | 'file'> & { key: string } = {
+  let last: Pick<RowOutcome, 'resource' | 'outcome' | 'message' | 'detail' | 'field' | 'column' | 'file'> & { key: string } = {
     resource: 'deal',
     outcome: 'accepted',
     message: '',
@@ -103,12 +103,13 @@ function outcomeGroups(maxGroups: number, maxExamples: number) {
       o.detail === last.detail &&
       o.message === last.message &&
       o.field === last.field &&
+      o.column === last.column &&
       o.resource === last.resource &&
       o.outcome === last.outcome &&
       o.file === last.file
     )
       return last.key;
-    last = { resource: o.resource, outcome: o.outcome, message: o.message, detail: o.detail, field: o.field, file: o.file, key: groupKey(o) };
+    last = { resource: o.resource, outcome: o.outcome, message: o.message, detail: o.detail, field: o.field, column: o.column, file: o.file, key: groupKey(o) };
     return last.key;
   };
   return {

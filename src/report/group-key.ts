@@ -69,7 +69,7 @@ export function identicalLine(count: number, first: Pick<RowOutcome, 'file' | 'd
 export const isIdenticalGroup = (g: { outcome: string; examples: readonly Pick<RowOutcome, 'message'>[] }) =>
   g.outcome === 'skipped' && g.examples[0]?.message === IDENTICAL;
 
-type Labelled = Pick<RowOutcome, 'message' | 'detail' | 'field'> & { externalId?: string; file?: string };
+type Labelled = Pick<RowOutcome, 'message' | 'detail' | 'field'> & { column?: string; externalId?: string; file?: string };
 
 /** The label a group is printed under: `VALIDATION_ERROR amount.currency: "…" is not …`. */
 export function groupLabel(o: Labelled): string {
@@ -77,7 +77,10 @@ export function groupLabel(o: Labelled): string {
   const reason = normaliseReason(withoutOwnPrefix(o.detail, o.externalId));
   // invalid rows carry the field apart from the reason; the server puts it inside the detail
   const withField = o.field && !reason.startsWith(o.field) ? `${o.field}: ${reason}` : reason;
-  return [o.message, withField].filter(Boolean).join(' ');
+  // and their first problem's column apart too (further problems name theirs): `column → field`, as
+  // the row's own line reads, the column said once where it is the field
+  const column = o.column && o.field && o.column !== o.field && withField.startsWith(`${o.field}: `) ? `${o.column} → ` : '';
+  return [o.message, column + withField].filter(Boolean).join(' ');
 }
 
 /** Resource + outcome + the normalised message: rows with equal keys are one group. */

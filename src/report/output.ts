@@ -18,6 +18,8 @@ export interface Output {
   stderrIsTTY: boolean;
   /** The raw stderr stream, for the progress spinner (which must redraw in place). Absent in memory outputs. */
   stderrStream?: NodeJS.WritableStream;
+  /** The terminal's width when stdout is one that reports it: report lines fitted to a width take it, else 80. */
+  stdoutColumns?: number;
 }
 
 export interface OutputOptions {
@@ -47,6 +49,8 @@ export function consoleOutput({ plain = false, githubActions }: OutputOptions = 
     color,
     stderrIsTTY: Boolean(process.stderr.isTTY),
     stderrStream: process.stderr,
+    // a terminal nobody sized reports 0 columns: no width then
+    stdoutColumns: process.stdout.isTTY && process.stdout.columns > 0 ? process.stdout.columns : undefined,
   };
 }
 

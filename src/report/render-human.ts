@@ -29,10 +29,11 @@ const MAX_DETAIL = 300;
 const clip = (s: string) => shorten(s, MAX_DETAIL);
 
 export function renderHuman(report: RunReport, output: Output): void {
-  for (const line of humanReport(report, output.color)) output.out(line);
+  for (const line of humanReport(report, output.color, output.stdoutColumns ?? 80)) output.out(line);
 }
 
-function humanReport(raw: RunReport, c: ChalkInstance): string[] {
+/** `columns`: the width lines fitted to one take (the traffic line). */
+function humanReport(raw: RunReport, c: ChalkInstance, columns: number): string[] {
   // every value from outside (cells, file names, server texts) as one inert line, before colouring;
   // only the parts printed here (the 100,000 rows kept for the JSON report are not copied)
   const { aborted, groups, warningGroups, errorFiles } = raw;
@@ -87,7 +88,7 @@ function humanReport(raw: RunReport, c: ChalkInstance): string[] {
     lines.push(`Rows not accepted, with their original columns: ${report.errorFiles.join(', ')}`, '');
   }
   if (report.isolation) lines.push(isolationLine(report.isolation), '');
-  if (report.traffic) lines.push(trafficLine(report.traffic), '');
+  if (report.traffic) lines.push(trafficLine(report.traffic, columns), '');
   lines.push(verdict(report, c));
   return lines;
 }

@@ -242,7 +242,8 @@ async function withLookups(json: Record<string, unknown>, input: CheckInput, fai
   for (;;) {
     const profile = { ...parseProfile(json, input.file), dir: input.dir };
     try {
-      const lookups: LookupTables = await loadLookups(profile, {}, {}, true);
+      // its notes are about the profile proposed: its lookup files named as the profile names them
+      const lookups: LookupTables = await loadLookups(profile, {}, {}, true, input.dir);
       return { profile, lookups };
     } catch (error) {
       const at = error instanceof ConfigError ? /fields\.(.+?)\.lookup: (.*)/.exec(error.message) : null;

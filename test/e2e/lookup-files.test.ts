@@ -3,6 +3,7 @@
 // "columns" echoed only when it reads as a table (never the line of a key file), and a missing one
 // named as the profile wrote it, with the profile's field.
 import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { spawnCli, tempFiles } from '../helpers/cli.js';
@@ -80,4 +81,43 @@ test('a filled key cell the lookup file does not hold, or holds with an empty va
   expect(r.stdout).not.toContain(long);
   // an empty cell keeps its own reason
   expect(rowLine(6)).toContain('Owner → ownerExternalId: is required — column Owner is empty: add a default to fields.ownerExternalId;');
+});
+
+// A profile in another folder than the one the user runs from: its lookup's file is named as the
+// user can open it from there (relative to the working folder), with the profile's field.
+/** A folder holding exports/ (the deals and their profile, whose lookup reads ../people/users.csv) and, unless left out, people/. */
+function foldersDir(users?: string): string {
+  const dir = tempFiles({});
+  mkdirSync(join(dir, 'exports'));
+  writeFileSync(join(dir, 'exports/deals.csv'), DEALS);
+  writeFileSync(join(dir, 'exports/deals.profile.json'), profile('../people/users.csv'));
+  if (users !== undefined) {
+    mkdirSync(join(dir, 'people'));
+    writeFileSync(join(dir, 'people/users.csv'), users);
+  }
+  return dir;
+}
+
+test('a lookup file beside a profile in another folder is named relative to where the user runs, not to the profile', async () => {
+  const r = await spawnCli(['validate', 'exports/deals.csv'], { cwd: foldersDir('Id,Email\nu1,a@x.com\n') });
+  expect(r.code, r.stderr).toBe(1);
+  expect(r.stdout).toContain('exports/deals.csv:3  D-2  Owner → ownerExternalId: "u2" is not an Id in people/users.csv (fields.ownerExternalId.lookup);');
+  expect(r.stdout).not.toContain('../people/users.csv');
+
+  const m = await spawnCli(['validate', 'exports/deals.csv'], { cwd: foldersDir() });
+  expect(m.code).toBe(2);
+  expect(m.stderr).toMatch(
+    /^error: profile deals\.profile\.json: fields\.ownerExternalId\.lookup: people\/users\.csv does not exist \(the profile's "\.\.\/people\/users\.csv" is relative to the profile's folder\)/m,
+  );
+});
+
+// A row with two problems: its group's line showed the first without its column (`INVALID
+// ownerExternalId: …; Owner → agentExternalId: …`) and the second with it. Each now reads as in the
+// row's own line: column → field: reason.
+test('a grouped line names the column of each of its row’s problems, the first as the others', async () => {
+  const r = await spawnCli(['validate', 'exports/deals.csv'], { cwd: foldersDir('Id,Email\nu1,a@x.com\n') });
+  expect(r.code, r.stderr).toBe(1);
+  expect(r.stdout).toContain(
+    '1 row: INVALID Owner → ownerExternalId: "…" is not an Id in people/users.csv (fields.ownerExternalId.lookup); Owner → agentExternalId: "…" is not an Id in people/users.csv (fields.agentExternalId.lookup)\n',
+  );
 });

@@ -79,6 +79,24 @@ async function idempotentServer(): Promise<IdempotentServer> {
   return state;
 }
 
+/** A resumable push of the two files to `url`, its report as JSON, in batches of 10; `extra` options added. */
+function pushArgs(url: string, concurrency: number | string, ...extra: string[]): string[] {
+  return [
+    '--incremental',
+    '--concurrency',
+    String(concurrency),
+    '--batch-size',
+    '10',
+    '--base-url',
+    url,
+    '--format',
+    'json',
+    ...extra,
+    'sales-profiles.csv',
+    'deals.csv',
+  ];
+}
+
 function spawnPush(args: string[], cwd: string) {
   const { child, result } = startCli(['push', ...args], { cwd, env: { BATCH_SYNC_API_KEY: KEY } });
   return { child, done: result };
@@ -100,19 +118,7 @@ test.each([1, 3])(
     const dir = tempFiles({ 'sales-profiles.csv': SALES_PROFILES_CSV, 'deals.csv': dealsCsv(200) });
     const server = await idempotentServer();
     servers.push(server);
-    const args = [
-      '--incremental',
-      '--concurrency',
-      String(concurrency),
-      '--batch-size',
-      '10',
-      '--base-url',
-      server.url,
-      '--format',
-      'json',
-      'sales-profiles.csv',
-      'deals.csv',
-    ];
+    const args = pushArgs(server.url, concurrency);
 
     server.holdDeal = 5;
     const first = spawnPush(args, dir);
@@ -171,21 +177,7 @@ test("the resent batch answers for its rows: a rejection there is that row's one
   servers.push(server);
   // D-13 is rejected by the answer the killed run never read
   server.reject = new Map([['D-13', 'amount.currency "USX" is not an ISO-4217 currency code']]);
-  const args = [
-    '--incremental',
-    '--concurrency',
-    '1',
-    '--batch-size',
-    '10',
-    '--base-url',
-    server.url,
-    '--format',
-    'json',
-    '--errors',
-    'failed',
-    'sales-profiles.csv',
-    'deals.csv',
-  ];
+  const args = pushArgs(server.url, 1, '--errors', 'failed');
   server.holdDeal = 1;
   const first = spawnPush(args, dir);
   server.onHold = () => first.child.kill('SIGKILL');
@@ -251,20 +243,7 @@ test('a resent batch whose answer names no item is isolated like any other batch
   servers.push(server);
   server.documented = true;
   server.reject = new Map([['D-13', 'Invalid currency code (ISO-4217)']]);
-  const args = [
-    '--incremental',
-    '--isolate-unattributed',
-    '--concurrency',
-    '1',
-    '--batch-size',
-    '10',
-    '--base-url',
-    server.url,
-    '--format',
-    'json',
-    'sales-profiles.csv',
-    'deals.csv',
-  ];
+  const args = pushArgs(server.url, 1, '--isolate-unattributed');
   server.holdDeal = 1;
   const first = spawnPush(args, dir);
   server.onHold = () => first.child.kill('SIGKILL');
@@ -311,19 +290,7 @@ test.skipIf(TRIALS === 0)(
       const server = await idempotentServer();
       servers.push(server);
       const concurrency = String(1 + Math.floor(random() * 4));
-      const args = [
-        '--incremental',
-        '--concurrency',
-        concurrency,
-        '--batch-size',
-        '10',
-        '--base-url',
-        server.url,
-        '--format',
-        'json',
-        'sales-profiles.csv',
-        'deals.csv',
-      ];
+      const args = pushArgs(server.url, concurrency);
       const at = Math.floor(random() * 32); // 0: on a timer, before or while the first requests go
       const after = random() < 0.5 ? -1 : Math.floor(random() * 20); // -1: before the answer is written
       const killed = spawnPush(args, dir);

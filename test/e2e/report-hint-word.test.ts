@@ -31,7 +31,7 @@ test('the grouped line keeps the hint word; the rows under it keep their values'
   });
   const r = await runCli(['validate', `${dir}/deals.csv`]);
   expect(r.code, r.stdout + r.stderr).toBe(1);
-  expect(r.stdout).toContain('2 rows: INVALID isWon: "…" is not a yes/no value (true/false, yes/no, sí/no, sim/não, 1/0); add a "map"\n');
+  expect(r.stdout).toContain('2 rows: INVALID won → isWon: "…" is not a yes/no value (true/false, yes/no, sí/no, sim/não, 1/0); add a "map"\n');
   expect(r.stdout).toContain('deals.csv:2  D1  won → isWon: "2024-01-02" is not a yes/no value (true/false, yes/no, sí/no, sim/não, 1/0); add a "map"');
-  expect(r.stdout).toMatch(/^2 rows: INVALID closeDate: "…" could be DD\/MM\/YYYY or MM\/DD\/YYYY; set "format" in the profile$/m);
+  expect(r.stdout).toMatch(/^2 rows: INVALID closed → closeDate: "…" could be DD\/MM\/YYYY or MM\/DD\/YYYY; set "format" in the profile$/m);
 });

@@ -29,7 +29,7 @@ const LOOKUP = { file: 'User.csv', key: 'Id', value: 'Email' };
 
 async function mapperFor(dir: string, profileJson: Record<string, unknown>) {
   const profile = { ...parseProfile(profileJson, 'opportunity.profile.json'), dir };
-  const lookups = await loadLookups(profile);
+  const lookups = await loadLookups(profile, {}, {}, true, dir);
   return createMapper({ resource: 'deal', header: OPP_HEADER, profile, file: 'Opportunity.csv', lookups });
 }
 const opp = (owner: string, line = 2) =>
@@ -108,11 +108,11 @@ describe('lookup', () => {
   test('bounded: past the cap, one line saying so and naming the file', async () => {
     const dir = tempFiles({ 'User.csv': ['Id,Email', ...Array.from({ length: 30 }, (_, i) => `u${i},u${i}@acme.com`)].join('\n') });
     const profile = { ...parseProfile(deal({ column: 'OwnerId', lookup: LOOKUP }), 'opportunity.profile.json'), dir };
-    const error = await loadLookups(profile, { maxKeys: 25 }).catch((e: unknown) => e);
+    const error = await loadLookups(profile, { maxKeys: 25 }, {}, true, dir).catch((e: unknown) => e);
     expect((error as Error).message).toBe(
       'profile opportunity.profile.json: fields.ownerExternalId.lookup: User.csv holds more than 25 keys: a lookup table is held in memory, and bounded (25 keys, 128 MiB of keys and values)',
     );
-    const bytes = await loadLookups(profile, { maxBytes: 100 }).catch((e: unknown) => e);
+    const bytes = await loadLookups(profile, { maxBytes: 100 }, {}, true, dir).catch((e: unknown) => e);
     expect((bytes as Error).message).toContain('User.csv holds more than 100 bytes of keys and values');
   });
 

@@ -18,6 +18,17 @@ async function propose(path: string, resource: Resource) {
   return { ...p, fields: p.profile.fields as Record<string, Record<string, unknown>>, custom };
 }
 
+/** A CSV text: its header line, then `count` rows made by `row`. */
+const csvOf = (header: string, count: number, row: (i: number) => string) => [header, ...Array.from({ length: count }, (_, i) => row(i))].join('\n');
+
+/** init's proposal for a deals CSV's text, with its fields and custom fields typed for the checks. */
+function proposeDeals(csv: string) {
+  const { header, records } = rowsFromCsv(csv);
+  const p = proposeProfile({ resource: 'deal', header, rows: records.map((r) => r.row) });
+  const custom = (p.profile.customFields ?? []) as { column: string }[];
+  return { ...p, fields: p.profile.fields as Record<string, Record<string, unknown>>, custom };
+}
+
 describe('init on a Salesforce Data Loader export', () => {
   test('Opportunity.csv: date-times kept, "2024 4" text, IsWon 1/empty gets its map and default, empty columns left out', async () => {
     const p = await propose('salesforce-data-loader/Opportunity.csv', 'deal');
@@ -83,17 +94,15 @@ describe('init on Dynamics 365 views', () => {
 describe('an owner is a column of few distinct values', () => {
   // the shape of the Brazilian marketplace's closed deals (Olist): hex ids, the seller is the customer
   const hex = (n: number, salt: string) => `${salt}${n.toString(16).padStart(8, '0')}`.padEnd(32, 'a');
-  const csv =
-    'mql_id,seller_id,sdr_id,sr_id,won_date,business_segment\n' +
-    Array.from(
-      { length: 40 },
-      (_, i) => `${hex(i, 'm')},${hex(i, 's')},${hex(i % 5, 'd')},${hex(i % 3, 'r')},26-02-2018 19:${String(i).padStart(2, '0')},pet`,
-    ).join('\n');
+  const csv = csvOf(
+    'mql_id,seller_id,sdr_id,sr_id,won_date,business_segment',
+    40,
+    (i) => `${hex(i, 'm')},${hex(i, 's')},${hex(i % 5, 'd')},${hex(i % 3, 'r')},26-02-2018 19:${String(i).padStart(2, '0')},pet`,
+  );
 
   test('seller_id is distinct in every row: not the owner; sr_id is; mql_id the id; won_date the close date and isWon', () => {
-    const { header, records } = rowsFromCsv(csv);
-    const p = proposeProfile({ resource: 'deal', header, rows: records.map((r) => r.row) });
-    const f = p.profile.fields as Record<string, Record<string, unknown>>;
+    const p = proposeDeals(csv);
+    const f = p.fields;
     expect(f.externalId).toEqual({ column: 'mql_id' });
     expect(f.ownerExternalId).toEqual({ column: 'sr_id' });
     expect(p.notes).toContain('ownerExternalId: "seller_id" is distinct in every sampled row (40 of 40): not an owner; "sr_id" is (3 distinct values)');
@@ -114,24 +123,21 @@ describe('init on the Maven CRM sample (crm-sales-opportunities)', () => {
 
 describe('init on a Bitrix24 deal export (its field codes as headers)', () => {
   // the shape of a real Bitrix24 export (STAGE_ID, ASSIGNED_BY_ID holding names, OPPORTUNITY as 0.00)
-  const csv =
-    'ID,STAGE_ID,ASSIGNED_BY_ID,OPPORTUNITY,BEGINDATE,CLOSEDATE,CLOSED,TITLE\n' +
-    Array.from(
-      { length: 30 },
-      (_, i) =>
-        `${11200 + i},${i % 4 ? 'Сделка провалена' : 'C6:WON'},${['Ломодиги', 'Потхыфедё', 'Йезэф'][i % 3]},${i % 5 ? `${i * 1000}.00` : ''},2021-05-08T03:00:00+03:00,2021-05-13T03:00:00+03:00,Y,Сделка ${i}`,
-    ).join('\n');
+  const csv = csvOf(
+    'ID,STAGE_ID,ASSIGNED_BY_ID,OPPORTUNITY,BEGINDATE,CLOSEDATE,CLOSED,TITLE',
+    30,
+    (i) =>
+      `${11200 + i},${i % 4 ? 'Сделка провалена' : 'C6:WON'},${['Ломодиги', 'Потхыфедё', 'Йезэф'][i % 3]},${i % 5 ? `${i * 1000}.00` : ''},2021-05-08T03:00:00+03:00,2021-05-13T03:00:00+03:00,Y,Сделка ${i}`,
+  );
 
   test('ASSIGNED_BY_ID is the owner and OPPORTUNITY the amount, not custom fields', () => {
-    const { header, records } = rowsFromCsv(csv);
-    const p = proposeProfile({ resource: 'deal', header, rows: records.map((r) => r.row) });
-    const f = p.profile.fields as Record<string, Record<string, unknown>>;
+    const p = proposeDeals(csv);
+    const f = p.fields;
     expect(f.ownerExternalId).toEqual({ column: 'ASSIGNED_BY_ID' });
     expect(f['amount.value']).toMatchObject({ column: 'OPPORTUNITY' });
     expect(f.title).toEqual({ column: 'TITLE' });
     expect(f.isWon).toEqual({ column: 'STAGE_ID', map: { 'C6:WON': true }, otherwise: false });
-    const custom = (p.profile.customFields ?? []) as { column: string }[];
-    expect(custom.map((c) => c.column)).not.toContain('OPPORTUNITY');
+    expect(p.custom.map((c) => c.column)).not.toContain('OPPORTUNITY');
   });
 });
 
@@ -139,9 +145,8 @@ describe('init on HubSpot deals whose stage is a family of date columns (date_en
   const csv = readFileSync(join(import.meta.dirname, '../../fixtures/hubspot-stages/deals.csv'), 'utf8');
 
   test('the current stage is the latest of the family, isWon its won stage; without a pipeline the history waits for it', () => {
-    const { header, records } = rowsFromCsv(csv);
-    const p = proposeProfile({ resource: 'deal', header, rows: records.map((r) => r.row) });
-    const f = p.profile.fields as Record<string, Record<string, unknown>>;
+    const p = proposeDeals(csv);
+    const f = p.fields;
     expect(f['currentStage.value']).toEqual({ latestOf: 'date_entered_*' });
     expect(f['currentStage.occurredAt']).toEqual({ latestOf: 'date_entered_*', take: 'date' });
     expect(f.isWon).toEqual({ latestOf: 'date_entered_*', map: { closedwon: true }, otherwise: false });
@@ -149,15 +154,13 @@ describe('init on HubSpot deals whose stage is a family of date columns (date_en
     expect(p.fillIn.map((x) => x.path)).toEqual(['fields.currentStage.pipelineName.const']);
     expect(p.mapped).toContainEqual({ field: 'currentStage.value', source: 'the latest of "date_entered_*"' });
     expect(p.notes).toContain('timeZone: times without an offset are read as UTC; set "timeZone" (e.g. America/Sao_Paulo) if they are local times');
-    const custom = (p.profile.customFields ?? []) as { column: string }[];
-    expect(custom.filter((c) => c.column.startsWith('date_entered_'))).toEqual([]);
+    expect(p.custom.filter((c) => c.column.startsWith('date_entered_'))).toEqual([]);
   });
 
   test('with a pipeline column, the history too: one stage per column, left out where its date is empty', () => {
     const withPipeline = csv.replace(/^hs_object_id,/, 'pipeline,hs_object_id,').replace(/\n(?=\d)/g, '\nSales Pipeline,');
-    const { header, records } = rowsFromCsv(withPipeline);
-    const p = proposeProfile({ resource: 'deal', header, rows: records.map((r) => r.row) });
-    const f = p.profile.fields as Record<string, Record<string, unknown>>;
+    const p = proposeDeals(withPipeline);
+    const f = p.fields;
     expect(f['currentStage.pipelineName']).toEqual({ column: 'pipeline' });
     expect(f['stages[4].value']).toEqual({ const: 'closedlost' });
     expect(f['stages[4].pipelineName']).toEqual({ column: 'pipeline' });

@@ -57,7 +57,7 @@ describe('collector', () => {
     expect(groups.map((g) => [g.resource, g.outcome, g.label, g.count])).toEqual([
       ['account', 'rejected', 'VALIDATION_ERROR amount.currency: "…" is not an ISO-4217 currency code', 1],
       ['deal', 'rejected', 'VALIDATION_ERROR amount.currency: "…" is not an ISO-4217 currency code', 3],
-      ['deal', 'invalid', 'INVALID amount.value: "…" is not a decimal number', 1],
+      ['deal', 'invalid', 'INVALID amount → amount.value: "…" is not a decimal number', 1],
     ]);
     expect(groups[1]!.examples.map((e) => e.detail)).toEqual([
       'items[3] externalId=DEAL-9: amount.currency: "USX" is not an ISO-4217 currency code',
@@ -109,8 +109,8 @@ describe('collector', () => {
     const c = createCollector({ maxGroups: 2 });
     for (let i = 0; i < 5; i++) c.record({ ...invalid(i + 2, 'x'), detail: `reason number ${i}` });
     expect(c.groups().map((g) => [g.label, g.count])).toEqual([
-      ['INVALID amount.value: reason number 0', 1],
-      ['INVALID amount.value: reason number 1', 1],
+      ['INVALID amount → amount.value: reason number 0', 1],
+      ['INVALID amount → amount.value: reason number 1', 1],
       ['(other reasons: too many distinct messages to group)', 3],
     ]);
     expect(c.total()).toBe(5);

@@ -58,7 +58,7 @@ describe('human report', () => {
         deals.csv:900  not attributable to an item: whole batch b-7 refused (INTERNAL_ERROR: boom)
 
       deal: 2 rows invalid
-      2 rows: INVALID amount.value: "…" is not a decimal number
+      2 rows: INVALID amount → amount.value: "…" is not a decimal number
         deals.csv:22  D-22  amount → amount.value: "12,5,0" is not a decimal number
         deals.csv:40  D-40  amount → amount.value: "abc" is not a decimal number
 

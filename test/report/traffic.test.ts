@@ -25,11 +25,23 @@ function run() {
 
 describe('traffic', () => {
   test('human: one line with requests, 429s, retries, the time waited, the concurrency reached and the latency', () => {
-    const out = memoryOutput();
+    const out = { ...memoryOutput(), stdoutColumns: 200 };
     renderHuman(run(), out);
     expect(out.stdout).toContain(
       'requests: 517 (12 answered 429, 15 retries), 14.3s waited for rate limits and retries, up to 6 in flight, p95 latency 104 ms',
     );
+  });
+
+  test('human: fitted to the width (80 when stdout is no terminal), the short form first, then the least needed parts left out', () => {
+    const at = (stdoutColumns?: number) => {
+      const out = { ...memoryOutput(), stdoutColumns };
+      renderHuman(run(), out);
+      return out.stdout.find((l) => l.startsWith('requests: '));
+    };
+    expect(at(100)).toBe('requests: 517 (12 × 429, 15 retries), 14.3s waited, up to 6 in flight, p95 104 ms');
+    expect(at()).toBe('requests: 517 (12 × 429, 15 retries), 14.3s waited, up to 6 in flight');
+    expect(at(60)).toBe('requests: 517 (12 × 429, 15 retries), 14.3s waited');
+    expect(at(30)).toHaveLength(30);
   });
 
   test('json: a traffic object; null when nothing was sent', () => {

@@ -1,6 +1,7 @@
 // Text transforms: ids from names (`Anna Snelling` → `anna-snelling`), full names split in two,
 // booleans in the words spreadsheets use, case changes.
 
+import anyAscii from 'any-ascii';
 import { remembered } from './remembered.js';
 
 const MARKS = /[\u0300-\u036f]/g;
@@ -12,8 +13,21 @@ const EDGE_DASHES = /^-+|-+$/g;
 /** Without accents, lower case: `Ação` → `acao`. Used for slugs and for forgiving comparisons. */
 export const fold = remembered((text) => text.normalize('NFD').replace(MARKS, '').toLowerCase());
 
-/** A stable id from a name: accents dropped, lower case, runs of anything else → one `-`. */
-export const slug = remembered((text) => fold(text).replace(NOT_ALNUM, '-').replace(EDGE_DASHES, ''));
+/** Runs of letters, marks and digits outside ASCII: what `slug` transliterates (symbols and emoji it drops). */
+const OTHER_SCRIPT = /(?:(?![\u0000-\u007f])[\p{L}\p{M}\p{N}])+/gu;
+
+/**
+ * A stable id from a name: accents dropped (`José` → `jose`, as always), then letters of other
+ * scripts transliterated to ASCII by any-ascii, character by character and the same on every run
+ * (`Иван` → `ivan`, `Γιώργος` → `giorgos`, `张三` → `zhangsan`; its version is pinned, since a new
+ * table would change ids), lower case, runs of anything else → one `-`.
+ */
+export const slug = remembered((text) =>
+  fold(text)
+    .replace(OTHER_SCRIPT, (run) => anyAscii(run).toLowerCase())
+    .replace(NOT_ALNUM, '-')
+    .replace(EDGE_DASHES, ''),
+);
 
 const SPACES = /\s+/;
 

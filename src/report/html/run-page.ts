@@ -8,7 +8,7 @@ import type { TimelineSample } from '../timeline.js';
 import { BAR_OUTCOMES, exitMeaning, MAX_ROWS, outcomeBars, pageData, type ReportJson, type RunPageInput } from './run-data.js';
 import { RUN_SCRIPT } from './run-script.js';
 import { PAGE_STYLE } from './page-style.js';
-import { chart, CHART_STYLE } from './svg-chart.js';
+import { chart, CHART_STYLE, type ChartSpec } from './svg-chart.js';
 
 const n = (v: number) => v.toLocaleString('en-US');
 const e = escapeHtml;
@@ -77,6 +77,11 @@ function rates(samples: readonly TimelineSample[], pick: (s: TimelineSample) => 
   });
 }
 
+/** What stood at each sample after the first (in flight, the limit, the latency): x as the rates' x. */
+function standing(samples: readonly TimelineSample[], pick: (s: TimelineSample) => number | null): (number | null)[] {
+  return samples.slice(1).map(pick);
+}
+
 function timeline(input: RunPageInput): string {
   const t = input.report.traffic;
   const traffic = t
@@ -86,53 +91,30 @@ function timeline(input: RunPageInput): string {
   if (samples.length < 2)
     return `<section aria-labelledby="timeline-h"><h2 id="timeline-h">Timeline</h2>${traffic}<p>No timeline: it is recorded only by the run that writes the page (push or validate --html).</p></section>`;
   const x = samples.slice(1).map((s) => s.t);
-  const common = { x, xLabel: 'seconds since the start', xTick: (v: number) => `${Math.round(v)} s` };
+  const draw = (id: string, title: string, yLabel: string, series: ChartSpec['series']) =>
+    chart({ x, xLabel: 'seconds since the start', xTick: (v: number) => `${Math.round(v)} s`, id, title, yLabel, series });
   const charts = [
-    chart({
-      ...common,
-      id: 'chart-rows',
-      title: 'Rows read and items accepted per second',
-      yLabel: 'rows per second',
-      series: [
-        { name: 'rows read per second', values: rates(samples, (s) => s.rowsRead) },
-        { name: 'items accepted per second', values: rates(samples, (s) => s.itemsAcked) },
-      ],
-    }),
+    draw('chart-rows', 'Rows read and items accepted per second', 'rows per second', [
+      { name: 'rows read per second', values: rates(samples, (s) => s.rowsRead) },
+      { name: 'items accepted per second', values: rates(samples, (s) => s.itemsAcked) },
+    ]),
   ];
   if (input.report.mode === 'push')
     charts.push(
-      chart({
-        ...common,
-        id: 'chart-flight',
-        title: 'Requests in flight, the limit, and the paced rate',
-        yLabel: 'requests',
-        series: [
-          { name: 'in flight', values: samples.slice(1).map((s) => s.inFlight) },
-          { name: 'limit (slow start, then learnt)', values: samples.slice(1).map((s) => s.concurrency) },
-          { name: 'paced rate (requests per second)', values: samples.slice(1).map((s) => s.rate) },
-        ],
-      }),
-      chart({
-        ...common,
-        id: 'chart-waits',
-        title: '429 answers, retries and waits per second',
-        yLabel: 'per second',
-        series: [
-          { name: '429 answers per second', values: rates(samples, (s) => s.throttled), bars: true },
-          { name: 'retries per second', values: rates(samples, (s) => s.retries) },
-          { name: 'seconds waited per second (summed over requests)', values: rates(samples, (s) => s.waitMs, 1000) },
-        ],
-      }),
-      chart({
-        ...common,
-        id: 'chart-latency',
-        title: 'Latency of successful answers so far',
-        yLabel: 'milliseconds',
-        series: [
-          { name: 'p50', values: samples.slice(1).map((s) => s.p50) },
-          { name: 'p95', values: samples.slice(1).map((s) => s.p95) },
-        ],
-      }),
+      draw('chart-flight', 'Requests in flight, the limit, and the paced rate', 'requests', [
+        { name: 'in flight', values: standing(samples, (s) => s.inFlight) },
+        { name: 'limit (slow start, then learnt)', values: standing(samples, (s) => s.concurrency) },
+        { name: 'paced rate (requests per second)', values: standing(samples, (s) => s.rate) },
+      ]),
+      draw('chart-waits', '429 answers, retries and waits per second', 'per second', [
+        { name: '429 answers per second', values: rates(samples, (s) => s.throttled), bars: true },
+        { name: 'retries per second', values: rates(samples, (s) => s.retries) },
+        { name: 'seconds waited per second (summed over requests)', values: rates(samples, (s) => s.waitMs, 1000) },
+      ]),
+      draw('chart-latency', `Latency of successful answers${samples.at(-1)!.latencyPerSample ? ', each second’s own' : ' so far'}`, 'milliseconds', [
+        { name: 'p50', values: standing(samples, (s) => s.p50) },
+        { name: 'p95', values: standing(samples, (s) => s.p95) },
+      ]),
     );
   return `<section aria-labelledby="timeline-h"><h2 id="timeline-h">Timeline</h2>${traffic}${charts.join('\n')}</section>`;
 }
