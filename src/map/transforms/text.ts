@@ -13,8 +13,12 @@ const EDGE_DASHES = /^-+|-+$/g;
 /** Without accents, lower case: `Ação` → `acao`. Used for slugs and for forgiving comparisons. */
 export const fold = remembered((text) => text.normalize('NFD').replace(MARKS, '').toLowerCase());
 
-/** Runs of letters, marks and digits outside ASCII: what `slug` transliterates (symbols and emoji it drops). */
-const OTHER_SCRIPT = /(?:(?![\u0000-\u007f])[\p{L}\p{M}\p{N}])+/gu;
+/**
+ * Runs of letters, marks and digits of scripts other than Latin: what `slug` transliterates. Symbols
+ * and emoji it drops, and Latin letters with no accent to drop (`ß`, `ø`, `ł`) too, as it always
+ * did: a slug is an id already sent, and a new one would be a new record on the server.
+ */
+const OTHER_SCRIPT = /(?:(?![\u0000-\u007f])(?!\p{Script=Latin})[\p{L}\p{M}\p{N}])+/gu;
 
 /**
  * A stable id from a name: accents dropped (`José` → `jose`, as always), then letters of other
