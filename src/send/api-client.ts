@@ -17,7 +17,15 @@ import { DEFAULT_CONCURRENCY, DEFAULT_MAX_CONCURRENCY, resolvePolicy, resolveTim
 import { sendWithRetries, type ClientState } from './send-loop.js';
 import type { ApiClientOptions, SendEvent, SendRequest, SendResult, Traffic } from './types.js';
 
-type TrafficView = Traffic & { concurrency: number; inFlight: number; rate?: number; wait?: FlowWait; latencyP95Ms?: number; readonly latencyP50Ms?: number };
+type TrafficView = Traffic & {
+  concurrency: number;
+  inFlight: number;
+  rate?: number;
+  wait?: FlowWait;
+  latencyP95Ms?: number;
+  readonly latencyP50Ms?: number;
+  readonly latencyCounts?: ArrayLike<number>;
+};
 
 export interface ApiClient {
   send(req: SendRequest): Promise<SendResult>;
@@ -65,6 +73,10 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       // only the HTML report's timeline reads it (once a second): not worked out otherwise
       get latencyP50Ms() {
         return flow.control.latencyAt(0.5);
+      },
+      // the timeline's per-second percentiles: the counts as they stand (it copies them)
+      get latencyCounts() {
+        return flow.control.latencyCounts;
       },
     }),
     async close() {

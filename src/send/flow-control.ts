@@ -106,6 +106,11 @@ export class FlowControl {
     return this.closing.signal;
   }
 
+  /** Successful answers so far by latency, 1 ms a bucket (the last holds the rest): read-only, for the HTML report's timeline. */
+  get latencyCounts(): ArrayLike<number> {
+    return this.latencies;
+  }
+
   /** The 95th percentile of successful answers' latency (ms), once there is one. */
   latencyP95(): number | undefined {
     return this.latencyAt(0.95);
