@@ -75,8 +75,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         return flow.control.latencyAt(0.5);
       },
       // the timeline's per-second percentiles: the counts as they stand (it copies them)
-      get latencyCounts() {
-        return flow.control.latencyCounts;
+      get latencyCounts(): ArrayLike<number> {
+        return flow.control.latencies;
       },
     }),
     async close() {

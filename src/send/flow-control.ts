@@ -72,8 +72,8 @@ export class FlowControl {
   private recovery = new AbortController();
   private troubled = false;
   readonly traffic: Traffic = { requests: 0, throttled: 0, retries: 0, waitMs: 0, peakConcurrency: 0 };
-  /** Successful answers' latencies in 1 ms buckets up to 10 s (the last holds the rest): a fixed size, whatever the run's length. */
-  private readonly latencies = new Uint32Array(10_001);
+  /** Successful answers' latencies in 1 ms buckets up to 10 s (the last holds the rest): a fixed size, whatever the run's length; read by the HTML report's timeline. */
+  readonly latencies = new Uint32Array(10_001);
   private answeredOk = 0;
 
   constructor(private readonly options: FlowOptions) {
@@ -104,11 +104,6 @@ export class FlowControl {
   /** Aborts when the flow closes (a wait beyond the cap): a retry asleep learns at once that it will not be sent. */
   get closed(): AbortSignal {
     return this.closing.signal;
-  }
-
-  /** Successful answers so far by latency, 1 ms a bucket (the last holds the rest): read-only, for the HTML report's timeline. */
-  get latencyCounts(): ArrayLike<number> {
-    return this.latencies;
   }
 
   /** The 95th percentile of successful answers' latency (ms), once there is one. */

@@ -32,13 +32,15 @@ test('the current stage is the latest date of the family; history only where a d
   ]);
 });
 
-test('init proposes the family itself: with the one placeholder filled, push --sandbox accepts every deal, won and stage as the dates say', async () => {
+test("init proposes the family itself: with its placeholders filled (the pipeline, the derived owners' e-mail), push --sandbox accepts every deal, won and stage as the dates say", async () => {
   const dir = tempFiles({ 'deals.csv': readFileSync(join(ROOT, 'fixtures/hubspot-stages/deals.csv'), 'utf8') });
   const init = await spawnCli(['init', 'deals.csv'], { cwd: dir });
   expect(init.code, init.stdout + init.stderr).toBe(0);
   expect(init.stdout).toMatch(/currentStage\.value\s+← the latest of "date_entered_\*"\n/);
   const profile = join(dir, 'deals.profile.json');
   writeFileSync(profile, readFileSync(profile, 'utf8').replace('<FILL IN: pipeline name>', 'Sales Pipeline'));
+  const owners = join(dir, 'deals.sales-profile.profile.json');
+  writeFileSync(owners, readFileSync(owners, 'utf8').replace(/<FILL IN: e-mail, e\.g\. (\{[^}]+\})@yourcompany\.com>/, '$1@example.com'));
   const push = await spawnCli(['push', '--sandbox', '--config', 'batch-sync.config.json'], { cwd: dir });
   expect(push.code, push.stdout + push.stderr).toBe(0);
   expect(push.stdout).toContain('OK: all 6 rows accepted, 2 skipped.');
