@@ -14,6 +14,7 @@ import { flattenItem } from '../map/records.js';
 import type { Mapper } from '../map/types.js';
 import type { ReaderOptions, SourceRecord } from '../read/types.js';
 import { createItemValidator, type ItemValidator } from '../validate/validate-item.js';
+import { type IdRepeats, idRepeatTracker } from './id-repeats.js';
 import { openJob } from './prepare.js';
 
 export interface CheckInput {
@@ -72,6 +73,8 @@ export interface ProfileCheck {
    * won values), over every row checked, bounded: the sample's values are not all a file holds.
    */
   mapped: Map<string, Set<string>>;
+  /** Rows whose externalId an earlier row had with other content (accounts, deals, activities read from a column). */
+  idRepeats: IdRepeats;
 }
 
 const MAX_IDS = 200_000;
@@ -103,6 +106,7 @@ export async function checkProfile(input: CheckInput): Promise<ProfileCheck> {
     lookupsFailed,
     ids: new Map(ID_FIELDS.map((f) => [f, new Set<string>()])),
     mapped: new Map(),
+    idRepeats: { rows: 0 },
   };
   const columns = columnsOf(profile.fields as Record<string, { column?: unknown }>);
   const open = openMaps(profile.fields as Record<string, { column?: unknown; map?: unknown; otherwise?: unknown }>, columns);
@@ -111,6 +115,9 @@ export async function checkProfile(input: CheckInput): Promise<ProfileCheck> {
   // the ids other files meet: the sales profiles' own, the deals' and activities' owners; never a placeholder's stand-in
   const wanted = input.resource === 'sales-profile' ? ['externalId'] : ['ownerExternalId', 'agentExternalId'];
   const skipIds = new Set<string>([...ID_FIELDS.filter((f) => !wanted.includes(f)), ...placeholders]);
+  const idSpec = (profile.fields as Record<string, { rowHash?: unknown }>).externalId;
+  const repeats = input.resource === 'sales-profile' || !idSpec || idSpec.rowHash || placeholders.has('externalId') ? undefined : idRepeatTracker();
+  if (repeats) check.idRepeats = repeats.repeats;
   let segmentStart = started;
   for await (const record of job.source.records) {
     check.read += 1;
@@ -130,7 +137,8 @@ export async function checkProfile(input: CheckInput): Promise<ProfileCheck> {
     const cells = record.kind === 'row' ? record.row : record.kind === 'item' ? flattenItem(record.item) : undefined;
     countFilled(check.filled, cells, columns);
     if (open.size && cells) collectMapped(check.mapped, cells, open);
-    tally(check, record, cells, job.mapper, validate, placeholders, columns, skipIds);
+    const item = tally(check, record, cells, job.mapper, validate, placeholders, columns, skipIds);
+    if (item) repeats?.see(item, record.line);
   }
   return check;
 }
@@ -151,7 +159,7 @@ function nextStride(check: ProfileCheck, segmentMs: number, leftMs: number, esti
   return check.stride;
 }
 
-/** One row mapped and validated, and its problems counted under their fields. */
+/** One row mapped and validated, and its problems counted under their fields; the item when it is valid. */
 function tally(
   check: ProfileCheck,
   record: SourceRecord,
@@ -161,23 +169,24 @@ function tally(
   placeholders: Set<string>,
   columns: Map<string, string>,
   skipIds: ReadonlySet<string>,
-) {
+): Record<string, unknown> | undefined {
   const mapped = mapper.map(record);
   if (mapped.kind === 'skip') {
     check.skipped += 1;
-    return;
+    return undefined;
   }
   let problems: { field?: string; reason: string }[];
+  let valid: Record<string, unknown> | undefined;
   if (mapped.kind === 'invalid') problems = mapped.problems;
   else {
     const result = validate(mapped.item);
     problems = result.ok ? [] : result.problems;
-    if (result.ok) collectIds(check, result.item, skipIds);
+    if (result.ok) collectIds(check, (valid = result.item), skipIds);
   }
   problems = problems.filter((p) => p.field === undefined || !placeholders.has(p.field));
   if (!problems.length) {
     check.valid += 1;
-    return;
+    return valid;
   }
   check.invalid += 1;
   for (const p of new Map(problems.map((x) => [x.field ?? '(row)', x])).values()) {
@@ -197,6 +206,7 @@ function tally(
     if (r) r.count += 1;
     else t.reasons.set(key, { count: 1, example: p.reason, line: record.line, empty });
   }
+  return undefined;
 }
 
 function countFilled(filled: Map<string, number>, row: Record<string, string | undefined> | undefined, columns: Map<string, string>) {

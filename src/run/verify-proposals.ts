@@ -102,7 +102,7 @@ function countsOf(check: ProfileCheck): CheckCounts {
       return [field, { invalid: t.invalid, empty: t.empty, firstEmptyLine: t.firstEmptyLine, reason: top?.example, filled: check.filled.get(field) }];
     }),
   );
-  return { checked: check.checked, fields, lookupsFailed: check.lookupsFailed, mapped: check.mapped };
+  return { checked: check.checked, fields, lookupsFailed: check.lookupsFailed, mapped: check.mapped, idRepeats: check.idRepeats };
 }
 
 /** Rows the file holds: the sample when it was all of it, else the file's size over the sample's bytes per row. */

@@ -212,8 +212,12 @@ describe('ids stay text', () => {
     'hs_object_id',
     'vid',
     'AccountId',
+    'EVENTID',
+    'TASKID',
   ])('"%s" names an id', (h) => expect(namesAnId(h)).toBe(true));
-  test.each(['Valor', 'Paid', 'Idioma', 'Valid', 'Probability', 'Número de funcionários'])('"%s" does not', (h) => expect(namesAnId(h)).toBe(false));
+  test.each(['Valor', 'Paid', 'PAID', 'VOID', 'Idioma', 'Valid', 'Probability', 'Número de funcionários'])('"%s" does not', (h) =>
+    expect(namesAnId(h)).toBe(false),
+  );
 
   test('custom fields named like an id are text, however numeric their values; others stay numbers', () => {
     const p = dealsOf(

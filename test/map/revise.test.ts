@@ -82,6 +82,32 @@ describe('reviseProposal', () => {
     expect(r.fields).toEqual({ ownerExternalId: { column: 'Proprietário' }, agentExternalId: { column: 'Proprietário' } });
     expect(r.notes).toEqual(['ownerExternalId: not looked up in people.csv: people.csv has two ID values for the Nome "Ana"; the column is sent as it is']);
   });
+
+  test('an id that repeats in over 1% of the rows checked takes the next unique column; a few repeats only say so', () => {
+    const many = reviseProposal(
+      { externalId: { column: 'Who Id Id' } },
+      { externalId: [{ column: 'EVENTID' }, { rowHash: true }] },
+      { ...counts(300, {}), idRepeats: { rows: 100, firstLine: 202, example: '5001' } },
+      kindOf,
+      [{ key: 'eventid', column: 'EVENTID', type: 'string' }],
+    );
+    expect(many.fields.externalId).toEqual({ column: 'EVENTID' });
+    expect(many.customFields).toEqual([]);
+    expect(many.notes).toEqual([
+      'externalId: "Who Id Id" repeats an earlier row\'s value in 100 of 300 rows checked (the first on line 202, "5001"); "EVENTID" is taken instead',
+    ]);
+    const few = reviseProposal(
+      { externalId: { column: 'Deal ID' } },
+      { externalId: [{ rowHash: true }] },
+      { ...counts(1000, {}), idRepeats: { rows: 3, firstLine: 17, example: 'D9' } },
+      kindOf,
+    );
+    expect(few.changed).toBe(false);
+    expect(few.fields.externalId).toEqual({ column: 'Deal ID' });
+    expect(few.notes).toEqual([
+      'externalId: "Deal ID" repeats an earlier row\'s value in 3 of 1,000 rows checked (the first on line 17, "D9"): push sends the first row of each id and refuses the others as DUPLICATE',
+    ]);
+  });
 });
 
 test('a custom field typed from the sample as a number, holding text further down, is sent as text', () => {

@@ -5,7 +5,7 @@
 import { isCurrencyCode } from '../../contract/fields.js';
 import type { Resource } from '../../contract/resources.js';
 import { guessDateFormat } from './guess.js';
-import type { ColumnFacts } from './ids.js';
+import { type ColumnFacts, uniqueIdColumns } from './ids.js';
 import type { Spec } from './rules.js';
 import { isPhoneHeader, SYNONYMS, squash, WON_STAGE } from './synonyms.js';
 import { booleanMap } from './value-maps.js';
@@ -49,6 +49,19 @@ function wonCandidates(header: readonly string[], facts: (c: string) => ColumnFa
 }
 
 /**
+ * What a record's id falls back to when its column repeats further down the file: the other columns
+ * unique in the sample (ids.ts' order), then the row's content (a sales profile's id is what the
+ * deals name their owners by, so it gets no rowHash).
+ */
+function idCandidates(resource: Resource, header: readonly string[], taken: ReadonlySet<string>, facts: (c: string) => ColumnFacts): Spec[] {
+  const columns: Spec[] = uniqueIdColumns(
+    header.filter((h) => !taken.has(h) && h.trim()),
+    facts,
+  ).map((c) => ({ column: c.column }));
+  return resource === 'sales-profile' ? columns : [...columns, { rowHash: true }];
+}
+
+/**
  * Per mapped field, what else it could be mapped from, best first; never the spec it has, nor a
  * column another field reads.
  */
@@ -63,12 +76,15 @@ export function fieldCandidates(
   for (const [field, spec] of Object.entries(fields)) {
     // a const (a rule's choice or a placeholder) was decided without a column: nothing to fall back to
     if (spec.column === undefined && field !== 'isWon') continue;
-    const list: Spec[] = namedFor(resource, field, header)
-      .filter((c) => !taken.has(c) && facts(c).values.length > 0 && couldHold(field, facts(c).values))
-      .map((column) => {
-        const date = guessDateFormat(facts(column).values);
-        return date && !('ambiguous' in date) && date.format !== 'YYYY-MM-DD' ? { column, format: date.format } : { column };
-      });
+    const list: Spec[] =
+      field === 'externalId'
+        ? idCandidates(resource, header, taken, facts)
+        : namedFor(resource, field, header)
+            .filter((c) => !taken.has(c) && facts(c).values.length > 0 && couldHold(field, facts(c).values))
+            .map((column) => {
+              const date = guessDateFormat(facts(column).values);
+              return date && !('ambiguous' in date) && date.format !== 'YYYY-MM-DD' ? { column, format: date.format } : { column };
+            });
     if (resource === 'deal' && field === 'isWon') list.push(...wonCandidates(header, facts));
     const same = JSON.stringify(spec);
     const seen = new Set<string>([same]);

@@ -26,10 +26,13 @@ export const isUniqueKey = (f: ColumnFacts) => f.values.length > 0 && f.empty ==
 const CODE = /^(?=[^\s]*\d)[\p{L}\d][\p{L}\d\-_./#]*$/u;
 export const looksLikeCodes = (values: readonly string[]) => values.length > 0 && values.every((v) => CODE.test(v) && v.length <= 40);
 
-/** `Id`, `id`, `mql_id`, `ExternalId`, `attributes.referenceId`, `External_id__c`, `ID Vendedor`. */
+/** Zoho's one upper-case word: `EVENTID`, `TASKID`, `ACCOUNTID` (not `PAID`, `VOID`). */
+const UPPER_ID = /^[A-Z][A-Z0-9_]{2,}ID$/;
+
+/** `Id`, `id`, `mql_id`, `ExternalId`, `attributes.referenceId`, `External_id__c`, `ID Vendedor`, `EVENTID`. */
 export function namedLikeId(header: string): boolean {
   const s = squash(header);
-  return s === 'id' || idLikeHeader(header) || /(^|[._\s])(id|referenceid|externalid)(__c)?$/i.test(header) || /[a-z]Id$/.test(header);
+  return s === 'id' || idLikeHeader(header) || /(^|[._\s])(id|referenceid|externalid)(__c)?$/i.test(header) || /[a-z]Id$/.test(header) || UPPER_ID.test(header);
 }
 
 /** The best id column among `candidates` (header order), with why; undefined when none is a unique key. */
@@ -37,20 +40,32 @@ export function uniqueIdColumn(
   candidates: readonly string[],
   facts: (column: string) => ColumnFacts,
 ): { column: string; why: string; example: string } | undefined {
+  return uniqueIdColumns(candidates, facts)[0];
+}
+
+/**
+ * Every column among `candidates` that can be the id, best first: the record's own id (`Id`), then
+ * columns named like an id (in header order), then columns of unique codes. The ones after the first
+ * are what init falls back to when the first repeats further down the file (propose/revise.ts).
+ */
+export function uniqueIdColumns(candidates: readonly string[], facts: (column: string) => ColumnFacts): { column: string; why: string; example: string }[] {
   // a phone number is unique too, and never an id
   const keys = candidates.filter((c) => {
     const f = facts(c);
     if (isPhoneHeader(c) || /phone|fax|tel[eé]fono|telefone/i.test(c)) return false;
     return isUniqueKey(f) && !guessDateFormat(f.values);
   });
-  // the record's own id first (`Id`), then any column named like an id, then unique codes
-  const own = keys.find((c) => squash(c) === 'id' || /^(external)?id$/i.test(c.split('.').pop() ?? ''));
-  const named = own ?? keys.find(namedLikeId);
-  if (named) return { column: named, why: 'is named like an id and its values are filled and unique', example: facts(named).values[0]! };
+  const own = keys.filter((c) => squash(c) === 'id' || /^(external)?id$/i.test(c.split('.').pop() ?? ''));
+  const named = keys.filter((c) => namedLikeId(c) && !own.includes(c));
   // plain numbers (`2822`, `1100.04`) that happen to differ in a sample are amounts, not codes
-  const codes = keys.find((c) => looksLikeCodes(facts(c).values) && !facts(c).values.every((v) => /^[1-9]\d*([.,]\d+)?$/.test(v)));
-  if (codes) return { column: codes, why: 'holds unique codes', example: facts(codes).values[0]! };
-  return undefined;
+  const codes = keys.filter(
+    (c) => !own.includes(c) && !named.includes(c) && looksLikeCodes(facts(c).values) && !facts(c).values.every((v) => /^[1-9]\d*([.,]\d+)?$/.test(v)),
+  );
+  const example = (column: string) => facts(column).values[0]!;
+  return [
+    ...[...own, ...named].map((column) => ({ column, why: 'is named like an id and its values are filled and unique', example: example(column) })),
+    ...codes.map((column) => ({ column, why: 'holds unique codes', example: example(column) })),
+  ];
 }
 
 /**
@@ -60,7 +75,7 @@ export function uniqueIdColumn(
  * `Número de …` is not one: it counts as often as it names.
  */
 export function namesAnId(header: string): boolean {
-  if (idWordHeader(header) || /(^|[._\s])(ids?|referenceid|externalid)(__c)?$/i.test(header) || /[a-z]Ids?$/.test(header)) return true;
+  if (idWordHeader(header) || /(^|[._\s])(ids?|referenceid|externalid)(__c)?$/i.test(header) || /[a-z]Ids?$/.test(header) || UPPER_ID.test(header)) return true;
   // all lower case, HubSpot's way: `associatedcompanyid`, `dealid`, `vid`
   return OBJECT_ID.test(squash(header));
 }

@@ -29,6 +29,8 @@ export interface CheckCounts {
   lookupsFailed: readonly { field: string; reason: string }[];
   /** Distinct cells of the fields read through an open value map, over the rows checked. */
   mapped?: ReadonlyMap<string, ReadonlySet<string>>;
+  /** Rows whose externalId an earlier row had with other content, the first one's line and id. */
+  idRepeats?: { rows: number; firstLine?: number; example?: string };
 }
 
 export interface Revision {
@@ -85,6 +87,19 @@ export function reviseProposal(
     for (const spec of Object.values(out)) if ((spec.lookup as { file?: string } | undefined)?.file === lookup.file) delete spec.lookup;
     notes.push(`${field}: not looked up in ${lookup.file}: ${reason}; the column is sent as it is`);
     changed = true;
+  }
+  const repeats = counts.idRepeats;
+  // an id unique in the sample that repeats further down is no id: push would refuse the repeats
+  if (repeats?.rows && out.externalId) {
+    const why = `${source(out.externalId)} repeats an earlier row's value in ${n(repeats.rows)} of ${n(checked)} rows checked (the first on line ${repeats.firstLine}, "${repeats.example}")`;
+    const next = repeats.rows * 100 > checked ? left.externalId?.shift() : undefined;
+    if (next) {
+      out.externalId = next;
+      const twice = customs.findIndex((x) => x.column === next.column);
+      if (twice >= 0) customs.splice(twice, 1);
+      notes.push(`externalId: ${why}; ${next.rowHash ? "rowHash (the row's content)" : howMapped(next)} is taken instead`);
+      changed = true;
+    } else notes.push(`externalId: ${why}: push sends the first row of each id and refuses the others as DUPLICATE`);
   }
   const won = wonStagesFound(out.isWon, counts.mapped?.get('isWon'));
   if (won) {
