@@ -44,7 +44,7 @@ describe('invocation: how the user ran batch-sync', () => {
     ['a sibling folder', '/home/u/exports', '/home/u/batch-sync/bin/batch-sync.js', '../batch-sync/bin/batch-sync.js'],
     ['two folders up', '/home/u/exports/2026', '/home/u/batch-sync/bin/batch-sync.js', '../../batch-sync/bin/batch-sync.js'],
     ['three folders up: absolute', '/home/u/a/b/c', '/home/u/batch-sync/bin/batch-sync.js', '/home/u/batch-sync/bin/batch-sync.js'],
-    ['a project\'s node_modules/.bin from beside it', '/srv/exports', '/srv/app/node_modules/.bin/batch-sync', '../app/node_modules/.bin/batch-sync'],
+    ["a project's node_modules/.bin from beside it", '/srv/exports', '/srv/app/node_modules/.bin/batch-sync', '../app/node_modules/.bin/batch-sync'],
     ['a folder named ..x under the working folder', '/w', '/w/..x/bin/batch-sync.js', './..x/bin/batch-sync.js'],
     ['spaces, quoted', '/home/u/exports', '/home/u/My Tools/batch-sync/bin/batch-sync.js', "'../My Tools/batch-sync/bin/batch-sync.js'"],
     ['a quote in the path', '/w', "/opt/bob's/bin/batch-sync.js", "'/opt/bob'\\''s/bin/batch-sync.js'"],
