@@ -2,6 +2,7 @@
 // options commander holds (so from the option tables): a new flag completes without a change here.
 import { Argument, type Command } from 'commander';
 import { UsageError } from '../errors.js';
+import { singleQuoted } from '../util/shell-word.js';
 import type { Output } from '../report/output.js';
 import { examples } from './examples.js';
 import type { SetExit } from './set-exit.js';
@@ -35,18 +36,16 @@ function commandsOf(program: Command): CommandSpec[] {
     }));
 }
 
-/** Text inside single quotes, for every shell here. */
-const quoted = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 /** A description cut to its first clause: completion menus are one line each. */
 const brief = (text: string) => text.split(/[;(]/)[0]!.trim().slice(0, 70);
 
 function bash(commands: CommandSpec[]): string {
-  const cases = commands.map((c) => `    ${c.name}) opts=${quoted(c.flags.flatMap((f) => [f.long, f.short ?? []].flat()).join(' '))} ;;`);
+  const cases = commands.map((c) => `    ${c.name}) opts=${singleQuoted(c.flags.flatMap((f) => [f.long, f.short ?? []].flat()).join(' '))} ;;`);
   return `# batch-sync completion for bash: source it, e.g. from ~/.bashrc
 _batch_sync() {
   local cur="\${COMP_WORDS[COMP_CWORD]}" opts=""
   if [ "$COMP_CWORD" -eq 1 ]; then
-    COMPREPLY=( $(compgen -W ${quoted(commands.map((c) => c.name).join(' '))} -- "$cur") )
+    COMPREPLY=( $(compgen -W ${singleQuoted(commands.map((c) => c.name).join(' '))} -- "$cur") )
     return
   fi
   case "\${COMP_WORDS[1]}" in
@@ -65,11 +64,11 @@ complete -o default -F _batch_sync batch-sync
 /** zsh's `_arguments` spec for a flag: `'(-p --profile)'{-p,--profile}'[mapping profile]'`. */
 function zshFlag(f: Flag): string {
   const about = `[${brief(f.description).replace(/[[\]:\\]/g, '\\$&')}]`;
-  return f.short ? `'(${f.short} ${f.long})'{${f.short},${f.long}}${quoted(about)}` : quoted(`${f.long}${about}`);
+  return f.short ? `'(${f.short} ${f.long})'{${f.short},${f.long}}${singleQuoted(about)}` : singleQuoted(`${f.long}${about}`);
 }
 
 function zsh(commands: CommandSpec[]): string {
-  const list = commands.map((c) => `    ${quoted(`${c.name}:${brief(c.description).replace(/:/g, '\\:')}`)}`);
+  const list = commands.map((c) => `    ${singleQuoted(`${c.name}:${brief(c.description).replace(/:/g, '\\:')}`)}`);
   const cases = commands.map((c) => `    ${c.name}) _arguments ${c.flags.map(zshFlag).join(' ')} '*:file:_files' ;;`);
   return `#compdef batch-sync
 # batch-sync completion for zsh: put it in a folder of $fpath as _batch-sync, or source it
@@ -94,11 +93,11 @@ compdef _batch_sync batch-sync
 
 function fish(commands: CommandSpec[]): string {
   const lines = ['# batch-sync completion for fish: save it as ~/.config/fish/completions/batch-sync.fish', 'complete -c batch-sync -f'];
-  for (const c of commands) lines.push(`complete -c batch-sync -n __fish_use_subcommand -a ${c.name} -d ${quoted(brief(c.description))}`);
+  for (const c of commands) lines.push(`complete -c batch-sync -n __fish_use_subcommand -a ${c.name} -d ${singleQuoted(brief(c.description))}`);
   for (const c of commands) {
     for (const f of c.flags) {
       const short = f.short ? ` -s ${f.short.slice(1)}` : '';
-      lines.push(`complete -c batch-sync -n '__fish_seen_subcommand_from ${c.name}' -l ${f.long.slice(2)}${short} -d ${quoted(brief(f.description))}`);
+      lines.push(`complete -c batch-sync -n '__fish_seen_subcommand_from ${c.name}' -l ${f.long.slice(2)}${short} -d ${singleQuoted(brief(f.description))}`);
     }
     lines.push(`complete -c batch-sync -n '__fish_seen_subcommand_from ${c.name}' -F`);
   }

@@ -1,6 +1,8 @@
 // The environment that shapes what the terminal gets, read here so report/ and commands/ are
 // handed plain values (only config/ and bin/ read process.env).
-import { isAbsolute, relative, sep } from 'node:path';
+import { accessSync, constants } from 'node:fs';
+import { relative, resolve, sep } from 'node:path';
+import { shellWord } from '../util/shell-word.js';
 
 /**
  * No colour at all, whatever chalk would detect: `--no-color` on the command line, `FORCE_COLOR=0`,
@@ -34,8 +36,11 @@ export const DOCUMENTED_COMMAND = './bin/batch-sync.js';
  * `npx batch-sync` / `npm exec batch-sync`: npm sets npm_command=exec and npm_lifecycle_script to the
  * command it runs (a child of `npx vitest` inherits npm_command=exec too, but with its own script).
  * A `batch-sync` on PATH outside node_modules (a global install, `npm link`): the name alone. The
- * executable named by a path under the working folder (`./bin/batch-sync.js` in a clone,
- * `./node_modules/.bin/batch-sync` in a project): that path. Anything else: the documented form.
+ * executable named by a path (`./bin/batch-sync.js` in a clone, `./node_modules/.bin/batch-sync` in a
+ * project, `../batch-sync/bin/batch-sync.js` from a folder beside the clone): that path as it works
+ * from the working folder (scriptPath), quoted for the shell when it must be, after `node ` when the
+ * file is not executable (`node bin/batch-sync.js` in an unpacked archive). Anything else (a test
+ * runner calling main()): the documented form.
  */
 export function invocation(
   env: Record<string, string | undefined> = process.env,
@@ -49,9 +54,31 @@ export function invocation(
   if (env.npm_command === 'exec' && first === 'batch-sync') return 'npx batch-sync';
   const parts = script?.split(/[\\/]/) ?? [];
   if (parts.at(-1) === 'batch-sync' && !parts.includes('node_modules')) return 'batch-sync';
-  if (script && /^batch-sync(\.js)?$/.test(parts.at(-1) ?? '')) {
-    const below = relative(cwd, script);
-    if (below && !below.startsWith('..') && !isAbsolute(below)) return `./${below.split(sep).join('/')}`;
+  if (!script || !/^batch-sync(\.js)?$/.test(parts.at(-1) ?? '')) return DOCUMENTED_COMMAND;
+  const word = shellWord(scriptPath(resolve(cwd, script), cwd));
+  return runsByItself(script) ? word : `node ${word}`;
+}
+
+/**
+ * The script's path from the working folder: `./…` below it; `../…` up to two folders up, short and
+ * still true when the two folders move together; otherwise, and whenever the only folder in common is
+ * the root, the absolute path. (Paths with `..` are read by the kernel through the real folders, as
+ * process.cwd() names them.)
+ */
+function scriptPath(script: string, cwd: string): string {
+  const from = relative(cwd, script).split(sep).join('/');
+  const up = /^(?:\.\.(?:\/|$))*/.exec(from)![0].split('/').filter(Boolean).length;
+  if (up === 0) return `./${from}`;
+  const depth = cwd.split(sep).filter(Boolean).length;
+  return up <= 2 && up < depth ? from : script;
+}
+
+/** False only for a file there without an executable bit: it runs by `node <path>`, not by its path. */
+function runsByItself(script: string): boolean {
+  try {
+    accessSync(script, constants.X_OK);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== 'EACCES';
   }
-  return DOCUMENTED_COMMAND;
 }

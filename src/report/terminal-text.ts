@@ -64,5 +64,5 @@ const BARE_COMMAND = new RegExp(`(?<![\\w/.-]|npx )batch-sync (?=(?:${COMMANDS})
 
 /** `batch-sync push …` in a hint or an example, written the way the user runs batch-sync (`npx batch-sync push …`). */
 export function asInvoked(text: string, command: string): string {
-  return command === 'batch-sync' ? text : text.replace(BARE_COMMAND, `${command} `);
+  return command === 'batch-sync' ? text : text.replace(BARE_COMMAND, () => `${command} `);
 }

@@ -1,11 +1,13 @@
 // Hints and --help examples are pasted as they are printed: they name batch-sync the way the user ran
 // it. Through npx (or `npm exec`) they say `npx batch-sync …`, from a command on PATH (a global
 // install, `npm link`) `batch-sync …`, run by a path under the working folder that path
-// (`./bin/batch-sync.js` in a clone), and otherwise the README's form, `./bin/batch-sync.js …`.
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, symlinkSync } from 'node:fs';
+// (`./bin/batch-sync.js` in a clone), run by a path elsewhere that path as it works from the working
+// folder (`../batch-sync/bin/batch-sync.js`, or absolute), quoted for the shell when it needs it, and
+// when nothing says how (a test runner calling main()), the README's form, `./bin/batch-sync.js …`.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { DOCUMENTED_COMMAND, invocation } from '../../src/config/environment.js';
 import { asInvoked } from '../../src/report/terminal-text.js';
@@ -31,9 +33,35 @@ describe('invocation: how the user ran batch-sync', () => {
       '/w/node_modules/.bin/batch-sync',
       './node_modules/.bin/batch-sync',
     ],
-    ['a path outside the working folder', {}, '/elsewhere/bin/batch-sync.js', DOCUMENTED_COMMAND],
+    // only the root in common: the absolute path says more than ../elsewhere/…
+    ['a path outside the working folder', {}, '/elsewhere/bin/batch-sync.js', '/elsewhere/bin/batch-sync.js'],
+    ['a script of another name (a test runner calling main())', {}, '/w/node_modules/vitest/vitest.mjs', DOCUMENTED_COMMAND],
   ])('%s', (_, env, script, expected) => {
     expect(invocation(env, script, '/w')).toBe(expected);
+  });
+
+  test.each([
+    ['a sibling folder', '/home/u/exports', '/home/u/batch-sync/bin/batch-sync.js', '../batch-sync/bin/batch-sync.js'],
+    ['two folders up', '/home/u/exports/2026', '/home/u/batch-sync/bin/batch-sync.js', '../../batch-sync/bin/batch-sync.js'],
+    ['three folders up: absolute', '/home/u/a/b/c', '/home/u/batch-sync/bin/batch-sync.js', '/home/u/batch-sync/bin/batch-sync.js'],
+    ["a project's node_modules/.bin from beside it", '/srv/exports', '/srv/app/node_modules/.bin/batch-sync', '../app/node_modules/.bin/batch-sync'],
+    ['a folder named ..x under the working folder', '/w', '/w/..x/bin/batch-sync.js', './..x/bin/batch-sync.js'],
+    ['spaces, quoted', '/home/u/exports', '/home/u/My Tools/batch-sync/bin/batch-sync.js', "'../My Tools/batch-sync/bin/batch-sync.js'"],
+    ['a quote in the path', '/w', "/opt/bob's/bin/batch-sync.js", "'/opt/bob'\\''s/bin/batch-sync.js'"],
+    ['shell characters in the path', '/w', '/opt/a$b(1)/bin/batch-sync.js', "'/opt/a$b(1)/bin/batch-sync.js'"],
+    ['a tilde is not a home folder here', '/w', '/w/~x/bin/batch-sync.js', "'./~x/bin/batch-sync.js'"],
+  ])('run by its path from another folder: %s', (_, cwd, script, expected) => {
+    expect(invocation({}, script, cwd)).toBe(expected);
+  });
+
+  test('a script without the executable bit (node bin/batch-sync.js in an unpacked archive): node before its path', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'invoked-'));
+    mkdirSync(join(dir, 'bin'));
+    writeFileSync(join(dir, 'bin/batch-sync.js'), '');
+    chmodSync(join(dir, 'bin/batch-sync.js'), 0o644);
+    expect(invocation({}, join(dir, 'bin/batch-sync.js'), dir)).toBe('node ./bin/batch-sync.js');
+    chmodSync(join(dir, 'bin/batch-sync.js'), 0o755);
+    expect(invocation({}, join(dir, 'bin/batch-sync.js'), dir)).toBe('./bin/batch-sync.js');
   });
 
   test('asInvoked rewrites commands, never the report title, the summary line or a name already prefixed', () => {
@@ -44,18 +72,42 @@ describe('invocation: how the user ran batch-sync', () => {
     for (const same of ['batch-sync push: run r OK exit=0', 'npx batch-sync push x', './bin/batch-sync push x', 'Usage: batch-sync [options]']) {
       expect(asInvoked(same, 'npx batch-sync')).toBe(same);
     }
+    // a path is put in as it is: `$&` is no replacement pattern here
+    expect(asInvoked('run batch-sync push x', "'/opt/a$&b/bin/batch-sync.js'")).toBe("run '/opt/a$&b/bin/batch-sync.js' push x");
   });
 });
 
 describe('what the user sees', () => {
   const examples = (help: string) => help.slice(help.lastIndexOf('\nExamples:\n')).split('\n').slice(2).filter(Boolean);
 
-  test('push --help run as bin/batch-sync.js from the clone: examples as typed, ./bin/batch-sync.js; from elsewhere, the documented form', async () => {
+  test('push --help run as bin/batch-sync.js from the clone: examples as typed, ./bin/batch-sync.js; from elsewhere, its path from there', async () => {
     const r = await spawnCli(['push', '--help'], { cwd: join(BIN, '../..') });
     expect(r.code).toBe(0);
     for (const line of examples(r.stdout)) expect(line).toMatch(/^ {2}\.\/bin\/batch-sync\.js push /);
     const away = await spawnCli(['push', '--help'], { cwd: tmpdir() });
-    for (const line of examples(away.stdout)) expect(line).toMatch(new RegExp(`^ {2}${DOCUMENTED_COMMAND.replace(/[./]/g, '\\$&')} push `));
+    for (const line of examples(away.stdout)) {
+      expect(line.startsWith(`  ${invocation({}, BIN, tmpdir())} push `), line).toBe(true);
+      expect(existsSync(resolve(tmpdir(), line.trim().split(' ')[0]!)), line).toBe(true);
+    }
+  });
+
+  test('init run from another folder (cd exports && "../batch sync/bin/batch-sync.js" init …): the next step pasted there runs', async () => {
+    // the clone beside the exports folder, under a name a shell must have quoted
+    const home = mkdtempSync(join(tmpdir(), 'invoked-'));
+    symlinkSync(dirname(dirname(BIN)), join(home, 'batch sync'));
+    const exports = join(home, 'exports');
+    mkdirSync(exports);
+    writeFileSync(join(exports, 'deals.csv'), dealsCsv(3));
+    const script = join(home, 'batch sync/bin/batch-sync.js');
+    const env = { ...process.env, NO_COLOR: '1' };
+    const init = spawnSync(process.execPath, [script, 'init', 'deals.csv', '--resource', 'deal'], { cwd: exports, encoding: 'utf8', env });
+    expect(init.status, init.stderr).toBe(0);
+    const next = /^next(?: \(after filling in\))?: (.+ validate deals\.csv --profile \S+)$/m.exec(init.stdout)?.[1];
+    expect(next, init.stdout).toBe("'../batch sync/bin/batch-sync.js' validate deals.csv --profile deals.profile.json");
+    const pasted = spawnSync('sh', ['-c', next!], { cwd: exports, encoding: 'utf8', env });
+    expect(pasted.stderr).not.toMatch(/not found|No such file|Permission denied/);
+    expect([0, 1, 2], `${pasted.status}: ${pasted.stderr}`).toContain(pasted.status);
+    expect(`${pasted.stdout}${pasted.stderr}`).toMatch(/deals\.csv/);
   });
 
   test('through npx: examples, the top-level hint and an error suggestion say npx batch-sync', async () => {

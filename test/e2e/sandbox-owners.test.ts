@@ -4,7 +4,7 @@
 // Such deals are held back locally instead, with one line naming the missing ids, and the
 // end-of-run hint names them and never suggests a file the run already has.
 import { expect, test } from 'vitest';
-import { SALES_PROFILES_CSV, dealsCsv, spawnCli, tempFiles } from '../helpers/cli.js';
+import { SALES_PROFILES_CSV, cliFrom, dealsCsv, spawnCli, tempFiles } from '../helpers/cli.js';
 
 /** The report's text with its lines joined: the hint is wrapped to the terminal's ~100 columns. */
 const flat = (text: string) => text.replace(/\s+/g, ' ');
@@ -55,7 +55,7 @@ test('the hint never suggests a file the run already has (issue 27 item 8), even
   expect(alone.code).toBe(1);
   expect(flat(alone.stdout)).toContain('4 owner/agent ids of this run\'s deals are in none of its sales profiles ("bruno", "carla", "ana" and 1 more)');
   expect(alone.stdout).toContain(
-    'Push the sellers in the same run (they are sent first, whatever the order):\n  ./bin/batch-sync.js push --sandbox sales-profiles.csv deals.csv\n',
+    `Push the sellers in the same run (they are sent first, whatever the order):\n  ${cliFrom(dir)} push --sandbox sales-profiles.csv deals.csv\n`,
   );
 });
 

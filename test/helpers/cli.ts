@@ -5,7 +5,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { main } from '../../src/main.js';
-import { githubActions } from '../../src/config/environment.js';
+import { githubActions, invocation } from '../../src/config/environment.js';
 import { memoryOutput } from '../../src/report/output.js';
 
 export interface CliResult {
@@ -17,6 +17,9 @@ export interface CliResult {
 }
 
 export const BIN = resolve(__dirname, '../../bin/batch-sync.js');
+
+/** How the spawned CLI names itself in the commands it prints, run from `cwd` (the forms: test/e2e/invoked-as.test.ts). */
+export const cliFrom = (cwd: string) => invocation({}, BIN, cwd);
 
 /** In-process run with the given environment variables set for its duration. */
 export async function runCli(args: string[], env: Record<string, string | undefined> = {}): Promise<CliResult> {
