@@ -14,6 +14,7 @@ import { checkOwnersAcrossFiles, type CrossFileCheck } from '../map/propose/cros
 import { inSendOrder } from '../plan/order.js';
 import { profileBeside } from '../config/pair-profiles.js';
 import { invocation } from '../config/environment.js';
+import { shellWord } from '../util/shell-word.js';
 import { DEFAULT_PLAN_FILE } from '../config/sync-plan.js';
 import { readerFlags, resourceFlag } from '../config/input-flags.js';
 import { INIT_OPTIONS } from '../config/init-options.js';
@@ -74,7 +75,7 @@ async function initOne(file: string, { output, opts, reader, resource }: InitCon
   const check = checks?.get(one);
   if (check) output.out(`\n${checkedLines(check).join('\n')}`);
   if (schemaRef('profile', one.out) === undefined) output.out(`\n${NO_SCHEMA_NOTE}`);
-  output.out(`\nnext${one.proposal.fillIn.length ? ' (after filling in)' : ''}: ${invocation()} validate ${file} --profile ${one.out}`);
+  output.out(`\nnext${one.proposal.fillIn.length ? ' (after filling in)' : ''}: ${invocation()} validate ${shellWord(file)} --profile ${shellWord(one.out)}`);
 }
 
 /** Several files, each with its kind and profile path, refused before anything is read when two collide. */
@@ -162,7 +163,7 @@ async function initMany(args: readonly string[], { output, opts, reader, resourc
     for (const line of fillIn) output.out(line);
   }
   output.out(
-    `\nnext${fillIn.length ? ' (after filling in)' : ''}: ${invocation()} push --config ${planPath}   (try it on the embedded sandbox first: add --sandbox)`,
+    `\nnext${fillIn.length ? ' (after filling in)' : ''}: ${invocation()} push --config ${shellWord(planPath)}   (try it on the embedded sandbox first: add --sandbox)`,
   );
 }
 

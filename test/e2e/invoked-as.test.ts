@@ -110,6 +110,29 @@ describe('what the user sees', () => {
     expect(`${pasted.stdout}${pasted.stderr}`).toMatch(/deals\.csv/);
   });
 
+  test('a file name a shell would split ("my deals.csv", a folder "Q3 exports"): the next steps quote it, and pasted they run', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'invoked-'));
+    const exports = join(home, 'Q3 exports');
+    mkdirSync(exports);
+    writeFileSync(join(exports, 'my deals.csv'), dealsCsv(3));
+    const env = { ...process.env, NO_COLOR: '1' };
+    const one = spawnSync(process.execPath, [BIN, 'init', 'my deals.csv', '--resource', 'deal'], { cwd: exports, encoding: 'utf8', env });
+    expect(one.status, one.stderr).toBe(0);
+    const next = /^next(?: \(after filling in\))?: \S+ (validate .+)$/m.exec(one.stdout)?.[1];
+    expect(next, one.stdout).toBe("validate 'my deals.csv' --profile 'my deals.profile.json'");
+    const pasted = spawnSync('sh', ['-c', `${process.execPath} ${BIN} ${next}`], { cwd: exports, encoding: 'utf8', env });
+    expect(pasted.stderr).not.toMatch(/no such file|not found|ENOENT/i);
+    // several files: the plan's path, from the folder above
+    writeFileSync(join(exports, 'sales reps.csv'), 'Id,First Name,Last Name,Email\nU1,Ann,Lee,ann@example.com\n');
+    const many = spawnSync(process.execPath, [BIN, 'init', 'Q3 exports/sales reps.csv', 'Q3 exports/my deals.csv', '--force'], {
+      cwd: home,
+      encoding: 'utf8',
+      env,
+    });
+    expect(many.status, many.stderr).toBe(0);
+    expect(many.stdout).toMatch(/^next(?: \(after filling in\))?: \S+ push --config 'Q3 exports\/batch-sync\.config\.json' {3}\(/m);
+  });
+
   test('through npx: examples, the top-level hint and an error suggestion say npx batch-sync', async () => {
     const env = { npm_command: 'exec', npm_lifecycle_event: 'npx', npm_lifecycle_script: 'batch-sync' };
     const help = await spawnCli(['validate', '--help'], { env });
