@@ -15,7 +15,8 @@ import { guessResource } from '../map/propose/guess-resource.js';
 import type { Proposal } from '../map/propose.js';
 import { flattenItem } from '../map/records.js';
 import { sampleSource } from '../read/index.js';
-import type { ReaderOptions, SourceWarning } from '../read/types.js';
+import { BACKSLASH_ESCAPED } from '../read/csv/row-builder.js';
+import type { ReaderOptions, SourceRecord, SourceWarning } from '../read/types.js';
 
 export interface Proposed {
   file: string;
@@ -45,20 +46,32 @@ export interface Sampled {
   /** False when the sample is not the whole file. */
   complete: boolean;
   /** What the profile's `reader` keeps of how the file was read. */
-  reader: { delimiter?: string; encoding?: string; headerRow?: number; sheet?: string; root?: string };
+  reader: { delimiter?: string; encoding?: string; headerRow?: number; escape?: string; sheet?: string; root?: string };
   /** `line 4` (a sheet's `row 4`): the header row the sample was read with. */
   headerAt?: string;
   /** The reader's warnings about the file (title rows passed over, unnamed columns…). */
   warnings: SourceWarning[];
+  /** What init decided about reading the file, for its `check:` lines. */
+  notes?: string[];
 }
+
+/** A MySQL-style export (`\"` inside quotes) sampled with the default escape: its rows with such quotes unreadable. */
+const backslashEscaped = (records: readonly SourceRecord[]) => records.some((r) => r.kind === 'unreadable' && r.reason.startsWith(BACKSLASH_ESCAPED));
+const ESCAPE_NOTE = 'reader.escape: "\\\\": the sample escapes quotes with a backslash (\\"), as MySQL exports do; read so, those rows are readable';
 
 export async function sampleFor(
   target: { file: string; resource?: Resource; guessed?: string },
   size: number,
   options: ReaderOptions | undefined,
 ): Promise<Sampled> {
-  const sample = await sampleSource(target.file, size, options); // InputError (exit 2) when it cannot be read
+  let sample = await sampleSource(target.file, size, options); // InputError (exit 2) when it cannot be read
+  let notes: string[] | undefined;
+  if (sample.format === 'csv' && options?.escape === undefined && backslashEscaped(sample.records)) {
+    sample = await sampleSource(target.file, size, { ...options, escape: '\\' });
+    notes = [ESCAPE_NOTE];
+  }
   const { detected, format } = sample;
+  const escape = notes ? '\\' : options?.escape;
   if (sample.header) {
     const rows = sample.records.flatMap((r) => (r.kind === 'row' ? [r.row] : []));
     // a header that leaves no data rows would make a profile of placeholders: say where the header looks to be
@@ -73,8 +86,8 @@ export async function sampleFor(
     const reader =
       format === 'xlsx'
         ? { headerRow: detected.headerRow, sheet: detected.sheet }
-        : { delimiter: detected.delimiter, encoding: detected.encoding, headerRow: detected.headerRow };
-    return { ...target, header: [...sample.header], rows, complete: sample.complete, reader, headerAt, warnings: sample.warnings };
+        : { delimiter: detected.delimiter, encoding: detected.encoding, headerRow: detected.headerRow, escape };
+    return { ...target, header: [...sample.header], rows, complete: sample.complete, reader, headerAt, warnings: sample.warnings, notes };
   }
   const items = sample.records.flatMap((r) => (r.kind === 'item' ? [r.item] : []));
   if (items.length > 0 && RESOURCES.some((r) => items.every((item) => itemSchema(r, 'post').safeParse(item).success))) {

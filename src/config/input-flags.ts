@@ -3,13 +3,31 @@
 import { parseResource, RESOURCE_NAMES_HELP, type Resource } from '../contract/resources.js';
 import { UsageError } from '../errors.js';
 import type { ReaderOptions } from '../read/types.js';
-import { resolveOptions, type GivenFlags } from './option.js';
+import { longFlag, resolveOptions, type GivenFlags } from './option.js';
 import { READER_OPTIONS } from './options-reader.js';
 
 export function readerFlags(given: GivenFlags): ReaderOptions | undefined {
   const { fileFormat: format, ...options } = resolveOptions(READER_OPTIONS, given, {});
   const reader = Object.fromEntries(Object.entries({ format, ...options }).filter(([, v]) => v !== undefined)) as ReaderOptions;
   return Object.keys(reader).length > 0 ? reader : undefined;
+}
+
+/**
+ * Reader flags act on the files named on the command line. A plan's jobs are read as each job's
+ * `reader` and its profile's say: a flag there is refused (exit 2), never dropped silently, and
+ * never laid over every job, whose files may each need another reading (a CSV, a workbook, JSON).
+ */
+export function refuseReaderFlagsForPlan(reader: ReaderOptions | undefined, planPath: string): void {
+  if (!reader) return;
+  const given = Object.entries(reader).flatMap(([key, value]) => {
+    const row = Object.values(READER_OPTIONS).find((r) => r.plan === `reader.${key}`);
+    return row && 'flag' in row ? [{ flag: longFlag(row), json: `${JSON.stringify(key)}: ${JSON.stringify(value)}` }] : [];
+  });
+  if (!given.length) return;
+  const flags = given.map((g) => g.flag).join(', ');
+  throw new UsageError(
+    `${flags} ${given.length === 1 ? 'reads' : 'read'} the files named on the command line, not the jobs of ${planPath}: put "reader": { ${given.map((g) => g.json).join(', ')} } in its jobs[].reader or in the profile's reader`,
+  );
 }
 
 export function resourceFlag(name: string | undefined): Resource | undefined {

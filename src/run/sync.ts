@@ -14,6 +14,7 @@ import type { SandboxHeld } from '../report/sandbox-lines.js';
 import { connect, type ConnectOptions } from './connect.js';
 import { newIsolation } from '../plan/bisect.js';
 import { pairProfiles } from '../config/pair-profiles.js';
+import { refuseReaderFlagsForPlan } from '../config/input-flags.js';
 import { prepareJobs } from '../rows/prepare.js';
 import { runPipeline } from './run.js';
 import { resolveSettings } from '../config/settings.js';
@@ -49,6 +50,7 @@ function jobsFor(request: SyncRequest, plan: SyncPlan | undefined): Job[] {
       reader: request.reader,
     }));
   }
+  if (plan) refuseReaderFlagsForPlan(request.reader, shown(plan.path, cwd));
   return (plan?.jobs ?? []).map((job) => ({ ...job, file: shown(job.file, cwd) }));
 }
 
