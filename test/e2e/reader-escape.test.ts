@@ -25,7 +25,7 @@ function emitted(path: string): Map<string, { customFields?: { key: string; valu
   return new Map(items.map((i) => [i.externalId, i]));
 }
 
-describe.each(['simple', 'fast'])('the profile\'s reader.escape, --engine %s', (engine) => {
+describe.each(['simple', 'fast'])("the profile's reader.escape, --engine %s", (engine) => {
   test('reads \\" as a quote: every row valid, the note as written', async () => {
     const dir = tempFiles({ 'accounts.csv': VTIGER_CSV, 'accounts.profile.json': profile({ escape: '\\' }) });
     const r = await spawnCli(['validate', 'accounts.csv', '--engine', engine, '--emit', 'out.ndjson'], { cwd: dir });
@@ -100,6 +100,18 @@ test('init on a file with \\" writes "escape": "\\\\" into the reader it propose
   expect(r.stdout).toContain('proposed from all 3 rows of accounts.csv');
   expect(r.stdout).toMatch(/check:\n(  - .*\n)*  - reader\.escape: .*\\"/);
   expect(r.stdout).not.toContain('escaped with a backslash');
+  const written = JSON.parse(readFileSync(join(dir, 'accounts.profile.json'), 'utf8'));
+  expect(written.reader.escape).toBe('\\');
+});
+
+test('init whose check pass meets \\" past its sample sets escape too, and checks again', async () => {
+  const rows = Array.from({ length: 60 }, (_, i) => `${i + 1},"Acme ${i + 1}","${i === 49 ? 'said \\"hi\\"' : 'plain'}"`);
+  const dir = tempFiles({ 'accounts.csv': `id,name,note\n${rows.join('\n')}\n` });
+  const r = await spawnCli(['init', 'accounts.csv', '--resource', 'account', '--sample', '20'], { cwd: dir });
+  expect(r.code, r.stderr).toBe(0);
+  expect(r.stdout).toContain('proposed from the first 20 rows of accounts.csv');
+  expect(r.stdout).toMatch(/check:\n(  - .*\n)*  - reader\.escape: .*line 51/);
+  expect(r.stdout).toContain('checked against all 60 rows: 60 valid');
   const written = JSON.parse(readFileSync(join(dir, 'accounts.profile.json'), 'utf8'));
   expect(written.reader.escape).toBe('\\');
 });
