@@ -71,7 +71,7 @@ export async function sampleFor(
     notes = [ESCAPE_NOTE];
   }
   const { detected, format } = sample;
-  const escape = notes ? '\\' : options?.escape;
+  const escapeChar = notes ? '\\' : options?.escape;
   if (sample.header) {
     const rows = sample.records.flatMap((r) => (r.kind === 'row' ? [r.row] : []));
     // a header that leaves no data rows would make a profile of placeholders: say where the header looks to be
@@ -86,7 +86,7 @@ export async function sampleFor(
     const reader =
       format === 'xlsx'
         ? { headerRow: detected.headerRow, sheet: detected.sheet }
-        : { delimiter: detected.delimiter, encoding: detected.encoding, headerRow: detected.headerRow, escape };
+        : { delimiter: detected.delimiter, encoding: detected.encoding, headerRow: detected.headerRow, escape: escapeChar };
     return { ...target, header: [...sample.header], rows, complete: sample.complete, reader, headerAt, warnings: sample.warnings, notes };
   }
   const items = sample.records.flatMap((r) => (r.kind === 'item' ? [r.item] : []));

@@ -21,7 +21,7 @@ const profile = (reader: Record<string, unknown>) =>
 /** Every item of the envelopes `--emit` wrote, by externalId. */
 function emitted(path: string): Map<string, { customFields?: { key: string; value: unknown }[] }> {
   const lines = readFileSync(path, 'utf8').split('\n').filter(Boolean);
-  const items = lines.flatMap((l) => JSON.parse(l).items as { externalId: string }[]);
+  const items = lines.flatMap((l) => JSON.parse(l).items as { externalId: string; customFields?: { key: string; value: unknown }[] }[]);
   return new Map(items.map((i) => [i.externalId, i]));
 }
 
@@ -98,7 +98,7 @@ test('init on a file with \\" writes "escape": "\\\\" into the reader it propose
   const r = await spawnCli(['init', 'accounts.csv', '--resource', 'account'], { cwd: dir });
   expect(r.code, r.stderr).toBe(0);
   expect(r.stdout).toContain('proposed from all 3 rows of accounts.csv');
-  expect(r.stdout).toMatch(/check:\n(  - .*\n)*  - reader\.escape: .*\\"/);
+  expect(r.stdout).toMatch(/check:\n( {2}- .*\n)* {2}- reader\.escape: .*\\"/);
   expect(r.stdout).not.toContain('escaped with a backslash');
   const written = JSON.parse(readFileSync(join(dir, 'accounts.profile.json'), 'utf8'));
   expect(written.reader.escape).toBe('\\');
@@ -110,7 +110,7 @@ test('init whose check pass meets \\" past its sample sets escape too, and check
   const r = await spawnCli(['init', 'accounts.csv', '--resource', 'account', '--sample', '20'], { cwd: dir });
   expect(r.code, r.stderr).toBe(0);
   expect(r.stdout).toContain('proposed from the first 20 rows of accounts.csv');
-  expect(r.stdout).toMatch(/check:\n(  - .*\n)*  - reader\.escape: .*line 51/);
+  expect(r.stdout).toMatch(/check:\n( {2}- .*\n)* {2}- reader\.escape: .*line 51/);
   expect(r.stdout).toContain('checked against all 60 rows: 60 valid');
   const written = JSON.parse(readFileSync(join(dir, 'accounts.profile.json'), 'utf8'));
   expect(written.reader.escape).toBe('\\');
