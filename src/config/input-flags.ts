@@ -13,20 +13,25 @@ export function readerFlags(given: GivenFlags): ReaderOptions | undefined {
 }
 
 /**
- * Reader flags act on the files named on the command line. A plan's jobs are read as each job's
- * `reader` and its profile's say: a flag there is refused (exit 2), never dropped silently, and
- * never laid over every job, whose files may each need another reading (a CSV, a workbook, JSON).
+ * --resource, --profile and the reader flags act on the files named on the command line. A plan's
+ * jobs are read and mapped as each job and its profile say: such a flag with a plan is refused
+ * (exit 2), never dropped silently, and never laid over every job, whose files may each need
+ * another reading (a CSV, a workbook, JSON) or kind.
  */
-export function refuseReaderFlagsForPlan(reader: ReaderOptions | undefined, planPath: string): void {
+export function refuseFileFlagsForPlan(flags: { reader?: ReaderOptions; resource?: Resource; profiles?: readonly string[] }, planPath: string): void {
+  const not = `the files named on the command line, not the jobs of ${planPath}`;
+  if (flags.resource) throw new UsageError(`--resource names the kind of ${not}: set "resource" in its jobs[] or the profile`);
+  if (flags.profiles?.length) throw new UsageError(`--profile maps ${not}: set "profile" in its jobs[]`);
+  const reader = flags.reader;
   if (!reader) return;
   const given = Object.entries(reader).flatMap(([key, value]) => {
     const row = Object.values(READER_OPTIONS).find((r) => r.plan === `reader.${key}`);
     return row && 'flag' in row ? [{ flag: longFlag(row), json: `${JSON.stringify(key)}: ${JSON.stringify(value)}` }] : [];
   });
   if (!given.length) return;
-  const flags = given.map((g) => g.flag).join(', ');
+  const list = given.map((g) => g.flag).join(', ');
   throw new UsageError(
-    `${flags} ${given.length === 1 ? 'reads' : 'read'} the files named on the command line, not the jobs of ${planPath}: put "reader": { ${given.map((g) => g.json).join(', ')} } in its jobs[].reader or in the profile's reader`,
+    `${list} ${given.length === 1 ? 'reads' : 'read'} ${not}: put "reader": { ${given.map((g) => g.json).join(', ')} } in its jobs[].reader or in the profile's reader`,
   );
 }
 

@@ -84,6 +84,18 @@ describe('reader flags with a plan', () => {
     expect(r.stderr).toContain('"delimiter": ";", "headerRow": 2');
   });
 
+  test.each([
+    [['--resource', 'deal'], '--resource', '"resource"'],
+    [['--profile', 'other.profile.json'], '--profile', '"profile"'],
+  ])('%j with a plan is refused too, not dropped', async (flag, name, key) => {
+    const r = await spawnCli(['validate', '--config', 'plan.json', ...flag], { cwd: planDir() });
+    expect(r.code).toBe(2);
+    const lines = r.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(`${name} `);
+    expect(lines[0]).toContain(`${key} in its jobs[]`);
+  });
+
   test('with files named, the flag still reads them', async () => {
     const dir = planDir();
     writeFileSync(join(dir, 'batch-sync.config.json'), readFileSync(join(dir, 'plan.json')));
