@@ -70,9 +70,12 @@ export async function sampleFor(
     }
     // a data row taken as the header would make a profile of its values: the file needs a header row
     if (choice?.headerless) {
-      throw new InputError(`${target.file}:${choice.line}: the file has no header row (${choice.headerless}): add a ${choice.unit} of column names ${namesGoAt(choice)} (a profile names columns by name, not by position)`, {
-        suggestion: `if ${choice.unit} ${choice.line} is the header: batch-sync init ${target.file} --header-row ${choice.line}`,
-      });
+      throw new InputError(
+        `${target.file}:${choice.line}: the file has no header row (${choice.headerless}): add a ${choice.unit} of column names ${namesGoAt(choice)} (a profile names columns by name, not by position)`,
+        {
+          suggestion: `if ${choice.unit} ${choice.line} is the header: batch-sync init ${target.file} --header-row ${choice.line}`,
+        },
+      );
     }
     const headerAt = choice && `${choice.unit} ${choice.line}`;
     // a workbook has no delimiter or encoding to keep; the sheet it was read from instead

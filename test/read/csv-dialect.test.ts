@@ -258,7 +258,10 @@ describe('header row', () => {
       const { warnings, headerChoice } = await readAll(file(name, text), headerRow === undefined ? undefined : { headerRow });
       expect(headerChoice?.line, name).toBe(1);
       expect(headerChoice?.headerless, name).toBeUndefined();
-      expect(warnings.filter((w) => w.includes('no header row')), name).toEqual([]);
+      expect(
+        warnings.filter((w) => w.includes('no header row')),
+        name,
+      ).toEqual([]);
     }
   });
 
