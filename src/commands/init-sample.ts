@@ -14,7 +14,7 @@ import { ownersPointAt } from '../map/propose/customers.js';
 import { guessResource } from '../map/propose/guess-resource.js';
 import type { Proposal } from '../map/propose.js';
 import { flattenItem } from '../map/records.js';
-import { sampleSource } from '../read/index.js';
+import { namesGoAt, sampleSource } from '../read/index.js';
 import type { ReaderOptions, SourceWarning } from '../read/types.js';
 
 export interface Proposed {
@@ -67,6 +67,15 @@ export async function sampleFor(
       throw new InputError(`${target.file}:${choice.line}: ${choice.noRowFits}`, {
         suggestion: choice.lookalike === undefined ? undefined : `batch-sync init ${target.file} --header-row ${choice.lookalike}`,
       });
+    }
+    // a data row taken as the header would make a profile of its values: the file needs a header row
+    if (choice?.headerless) {
+      throw new InputError(
+        `${target.file}:${choice.line}: the file has no header row (${choice.headerless}): add a ${choice.unit} of column names ${namesGoAt(choice)} (a profile names columns by name, not by position)`,
+        {
+          suggestion: `if ${choice.unit} ${choice.line} is the header: batch-sync init ${target.file} --header-row ${choice.line}`,
+        },
+      );
     }
     const headerAt = choice && `${choice.unit} ${choice.line}`;
     // a workbook has no delimiter or encoding to keep; the sheet it was read from instead

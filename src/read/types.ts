@@ -111,6 +111,11 @@ export interface HeaderChoiceInfo {
   noRowFits?: string;
   /** Then, a row that looks like the header (the one detection picks), when it is another. */
   lookalike?: number;
+  /**
+   * When no row qualified and the one taken holds mostly values, not names (a file with no header
+   * row): what it holds, `line 1 holds values: "100", "179500.00000000", "2019-03-04 10:22:11"`.
+   */
+  headerless?: string;
 }
 
 export interface OpenedSource {
