@@ -62,3 +62,31 @@ test('init on a MySQL export proposes reader.null "\\N"; closeDate is mapped fro
     await sandbox.stop();
   }
 }, 60_000);
+
+test('one \\N in one column is not taken for NULL by init; --null "\\N" on the command line reads it as empty', async () => {
+  const csv = [
+    'potential_no,potentialname,amount,currency,closingdate,sales_stage',
+    'POT1,Alpha renewal,1200.50,USD,2024-03-01,Closed Won',
+    'POT2,Beta upgrade,100,USD,\\N,Prospecting',
+    'POT3,Gamma deal,300,USD,2024-03-04,Negotiation',
+    'POT4,Delta new,450,USD,2024-03-05,Prospecting',
+    '',
+  ].join('\n');
+  const dir = tempFiles({ 'deals.csv': csv });
+  const init = await spawnCli(['init', join(dir, 'deals.csv'), '--resource', 'deal']);
+  expect(init.code).toBe(0);
+  expect(init.stdout).not.toContain('reader.null');
+  expect(init.stdout).toContain('closeDate: "\\N" is not a date');
+  const path = join(dir, 'deals.profile.json');
+  const profile = JSON.parse(readFileSync(path, 'utf8'));
+  expect(profile.reader.null).toBeUndefined();
+  for (const [field, value] of Object.entries(ANSWERS)) profile.fields[field].const = value;
+  writeFileSync(path, JSON.stringify(profile, null, 2));
+
+  const asText = await spawnCli(['validate', join(dir, 'deals.csv'), '--profile', path]);
+  expect(asText.code).toBe(1);
+  expect(asText.stdout).toContain('"\\N" is not a date');
+  const asNull = await spawnCli(['validate', join(dir, 'deals.csv'), '--profile', path, '--null', '\\N']);
+  expect(asNull.code).toBe(0);
+  expect(asNull.stdout).toContain('OK: all 4 rows valid.');
+}, 60_000);
