@@ -63,7 +63,7 @@ test('init on a MySQL export proposes reader.null "\\N"; closeDate is mapped fro
   }
 }, 60_000);
 
-test('one \\N in one column is not taken for NULL by init; --null "\\N" on the command line reads it as empty', async () => {
+test('one \\N in one column is not taken for NULL by init; --null "\\N" (validate, init) reads it as empty', async () => {
   const csv = [
     'potential_no,potentialname,amount,currency,closingdate,sales_stage',
     'POT1,Alpha renewal,1200.50,USD,2024-03-01,Closed Won',
@@ -89,4 +89,10 @@ test('one \\N in one column is not taken for NULL by init; --null "\\N" on the c
   const asNull = await spawnCli(['validate', join(dir, 'deals.csv'), '--profile', path, '--null', '\\N']);
   expect(asNull.code).toBe(0);
   expect(asNull.stdout).toContain('OK: all 4 rows valid.');
+
+  // init told so writes it into the profile, and its check reads the cell as empty
+  const told = await spawnCli(['init', join(dir, 'deals.csv'), '--resource', 'deal', '--null', '\\N', '--out', join(dir, 'told.profile.json')]);
+  expect(told.code).toBe(0);
+  expect(told.stdout).toContain('checked against all 4 rows: 4 valid');
+  expect(JSON.parse(readFileSync(join(dir, 'told.profile.json'), 'utf8')).reader.null).toBe('\\N');
 }, 60_000);
