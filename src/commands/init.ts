@@ -170,6 +170,7 @@ async function initMany(args: readonly string[], { output, opts, reader, resourc
 function proposeFor(sampled: Sampled & { resource: Resource }, out: string, opts: InitOptions): Proposed {
   const { file, resource, guessed, header, rows, complete, reader, headerAt, warnings } = sampled;
   const proposal = proposeProfile({ resource, method: opts.method, header, rows, reader, file: basename(file) });
+  proposal.notes.unshift(...(sampled.notes ?? []));
   return { file, out, resource, guessed, proposal, rows, complete, header, headerAt, warnings };
 }
 

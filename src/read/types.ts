@@ -26,6 +26,11 @@ export interface ReaderOptions {
    * with an error naming the line it started on: almost always an unbalanced quote.
    */
   maxRecordBytes?: number;
+  /**
+   * CSV: the file's NULL marker (MySQL's `\N`): a cell whose whole text is it, quoted or not, reads
+   * as empty. Default none: every cell is read as it stands.
+   */
+  null?: string;
   /** Workbooks: the sheet to read, by name or by number from 1. Default: the first that holds data. */
   sheet?: string;
   /**
