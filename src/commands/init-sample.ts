@@ -14,8 +14,9 @@ import { ownersPointAt } from '../map/propose/customers.js';
 import { guessResource } from '../map/propose/guess-resource.js';
 import type { Proposal } from '../map/propose.js';
 import { flattenItem } from '../map/records.js';
-import { sampleSource } from '../read/index.js';
+import { namesGoAt, sampleSource } from '../read/index.js';
 import { BACKSLASH_ESCAPED } from '../read/csv/row-builder.js';
+import { plural } from '../report/plural.js';
 import type { ReaderOptions, SourceRecord, SourceWarning } from '../read/types.js';
 
 export interface Proposed {
@@ -46,13 +47,31 @@ export interface Sampled {
   /** False when the sample is not the whole file. */
   complete: boolean;
   /** What the profile's `reader` keeps of how the file was read. */
-  reader: { delimiter?: string; encoding?: string; headerRow?: number; escape?: string; sheet?: string; root?: string };
+  reader: { delimiter?: string; encoding?: string; headerRow?: number; escape?: string; null?: string; sheet?: string; root?: string };
   /** `line 4` (a sheet's `row 4`): the header row the sample was read with. */
   headerAt?: string;
   /** The reader's warnings about the file (title rows passed over, unnamed columns…). */
   warnings: SourceWarning[];
-  /** What init decided about reading the file, for its `check:` lines. */
+  /** What init decided about reading the file (`reader.null`), for its `check:` lines. */
   notes?: string[];
+}
+
+/** MySQL's NULL in `SELECT … INTO OUTFILE` CSV: an unquoted `\N` (a text `\N` is written `\\N`). */
+const MYSQL_NULL = '\\N';
+
+/**
+ * Whether the sample shows MySQL's `\N` as a whole cell often enough to be its NULL (in 2 columns or
+ * more, or in 5% of the cells): the columns it is in, else undefined. Once or twice in one column it
+ * may be text, and nothing is changed without the data saying so.
+ */
+function mysqlNullColumns(header: readonly string[], rows: readonly Record<string, string>[]): string[] | undefined {
+  let cells = 0;
+  const columns = header.filter((h) => {
+    const n = rows.filter((r) => r[h] === MYSQL_NULL).length;
+    cells += n;
+    return n > 0;
+  });
+  return columns.length >= 2 || (cells > 0 && cells >= 0.05 * header.length * rows.length) ? columns : undefined;
 }
 
 /** A MySQL-style export (`\"` inside quotes) sampled with the default escape: its rows with such quotes unreadable. */
@@ -81,13 +100,37 @@ export async function sampleFor(
         suggestion: choice.lookalike === undefined ? undefined : `batch-sync init ${target.file} --header-row ${choice.lookalike}`,
       });
     }
+    // a data row taken as the header would make a profile of its values: the file needs a header row
+    if (choice?.headerless) {
+      throw new InputError(
+        `${target.file}:${choice.line}: the file has no header row (${choice.headerless}): add a ${choice.unit} of column names ${namesGoAt(choice)} (a profile names columns by name, not by position)`,
+        {
+          suggestion: `if ${choice.unit} ${choice.line} is the header: batch-sync init ${target.file} --header-row ${choice.line}`,
+        },
+      );
+    }
     const headerAt = choice && `${choice.unit} ${choice.line}`;
     // a workbook has no delimiter or encoding to keep; the sheet it was read from instead
-    const reader =
-      format === 'xlsx'
-        ? { headerRow: detected.headerRow, sheet: detected.sheet }
-        : { delimiter: detected.delimiter, encoding: detected.encoding, headerRow: detected.headerRow, escape: escapeChar };
-    return { ...target, header: [...sample.header], rows, complete: sample.complete, reader, headerAt, warnings: sample.warnings, notes };
+    if (format === 'xlsx') {
+      const reader = { headerRow: detected.headerRow, sheet: detected.sheet };
+      return { ...target, header: [...sample.header], rows, complete: sample.complete, reader, headerAt, warnings: sample.warnings };
+    }
+    const reader = { delimiter: detected.delimiter, encoding: detected.encoding, headerRow: detected.headerRow, escape: escapeChar, null: options?.null };
+    const nulls = options?.null === undefined ? mysqlNullColumns(sample.header, rows) : undefined;
+    if (!nulls) return { ...target, header: [...sample.header], rows, complete: sample.complete, reader, headerAt, warnings: sample.warnings, notes };
+    // read as the profile will read it: those cells empty
+    const read = rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v === MYSQL_NULL ? '' : v])));
+    const note = `reader.null: "${MYSQL_NULL}" is MySQL's NULL in ${plural(nulls.length, 'column')}: those cells are read as empty`;
+    return {
+      ...target,
+      header: [...sample.header],
+      rows: read,
+      complete: sample.complete,
+      reader: { ...reader, null: MYSQL_NULL },
+      headerAt,
+      warnings: sample.warnings,
+      notes: [...(notes ?? []), note],
+    };
   }
   const items = sample.records.flatMap((r) => (r.kind === 'item' ? [r.item] : []));
   if (items.length > 0 && RESOURCES.some((r) => items.every((item) => itemSchema(r, 'post').safeParse(item).success))) {

@@ -45,6 +45,7 @@ export const INIT_OPTIONS = {
   delimiter: READER_OPTIONS.delimiter,
   encoding: READER_OPTIONS.encoding,
   headerRow: READER_OPTIONS.headerRow,
+  null: READER_OPTIONS.null,
   sheet: READER_OPTIONS.sheet,
   escape: READER_OPTIONS.escape,
   root: READER_OPTIONS.root,

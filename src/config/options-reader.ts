@@ -30,6 +30,14 @@ export const READER_OPTIONS = inGroup('input', {
     plan: 'reader.escape',
     schema: z.string().length(1, 'takes one character').describe('escape character inside quoted CSV fields (default: the quote itself, "")'),
   },
+  null: {
+    flag: '--null <text>',
+    plan: 'reader.null',
+    schema: z
+      .string()
+      .min(1, 'must not be empty')
+      .describe("CSV: the file's NULL marker, e.g. \\N (MySQL's): a cell that is exactly it, quoted or not, reads as empty (default: none)"),
+  },
   sheet: {
     flag: '--sheet <name|number>',
     plan: 'reader.sheet',

@@ -43,6 +43,11 @@ const readerSpec = z
       .describe('CSV delimiter: one character, or \\t (default: detected among , ; tab |)'),
     encoding: z.string().min(1).optional().describe('utf-8, utf-16le, utf-16be, windows-1252, latin1 (default: detected)'),
     headerRow: z.number().int().min(1).optional().describe('line of the header row, for exports with title rows above it (default: found)'),
+    null: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("CSV: the file's NULL marker, \\N in MySQL's exports: a cell that is exactly it, quoted or not, reads as empty (default: none)"),
     sheet: z
       .union([z.string().min(1), z.number().int().min(1)])
       .transform(String)

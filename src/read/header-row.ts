@@ -50,6 +50,21 @@ export function nonEmptyCells(cells: readonly string[]): number {
 const isValue = (cell: string) => /\d/.test(cell) && !/\p{L}/u.test(cell);
 
 /**
+ * A cell no header holds, for telling a data row from a header with a few numeric names: a value
+ * other than a year (`2019` names a column of a report by year), or an e-mail address.
+ */
+const isDataCell = (cell: string) => (isValue(cell) && !/^(19|20)\d\d$/.test(cell)) || /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(cell);
+
+/** When most of a row's cells are values, not names (a data row taken as the header): the first few, quoted. */
+function headerless(record: PrefixRecord, unit: string): string | undefined {
+  const cells = record.cells.map((c) => c.trim()).filter((c) => c !== '');
+  const values = cells.filter(isDataCell);
+  if (values.length * 2 <= cells.length) return undefined;
+  const shown = values.slice(0, 3).map((v) => JSON.stringify(v.length > 40 ? `${v.slice(0, 39)}…` : v));
+  return `${unit} ${record.line} holds values: ${shown.join(', ')}`;
+}
+
+/**
  * The columns the rows use: from the first value of the leftmost quarter of the rows to the last
  * of the rightmost quarter. Optional last columns are often empty, so not every row reaches the
  * data's edge; one stray row past it does not move the edge either.
@@ -141,7 +156,20 @@ export function chooseHeaderRow(records: readonly PrefixRecord[], headerRow: num
       : found.width === undefined
         ? 'the first row of names (no rows below it to compare with)'
         : `the first row whose names cover the ${found.width} columns of the rows below it`;
-  return withFit(records, found.index, { record, unit, how: found.how, why, ...(above ? { above } : {}) });
+  const noHeader = found.how === 'fallback' ? headerless(record, unit) : undefined;
+  return withFit(records, found.index, { record, unit, how: found.how, why, ...(above ? { above } : {}), ...(noHeader ? { headerless: noHeader } : {}) });
+}
+
+/** Where a file with no header row needs a line of column names. */
+export function namesGoAt(choice: Pick<HeaderChoiceInfo, 'line' | 'unit'>): string {
+  return choice.line === 1 ? `as ${choice.unit} 1` : `above ${choice.unit} ${choice.line}`;
+}
+
+/** What to say of a file with no header row (`headerless`) that is read anyway: a warning, or the advice under an error. */
+export function noHeaderRow(choice: Pick<HeaderChoiceInfo, 'line' | 'unit' | 'headerless'>): string | undefined {
+  const { unit, line, headerless: held } = choice;
+  if (held === undefined) return undefined;
+  return `the file has no header row: ${held}; it is read as the header, so its row is not read as data: add a ${unit} of column names ${namesGoAt(choice)} (if ${unit} ${line} is the header, set --header-row ${line} or reader.headerRow: ${line})`;
 }
 
 /** The choice, with what to say when no sampled row below it fits it, and the row that looks like the header then. */
@@ -174,6 +202,8 @@ export function headerWarnings(file: string, choice: HeaderChoice): SourceWarnin
     });
   }
   if (choice.noRowFits) warnings.push({ file, line, message: choice.noRowFits });
+  const noHeader = noHeaderRow({ ...choice, line });
+  if (noHeader) warnings.push({ file, line, message: noHeader });
   return warnings;
 }
 

@@ -26,6 +26,11 @@ export interface ReaderOptions {
    * with an error naming the line it started on: almost always an unbalanced quote.
    */
   maxRecordBytes?: number;
+  /**
+   * CSV: the file's NULL marker (MySQL's `\N`): a cell whose whole text is it, quoted or not, reads
+   * as empty. Default none: every cell is read as it stands.
+   */
+  null?: string;
   /** Workbooks: the sheet to read, by name or by number from 1. Default: the first that holds data. */
   sheet?: string;
   /**
@@ -111,6 +116,11 @@ export interface HeaderChoiceInfo {
   noRowFits?: string;
   /** Then, a row that looks like the header (the one detection picks), when it is another. */
   lookalike?: number;
+  /**
+   * When no row qualified and the one taken holds mostly values, not names (a file with no header
+   * row): what it holds, `line 1 holds values: "100", "179500.00000000", "2019-03-04 10:22:11"`.
+   */
+  headerless?: string;
 }
 
 export interface OpenedSource {

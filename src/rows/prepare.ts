@@ -7,7 +7,7 @@ import { createMapper, loadProfile } from '../map/index.js';
 import { loadLookups, type LookupTables } from '../map/lookup-table.js';
 import type { Profile } from '../map/profile-schema.js';
 import type { Mapper } from '../map/types.js';
-import { openSource } from '../read/index.js';
+import { noHeaderRow, openSource } from '../read/index.js';
 import { fingerprintContext } from '../state/row-fingerprint.js';
 import type { OpenedSource, ReaderOptions, SourceRecord } from '../read/types.js';
 import { asOriginalExport, inspectInput } from './errors-csv-input.js';
@@ -174,7 +174,8 @@ function withHeaderHint<T>(source: OpenedSource, build: () => T): T {
   try {
     return build();
   } catch (error) {
-    const hint = source.headerChoice?.noRowFits;
+    const choice = source.headerChoice;
+    const hint = choice && (choice.noRowFits ?? noHeaderRow(choice));
     if (!(error instanceof BatchSyncError) || hint === undefined) throw error;
     throw new BatchSyncError(error.code, error.message, error.exitCode, { suggestion: hint, cause: error });
   }

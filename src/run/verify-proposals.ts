@@ -100,7 +100,14 @@ function revise(f: ToVerify, check: ProfileCheck, method: Method): boolean {
   const fields = p.profile.fields as Record<string, Spec>;
   const shape = targetShape(f.resource, method);
   const customs = (p.profile.customFields ?? []) as Spec[];
-  const r = reviseProposal(fields, p.candidates ?? {}, countsOf(check), (path) => shape.fields.get(path)?.kind, customs);
+  const r = reviseProposal(
+    fields,
+    p.candidates ?? {},
+    countsOf(check),
+    (path) => shape.fields.get(path)?.kind,
+    customs,
+    (path) => shape.fields.get(path)?.required ?? true,
+  );
   p.profile.fields = r.fields;
   if (customs.length) p.profile.customFields = r.customFields;
   p.customFields = p.customFields.filter((c) => !customs.length || r.customFields.some((x) => x.key === c.key));
@@ -109,7 +116,8 @@ function revise(f: ToVerify, check: ProfileCheck, method: Method): boolean {
   p.candidates = r.candidates;
   // a won rule revised from the whole file supersedes what the sample said of it
   if (r.notes.some((n) => n.startsWith('isWon:'))) p.notes = p.notes.filter((n) => !n.startsWith('isWon:'));
-  p.notes.push(...r.notes);
+  // a later round finds again what an earlier one said (a field empty in a few rows): said once
+  p.notes.push(...r.notes.filter((n) => !p.notes.includes(n)));
   p.fillIn.push(...r.fillIn);
   return r.changed;
 }

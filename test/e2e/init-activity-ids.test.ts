@@ -50,7 +50,39 @@ async function initAndPush(dir: string, files: string[]) {
   return { init, push };
 }
 
+/** vTiger's opportunities (MySQL's column names, lower case, one word): `potentialid` the deal's own id, a plain number. */
+function vtigerDeals(): string {
+  const header = 'potentialid,opportunity_name,amount,currency,closingdate,sales_stage,assigned_to,related_to';
+  const rows = Array.from({ length: ROWS }, (_, k) => {
+    const i = k + 1;
+    // closingdate: a date on a few rows only, text elsewhere (an export writing a word for no date)
+    const close = i % 50 === 0 ? '2024-03-15' : 'sin fecha';
+    // two deals past the sample without a name: a note the check's second round finds again
+    const name = i === 250 || i === 260 ? '' : `Proyecto ${i}`;
+    return `${99 + i},${name},${1000 + i}.50,USD,${close},${i % 3 ? 'Prospecting' : 'Closed Won'},100${1 + (i % 3)},${7 + (i % 40)}`;
+  });
+  return [header, ...rows].join('\n');
+}
+
 describe("init takes an activity's own id, not a column that repeats past its sample", () => {
+  test("vTiger's potentialid is the deal's id; an optional date unreadable in most rows is left out, said once", async () => {
+    const dir = tempFiles({ 'Users.csv': USERS, 'opportunities.csv': vtigerDeals() });
+    const { init, push } = await initAndPush(dir, ['Users.csv', 'opportunities.csv']);
+    const deals = profileOf(dir, 'opportunities.profile.json');
+    expect(deals.fields.externalId).toEqual({ column: 'potentialid' });
+    expect(deals.fields.closeDate).toBeUndefined();
+    expect(init.stdout).not.toContain('fields.closeDate');
+    const left = init.stdout.split('\n').filter((l) => l.includes('closeDate: "closingdate" is invalid in'));
+    expect(left).toHaveLength(1);
+    expect(left[0]).toContain('it is left out (the field is optional)');
+    // no check line said twice, however many rounds the check took
+    const lines = init.stdout.split('\n').filter((l) => l.startsWith('  - '));
+    expect(lines.filter((l, i) => lines.indexOf(l) !== i)).toEqual([]);
+    expect(lines.filter((l) => l.includes('title: "opportunity_name" is empty in 2 of 300 rows checked'))).toHaveLength(1);
+    expect(push.stdout).toContain(`FAILED: 2 of ${3 + ROWS} rows not accepted`);
+    expect(push.code).toBe(1);
+  }, 60_000);
+
   test("Zoho's EVENTID and TASKID are the ids; every event and call is accepted", async () => {
     const header = ['EVENTID', 'Event Owner Id', 'Subject', 'Start DateTime', 'ACCOUNTID', 'Who Id Id'];
     const dir = tempFiles({ 'Users.csv': USERS, 'Events.csv': events(header), 'Calls.csv': CALLS });

@@ -214,6 +214,7 @@ describe('ids stay text', () => {
     'AccountId',
     'EVENTID',
     'TASKID',
+    'potentialid',
   ])('"%s" names an id', (h) => expect(namesAnId(h)).toBe(true));
   test.each(['Valor', 'Paid', 'PAID', 'VOID', 'Idioma', 'Valid', 'Probability', 'Número de funcionários'])('"%s" does not', (h) =>
     expect(namesAnId(h)).toBe(false),

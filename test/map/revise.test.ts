@@ -42,6 +42,22 @@ describe('reviseProposal', () => {
     expect(r.fillIn).toEqual([{ path: 'fields.closeDate.const', reason: '"Cierre" is invalid in 40 of 50 rows checked where it is filled (not a date)' }]);
   });
 
+  test('an optional field with no candidate left is left out, not a placeholder that blocks every row', () => {
+    const r = reviseProposal(
+      { closeDate: { column: 'closingdate' }, title: { column: 'Name' } },
+      { closeDate: [] },
+      counts(300, { closeDate: { invalid: 290, empty: 0, filled: 300, reason: 'not a date' } }),
+      kindOf,
+      [],
+      (path) => path !== 'closeDate',
+    );
+    expect(r.fields).toEqual({ title: { column: 'Name' } });
+    expect(r.fillIn).toEqual([]);
+    expect(r.notes).toEqual([
+      'closeDate: "closingdate" is invalid in 290 of 300 rows checked where it is filled (not a date); it is left out (the field is optional): map it again with a format that reads the column to send it',
+    ]);
+  });
+
   test('a field invalid in a few rows keeps its column: the rows are counted, not the mapping changed', () => {
     const r = reviseProposal(
       { closeDate: { column: 'Cierre' } },

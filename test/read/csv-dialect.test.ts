@@ -232,6 +232,39 @@ describe('header row', () => {
     expect(headerChoice).toMatchObject({ line: 2, how: 'option', lookalike: 4, noRowFits: warnings[0] });
   });
 
+  // a MySQL `SELECT … INTO OUTFILE` export (vTiger CRM) has no header row: its first data row was
+  // taken for the header without a word, and that row was lost
+  const HEADERLESS = [
+    '100,"Proyecto X",179500.00000000,2019-03-04 10:22:11,Closed Lost,rcorrales,rcorrales@ebdpanama.com,10.000,66788214',
+    '101,"Proyecto Y",25000.00000000,2019-04-11 09:00:00,Closed Won,jperez,jperez@ebdpanama.com,90.000,66788215',
+    '102,"Proyecto Z",1200.50000000,2019-05-20 16:45:30,Prospecting,rcorrales,rcorrales@ebdpanama.com,20.000,66788216',
+  ].join('\n');
+
+  it('a file whose first line holds values and no line qualifies as the header: a warning says it has no header row', async () => {
+    const { detected, warnings, headerChoice } = await readAll(file('headerless.csv', HEADERLESS));
+    expect(detected.headerRow).toBe(1);
+    expect(headerChoice).toMatchObject({ line: 1, how: 'fallback', headerless: 'line 1 holds values: "100", "179500.00000000", "2019-03-04 10:22:11"' });
+    expect(warnings).toEqual([
+      'the file has no header row: line 1 holds values: "100", "179500.00000000", "2019-03-04 10:22:11"; it is read as the header, so its row is not read as data: add a line of column names as line 1 (if line 1 is the header, set --header-row 1 or reader.headerRow: 1)',
+    ]);
+  });
+
+  it('a header holding a few numeric-looking names (years, Q1), or one asked for, is not taken for a data row', async () => {
+    for (const [name, text, headerRow] of [
+      ['years.csv', 'Region;2019;2020;2021\nNorte;1.500,00;2.000,00;2.500,00\nSur;900,00;1.100,00;1.300,00\n', undefined],
+      ['one-year.csv', 'id,name,2019,Q1\n1,Ana,10.5,3\n2,Bia,20.5,4\n', undefined],
+      ['asked.csv', HEADERLESS, 1],
+    ] as const) {
+      const { warnings, headerChoice } = await readAll(file(name, text), headerRow === undefined ? undefined : { headerRow });
+      expect(headerChoice?.line, name).toBe(1);
+      expect(headerChoice?.headerless, name).toBeUndefined();
+      expect(
+        warnings.filter((w) => w.includes('no header row')),
+        name,
+      ).toEqual([]);
+    }
+  });
+
   it('a single-column file is not mistaken for title rows', async () => {
     const { header, records } = await readAll(file('one.csv', 'email\na@x.com\nb@x.com\n'));
     expect(header).toEqual(['email']);

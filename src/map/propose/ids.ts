@@ -29,10 +29,17 @@ export const looksLikeCodes = (values: readonly string[]) => values.length > 0 &
 /** Zoho's one upper-case word: `EVENTID`, `TASKID`, `ACCOUNTID` (not `PAID`, `VOID`). */
 const UPPER_ID = /^[A-Z][A-Z0-9_]{2,}ID$/;
 
-/** `Id`, `id`, `mql_id`, `ExternalId`, `attributes.referenceId`, `External_id__c`, `ID Vendedor`, `EVENTID`. */
+/** `Id`, `id`, `mql_id`, `ExternalId`, `attributes.referenceId`, `External_id__c`, `ID Vendedor`, `EVENTID`, vTiger's `potentialid`. */
 export function namedLikeId(header: string): boolean {
   const s = squash(header);
-  return s === 'id' || idLikeHeader(header) || /(^|[._\s])(id|referenceid|externalid)(__c)?$/i.test(header) || /[a-z]Id$/.test(header) || UPPER_ID.test(header);
+  return (
+    s === 'id' ||
+    idLikeHeader(header) ||
+    /(^|[._\s])(id|referenceid|externalid)(__c)?$/i.test(header) ||
+    /[a-z]Id$/.test(header) ||
+    UPPER_ID.test(header) ||
+    OBJECT_ID.test(s)
+  );
 }
 
 /** The best id column among `candidates` (header order), with why; undefined when none is a unique key. */
@@ -80,4 +87,6 @@ export function namesAnId(header: string): boolean {
   return OBJECT_ID.test(squash(header));
 }
 
-const OBJECT_ID = /^(vid|uuid|guid)$|(company|contact|deal|owner|account|user|person|lead|organi[sz]ation|org|opportunity|pipeline|ticket)ids?$/;
+// vTiger's and Zoho's record names too: `potentialid`, `activityid`, `eventid`, `taskid`
+const OBJECT_ID =
+  /^(vid|uuid|guid)$|(company|contact|deal|owner|account|user|person|lead|organi[sz]ation|org|opportunity|potential|pipeline|ticket|activity|event|task|call|meeting|note)ids?$/;

@@ -73,6 +73,7 @@ export function reviseProposal(
   counts: CheckCounts,
   kindOf: (path: string) => LeafKind | undefined,
   customFields: readonly Spec[] = [],
+  required: (path: string) => boolean = () => true,
 ): Revision {
   const out: Record<string, Spec> = Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, { ...v }]));
   const customs = customFields.map((c) => ({ ...c }));
@@ -132,6 +133,10 @@ export function reviseProposal(
         const twice = customs.findIndex((x) => x.column === next.column);
         if (twice >= 0) customs.splice(twice, 1);
         notes.push(`${field}: ${why}; ${howMapped(next)} is taken instead`);
+      } else if (!required(field)) {
+        // an optional field is sent without it rather than blocking every row on a placeholder
+        delete out[field];
+        notes.push(`${field}: ${why}; it is left out (the field is optional): map it again with a format that reads the column to send it`);
       } else {
         out[field] = { const: `${FILL_IN}: value or column for ${field}>` };
         fillIn.push({ path: `fields.${field}.const`, reason: why });

@@ -12,7 +12,7 @@ import { chooseHeaderRow, headerChoiceInfo, headerWarnings } from '../header-row
 import { chooseDelimiter, type DetectedLayout, lineOffset, prefixRecords, sepLine } from './detect-dialect.js';
 import { FastCsvParser } from './fast-csv-parser.js';
 import { buildHeader } from './header.js';
-import { nulRemover, rowBuilder } from './row-builder.js';
+import { emptyMarked, nulRemover, rowBuilder } from './row-builder.js';
 
 /** `fast`: the fast path in front of csv-parse; without it, csv-parse alone (the simple engine). */
 export async function openCsv(file: string, options: ReaderOptions, warnings: SourceWarning[], fast = true): Promise<OpenedSource> {
@@ -47,6 +47,7 @@ export async function openCsv(file: string, options: ReaderOptions, warnings: So
     const parser = fast ? new FastCsvParser(dialect, headerLine) : new CsvChunkParser(dialect, headerLine);
     const build = rowBuilder(file, header, quote, warnings);
     const nuls = nulRemover(file, header.names, warnings);
+    const marker = options.null;
     // set once a chunk holds a NUL (a memchr per chunk): only then are cells searched for one
     let nul = false;
     const ready: SourceRecord[] = [];
@@ -57,8 +58,10 @@ export async function openCsv(file: string, options: ReaderOptions, warnings: So
         seenHeader = true; // already read from the prefix
         return;
       }
-      // a cleaned line no longer splits into these cells: `plain` goes
-      const record = build(cells, line, textAfterQuote, nul && nuls.clean(cells, line) ? undefined : plain);
+      // a cleaned line, or one whose NULL markers were emptied, no longer splits into these cells: `plain` goes
+      let kept = nul && nuls.clean(cells, line) ? undefined : plain;
+      if (marker !== undefined && emptyMarked(cells, marker)) kept = undefined;
+      const record = build(cells, line, textAfterQuote, kept);
       if (record) ready.push(record);
     };
     try {

@@ -90,6 +90,20 @@ function isBlank(cells: string[], from = 0): boolean {
   return true;
 }
 
+/**
+ * The cells whose whole text is the file's NULL marker (`reader.null`, MySQL's `\N`) emptied in place;
+ * whether there were any. Quoted or not: the parsers do not say, and MySQL writes a text `\N` as `\\N`.
+ */
+export function emptyMarked(cells: string[], marker: string): boolean {
+  let found = false;
+  for (let i = 0; i < cells.length; i++) {
+    if (cells[i] !== marker) continue;
+    cells[i] = '';
+    found = true;
+  }
+  return found;
+}
+
 /** How many cells a file's warnings name one by one for their NULs; past it, one line counts the rest. */
 const NAMED_NUL_CELLS = 20;
 

@@ -1,0 +1,98 @@
+// A MySQL `SELECT … INTO OUTFILE` export (vTiger CRM) writes NULL as an unquoted `\N`. init sees it
+// in many cells and writes `reader.null` into the profile, so closingdate (83 of 7,966 rows really
+// filled on the real export) is mapped from its column instead of becoming a placeholder, and push
+// sends those cells as empty: no "\N" reaches the server.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test } from 'vitest';
+import { SALES_PROFILES_CSV, spawnCli, tempFiles } from '../helpers/cli.js';
+import { allRecords, KEY, sandboxCli } from '../helpers/sandbox.js';
+
+const DEALS = [
+  'potential_no,potentialname,amount,currency,closingdate,sales_stage,leadsource,cf_851,cf_853',
+  'POT1,Alpha renewal,1200.50,USD,2024-03-01,Closed Won,Web,blue,\\N',
+  'POT2,Beta upgrade,100,USD,\\N,Prospecting,\\N,\\N,12',
+  'POT3,Gamma deal,300,USD,\\N,Negotiation,Partner,\\N,\\N',
+  'POT4,Delta new,450,USD,\\N,Prospecting,\\N,red,\\N',
+  'POT5,Epsilon,90,USD,2024-05-12,Closed Lost,\\N,\\N,7',
+  'POT6,Zeta,80,USD,\\N,Prospecting,Web,\\N,\\N',
+  '',
+].join('\n');
+
+/** What a user answers to the placeholders init leaves (the export has no owner or pipeline column). */
+const ANSWERS: Record<string, string> = { ownerExternalId: 'ana', agentExternalId: 'ana', 'currentStage.pipelineName': 'Sales' };
+
+test('init on a MySQL export proposes reader.null "\\N"; closeDate is mapped from its column; push sends no "\\N"', async () => {
+  const dir = tempFiles({ 'deals.csv': DEALS, 'sales-profiles.csv': SALES_PROFILES_CSV });
+  const init = await spawnCli(['init', join(dir, 'deals.csv'), '--resource', 'deal']);
+  expect(init.stderr).toBe('');
+  expect(init.code).toBe(0);
+  expect(init.stdout).toContain('reader.null: "\\N" is MySQL\'s NULL in 4 columns: those cells are read as empty');
+  expect(init.stdout).not.toContain('"\\N" is not');
+  expect(init.stdout).toContain('checked against all 6 rows: 6 valid');
+
+  const path = join(dir, 'deals.profile.json');
+  const profile = JSON.parse(readFileSync(path, 'utf8'));
+  expect(profile.reader.null).toBe('\\N');
+  expect(profile.fields.closeDate).toEqual({ column: 'closingdate' });
+  for (const [field, value] of Object.entries(ANSWERS)) {
+    expect(profile.fields[field].const).toMatch(/^<FILL IN/);
+    profile.fields[field].const = value;
+  }
+  writeFileSync(path, JSON.stringify(profile, null, 2));
+
+  const sandbox = await sandboxCli(KEY);
+  try {
+    const env = { BATCH_SYNC_API_KEY: KEY, BATCH_SYNC_BASE_URL: sandbox.url };
+    const sellers = await spawnCli(['push', join(dir, 'sales-profiles.csv')], { env });
+    expect(sellers.code).toBe(0);
+    const push = await spawnCli(['push', join(dir, 'deals.csv'), '--profile', path], { env });
+    expect(push.stderr).not.toContain('\\N');
+    expect(push.code).toBe(0);
+    expect(push.stdout).toContain('OK: all 6 rows accepted.');
+
+    const deals = (await allRecords({ url: sandbox.url } as never, 'deal')) as Record<string, unknown>[];
+    expect(deals).toHaveLength(6);
+    // JSON writes the backslash of \N doubled
+    expect(JSON.stringify(deals)).not.toContain('\\\\N');
+    const byId = new Map(deals.map((d) => [d.externalId, d]));
+    expect(byId.get('POT1')).toMatchObject({ closeDate: '2024-03-01' });
+    expect(byId.get('POT2')).not.toHaveProperty('closeDate');
+  } finally {
+    await sandbox.stop();
+  }
+}, 60_000);
+
+test('one \\N in one column is not taken for NULL by init; --null "\\N" (validate, init) reads it as empty', async () => {
+  const csv = [
+    'potential_no,potentialname,amount,currency,closingdate,sales_stage',
+    'POT1,Alpha renewal,1200.50,USD,2024-03-01,Closed Won',
+    'POT2,Beta upgrade,100,USD,\\N,Prospecting',
+    'POT3,Gamma deal,300,USD,2024-03-04,Negotiation',
+    'POT4,Delta new,450,USD,2024-03-05,Prospecting',
+    '',
+  ].join('\n');
+  const dir = tempFiles({ 'deals.csv': csv });
+  const init = await spawnCli(['init', join(dir, 'deals.csv'), '--resource', 'deal']);
+  expect(init.code).toBe(0);
+  expect(init.stdout).not.toContain('reader.null');
+  expect(init.stdout).toContain('closeDate: "\\N" is not a date');
+  const path = join(dir, 'deals.profile.json');
+  const profile = JSON.parse(readFileSync(path, 'utf8'));
+  expect(profile.reader.null).toBeUndefined();
+  for (const [field, value] of Object.entries(ANSWERS)) profile.fields[field].const = value;
+  writeFileSync(path, JSON.stringify(profile, null, 2));
+
+  const asText = await spawnCli(['validate', join(dir, 'deals.csv'), '--profile', path]);
+  expect(asText.code).toBe(1);
+  expect(asText.stdout).toContain('"\\N" is not a date');
+  const asNull = await spawnCli(['validate', join(dir, 'deals.csv'), '--profile', path, '--null', '\\N']);
+  expect(asNull.code).toBe(0);
+  expect(asNull.stdout).toContain('OK: all 4 rows valid.');
+
+  // init told so writes it into the profile, and its check reads the cell as empty
+  const told = await spawnCli(['init', join(dir, 'deals.csv'), '--resource', 'deal', '--null', '\\N', '--out', join(dir, 'told.profile.json')]);
+  expect(told.code).toBe(0);
+  expect(told.stdout).toContain('checked against all 4 rows: 4 valid');
+  expect(JSON.parse(readFileSync(join(dir, 'told.profile.json'), 'utf8')).reader.null).toBe('\\N');
+}, 60_000);
