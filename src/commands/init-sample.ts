@@ -15,8 +15,9 @@ import { guessResource } from '../map/propose/guess-resource.js';
 import type { Proposal } from '../map/propose.js';
 import { flattenItem } from '../map/records.js';
 import { namesGoAt, sampleSource } from '../read/index.js';
+import { BACKSLASH_ESCAPED } from '../read/csv/row-builder.js';
 import { plural } from '../report/plural.js';
-import type { ReaderOptions, SourceWarning } from '../read/types.js';
+import type { ReaderOptions, SourceRecord, SourceWarning } from '../read/types.js';
 
 export interface Proposed {
   file: string;
@@ -46,7 +47,7 @@ export interface Sampled {
   /** False when the sample is not the whole file. */
   complete: boolean;
   /** What the profile's `reader` keeps of how the file was read. */
-  reader: { delimiter?: string; encoding?: string; headerRow?: number; null?: string; sheet?: string; root?: string };
+  reader: { delimiter?: string; encoding?: string; headerRow?: number; escape?: string; null?: string; sheet?: string; root?: string };
   /** `line 4` (a sheet's `row 4`): the header row the sample was read with. */
   headerAt?: string;
   /** The reader's warnings about the file (title rows passed over, unnamed columns…). */
@@ -73,13 +74,23 @@ function mysqlNullColumns(header: readonly string[], rows: readonly Record<strin
   return columns.length >= 2 || (cells > 0 && cells >= 0.05 * header.length * rows.length) ? columns : undefined;
 }
 
+/** A MySQL-style export (`\"` inside quotes) sampled with the default escape: its rows with such quotes unreadable. */
+const backslashEscaped = (records: readonly SourceRecord[]) => records.some((r) => r.kind === 'unreadable' && r.reason.startsWith(BACKSLASH_ESCAPED));
+const ESCAPE_NOTE = 'reader.escape: "\\\\": the sample escapes quotes with a backslash (\\"), as MySQL exports do; read so, those rows are readable';
+
 export async function sampleFor(
   target: { file: string; resource?: Resource; guessed?: string },
   size: number,
   options: ReaderOptions | undefined,
 ): Promise<Sampled> {
-  const sample = await sampleSource(target.file, size, options); // InputError (exit 2) when it cannot be read
+  let sample = await sampleSource(target.file, size, options); // InputError (exit 2) when it cannot be read
+  let notes: string[] | undefined;
+  if (sample.format === 'csv' && options?.escape === undefined && backslashEscaped(sample.records)) {
+    sample = await sampleSource(target.file, size, { ...options, escape: '\\' });
+    notes = [ESCAPE_NOTE];
+  }
   const { detected, format } = sample;
+  const escapeChar = notes ? '\\' : options?.escape;
   if (sample.header) {
     const rows = sample.records.flatMap((r) => (r.kind === 'row' ? [r.row] : []));
     // a header that leaves no data rows would make a profile of placeholders: say where the header looks to be
@@ -104,9 +115,9 @@ export async function sampleFor(
       const reader = { headerRow: detected.headerRow, sheet: detected.sheet };
       return { ...target, header: [...sample.header], rows, complete: sample.complete, reader, headerAt, warnings: sample.warnings };
     }
-    const reader = { delimiter: detected.delimiter, encoding: detected.encoding, headerRow: detected.headerRow, null: options?.null };
+    const reader = { delimiter: detected.delimiter, encoding: detected.encoding, headerRow: detected.headerRow, escape: escapeChar, null: options?.null };
     const nulls = options?.null === undefined ? mysqlNullColumns(sample.header, rows) : undefined;
-    if (!nulls) return { ...target, header: [...sample.header], rows, complete: sample.complete, reader, headerAt, warnings: sample.warnings };
+    if (!nulls) return { ...target, header: [...sample.header], rows, complete: sample.complete, reader, headerAt, warnings: sample.warnings, notes };
     // read as the profile will read it: those cells empty
     const read = rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v === MYSQL_NULL ? '' : v])));
     const note = `reader.null: "${MYSQL_NULL}" is MySQL's NULL in ${plural(nulls.length, 'column')}: those cells are read as empty`;
@@ -118,7 +129,7 @@ export async function sampleFor(
       reader: { ...reader, null: MYSQL_NULL },
       headerAt,
       warnings: sample.warnings,
-      notes: [note],
+      notes: [...(notes ?? []), note],
     };
   }
   const items = sample.records.flatMap((r) => (r.kind === 'item' ? [r.item] : []));

@@ -54,6 +54,21 @@ const readerSpec = z
       .optional()
       .describe('workbooks (.xlsx): the sheet, by name or by its number from 1 (default: the first that holds data)'),
     root: z.string().optional().describe('JSON: a JSON pointer to the array of items ("/records"; default: the top-level array)'),
+    // the keys of the plan's jobs[].reader (config/options-reader.ts), meaning the same
+    format: oneOf(['csv', 'json', 'ndjson', 'xlsx'] as const)
+      .optional()
+      .describe("the file's format (default: from its extension)"),
+    escape: z
+      .string()
+      .length(1, 'one character')
+      .optional()
+      .describe('CSV: the escape character inside quoted fields: \\ for MySQL-style \\" exports, written "\\\\" in JSON (default: the quote itself, "")'),
+    maxRecordBytes: z
+      .number()
+      .int()
+      .min(1024, 'a whole number of bytes (1024 or more)')
+      .optional()
+      .describe('largest CSV record or JSON item before the file is declared broken (default 1048576)'),
   })
   .describe('how the file is read (default: detected)');
 

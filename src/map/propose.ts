@@ -20,7 +20,7 @@ export interface ProposeInput {
   header: readonly string[];
   /** A sample of rows (header → cell), e.g. the first 200. */
   rows: readonly Record<string, string>[];
-  reader?: { delimiter?: string; encoding?: string; headerRow?: number; null?: string; sheet?: string; root?: string };
+  reader?: { delimiter?: string; encoding?: string; headerRow?: number; escape?: string; null?: string; sheet?: string; root?: string };
   /** The export's file name, for notes and for kinds its name tells (`Emails.csv`: e-mails). */
   file?: string;
 }

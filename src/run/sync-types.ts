@@ -23,7 +23,7 @@ type StateHooks = 'accepted' | 'unchanged' | 'holds' | 'learn' | 'sameRow' | 'fi
 export interface SyncRequest {
   mode: RunMode;
   files: string[];
-  /** --resource, --profile and reader flags apply to the files named on the command line. */
+  /** --resource, --profile and reader flags apply to the files named on the command line (with a plan and none: refused). */
   resource?: Resource;
   profile?: string;
   /** Every --profile given (several are refused unless files are paired as FILE:PROFILE); wins over `profile`. */

@@ -14,6 +14,7 @@ import type { SandboxHeld } from '../report/sandbox-lines.js';
 import { connect, type ConnectOptions } from './connect.js';
 import { newIsolation } from '../plan/bisect.js';
 import { pairProfiles } from '../config/pair-profiles.js';
+import { refuseFileFlagsForPlan } from '../config/input-flags.js';
 import { prepareJobs } from '../rows/prepare.js';
 import { runPipeline } from './run.js';
 import { resolveSettings } from '../config/settings.js';
@@ -37,9 +38,9 @@ function shown(path: string, cwd: string): string {
 
 function jobsFor(request: SyncRequest, plan: SyncPlan | undefined): Job[] {
   const cwd = request.cwd ?? process.cwd();
+  const profiles = request.profiles ?? (request.profile ? [request.profile] : []);
   if (request.files.length > 0) {
     // named as typed: `deals.csv:14` for `push deals.csv`, the full path for a full path
-    const profiles = request.profiles ?? (request.profile ? [request.profile] : []);
     return pairProfiles(request.files, profiles, (p) => resolve(cwd, p)).map(({ file, kind, profile, beside }) => ({
       file: cwd === process.cwd() ? file : resolve(cwd, file),
       // FILE:KIND is the file's own; --resource is for the files not paired with a kind
@@ -49,6 +50,8 @@ function jobsFor(request: SyncRequest, plan: SyncPlan | undefined): Job[] {
       reader: request.reader,
     }));
   }
+  // a flag for the files named, given with none, is refused rather than dropped
+  if (plan) refuseFileFlagsForPlan({ ...request, profiles }, shown(plan.path, cwd));
   return (plan?.jobs ?? []).map((job) => ({ ...job, file: shown(job.file, cwd) }));
 }
 

@@ -10,7 +10,9 @@ import { describeFields, type Proposal } from '../map/propose.js';
 import { type CheckCounts, reviseProposal } from '../map/propose/revise.js';
 import type { Spec } from '../map/propose/rules.js';
 import { targetShape } from '../map/target-fields.js';
+import { BACKSLASH_ESCAPED } from '../read/csv/row-builder.js';
 import type { ReaderOptions } from '../read/types.js';
+import { plural } from '../report/plural.js';
 import { checkProfile, type ProfileCheck } from '../rows/check-profile.js';
 
 export interface ToVerify {
@@ -68,11 +70,28 @@ export async function verifyProposals<T extends ToVerify>(files: readonly T[], o
       // what an earlier round took out stays said
       check.lookupsFailed.unshift(...(checks.get(f)?.lookupsFailed ?? []));
       checks.set(f, check);
-      if (round < ROUNDS - 1 && revise(f, check, options.method)) next.push(f);
+      // a file read wrong is read right before its fields are revised from what it holds
+      if (round < ROUNDS - 1 && (escapeBackslash(f, check, options.reader) || revise(f, check, options.method))) next.push(f);
     }
     pending = next;
   }
   return checks;
+}
+
+/**
+ * Rows past the sample whose quotes are escaped with a backslash (a MySQL export's `\"`), read
+ * with the default escape: the proposal reads the file with escape `\`; true when it changed.
+ */
+function escapeBackslash(f: ToVerify, check: ProfileCheck, given: ReaderOptions | undefined): boolean {
+  const reader = f.proposal.profile.reader as ReaderOptions | undefined;
+  if (reader?.escape !== undefined || given?.escape !== undefined) return false;
+  const found = [...(check.fields.get('(row)')?.reasons.values() ?? [])].find((r) => r.example.startsWith(BACKSLASH_ESCAPED));
+  if (!found) return false;
+  f.proposal.profile.reader = { ...reader, escape: '\\' };
+  f.proposal.notes.push(
+    `reader.escape: "\\\\": quotes escaped with a backslash (\\") in ${plural(found.count, 'row')} past the sample (first on line ${found.line}), as MySQL exports write them; read so, they are readable`,
+  );
+  return true;
 }
 
 /** The proposal revised from its check; true when anything changed (it is then checked again). */

@@ -248,7 +248,10 @@ const profileArb = fc
             headerRow: either(fc.integer({ min: 1, max: 9 }), fc.constantFrom<unknown>(0, 1.5, '2')),
             sheet: either(fc.oneof(fc.constant<unknown>('Ventas'), fc.integer({ min: 1, max: 3 })), fc.constantFrom<unknown>('', 0)),
             root: either(fc.constantFrom('/records', ''), fc.constant<unknown>(3)),
-            format: rarely(fc.constant('csv')),
+            format: either(fc.constantFrom('csv', 'json'), fc.constant<unknown>('xls')),
+            escape: either(fc.constant('\\'), fc.constantFrom<unknown>('', '\\\\')),
+            maxRecordBytes: either(fc.constant(4096), fc.constantFrom<unknown>(1000, 1.5)),
+            quote: rarely(fc.constant("'")),
           },
           { requiredKeys: [] },
         ),
@@ -267,9 +270,9 @@ const profileArb = fc
       const { mapping, reader, ...rest } = top;
       const spelled = SPELLINGS[resource][spelling % SPELLINGS[resource].length];
       return {
-        // now and then an unknown top-level key (`mapping`), or a reader key a profile's reader has not (`format`)
+        // now and then an unknown top-level key (`mapping`), or a reader key a profile's reader has not (`quote`)
         ...(mapping ? { mapping } : {}),
-        ...(reader ? { reader: reader.format ? reader : (({ format: _, ...r }) => r)(reader) } : {}),
+        ...(reader ? { reader: reader.quote ? reader : (({ quote: _, ...r }) => r)(reader) } : {}),
         ...rest,
         resource: badResource ?? spelled,
         ...(badMethod ? { method: badMethod } : method ? { method } : {}),

@@ -30,6 +30,9 @@ export class CsvRow implements RowRecord {
   }
 }
 
+/** How the reason of a row whose quotes are escaped with a backslash starts: init reads the file again with escape set. */
+export const BACKSLASH_ESCAPED = 'a quote is escaped with a backslash';
+
 export function rowBuilder(file: string, header: Header, quote: string, warnings: SourceWarning[]): RowBuilder {
   const names = header.names;
   const width = names.length;
@@ -60,7 +63,7 @@ export function rowBuilder(file: string, header: Header, quote: string, warnings
         file,
         line,
         reason: backslash
-          ? `a quote is escaped with a backslash (\\${quote}); this file needs the escape option set to \\`
+          ? `${BACKSLASH_ESCAPED} (\\${quote}); this file needs the escape option set to \\ (--escape '\\', or "escape": "\\\\" in the profile's or the plan job's reader)`
           : `text after a closing quote (like ${quote}abc${quote}def); quote the whole field and double the quotes inside it`,
         row: rawRow(cells),
       };
