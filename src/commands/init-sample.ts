@@ -17,6 +17,7 @@ import { flattenItem } from '../map/records.js';
 import { namesGoAt, sampleSource } from '../read/index.js';
 import { BACKSLASH_ESCAPED } from '../read/csv/row-builder.js';
 import { plural } from '../report/plural.js';
+import { isMysqlNull, MYSQL_NULL } from '../rows/mysql-null.js';
 import type { ReaderOptions, SourceRecord, SourceWarning } from '../read/types.js';
 
 export interface Proposed {
@@ -56,14 +57,7 @@ export interface Sampled {
   notes?: string[];
 }
 
-/** MySQL's NULL in `SELECT … INTO OUTFILE` CSV: an unquoted `\N` (a text `\N` is written `\\N`). */
-const MYSQL_NULL = '\\N';
-
-/**
- * Whether the sample shows MySQL's `\N` as a whole cell often enough to be its NULL (in 2 columns or
- * more, or in 5% of the cells): the columns it is in, else undefined. Once or twice in one column it
- * may be text, and nothing is changed without the data saying so.
- */
+/** The columns of the sample holding MySQL's `\N` as a whole cell, when rows/mysql-null.ts' rule says it is the file's NULL. */
 function mysqlNullColumns(header: readonly string[], rows: readonly Record<string, string>[]): string[] | undefined {
   let cells = 0;
   const columns = header.filter((h) => {
@@ -71,7 +65,7 @@ function mysqlNullColumns(header: readonly string[], rows: readonly Record<strin
     cells += n;
     return n > 0;
   });
-  return columns.length >= 2 || (cells > 0 && cells >= 0.05 * header.length * rows.length) ? columns : undefined;
+  return isMysqlNull(columns.length, cells, header.length * rows.length) ? columns : undefined;
 }
 
 /** A MySQL-style export (`\"` inside quotes) sampled with the default escape: its rows with such quotes unreadable. */

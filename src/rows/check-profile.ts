@@ -1,10 +1,8 @@
-// `init`'s proposal tried on the data before it is written: one streaming pass over a file through
-// the reader, mapper and validator `validate` uses (prepare.ts openJob, validate-item.ts), counting
-// per field the rows it leaves invalid, and among them those whose cell is empty. Bounded in time:
-// past its share of the budget it checks every 2nd, 4th… row, so what is checked still spreads
-// over the whole file; past the budget itself it stops, and says how far it got. Placeholders
-// (`<FILL IN …>`) are the user's to fill: a stand-in value is mapped in their place, and their
-// fields' problems are not counted.
+// `init`'s proposal tried on the data before it is written: one pass over a file through the reader,
+// mapper and validator `validate` uses, counting per field the rows it leaves invalid (and those with
+// the cell empty), ids repeated and MySQL NULLs. Bounded in time: past its share of the budget it
+// checks every 2nd, 4th… row, spread over the whole file; past the budget it stops and says so.
+// Placeholders (`<FILL IN …>`) are the user's: a stand-in is mapped in their place, not counted.
 import type { Method, Resource } from '../contract/resources.js';
 import { ConfigError } from '../errors.js';
 import { FILL_IN, parseProfile } from '../map/load-profile.js';
@@ -15,6 +13,7 @@ import type { Mapper } from '../map/types.js';
 import type { ReaderOptions, SourceRecord } from '../read/types.js';
 import { createItemValidator, type ItemValidator } from '../validate/validate-item.js';
 import { type IdRepeats, idRepeatTracker } from './id-repeats.js';
+import { mysqlNullCounter } from './mysql-null.js';
 import { openJob } from './prepare.js';
 
 export interface CheckInput {
@@ -39,9 +38,8 @@ export interface CheckInput {
 
 /** One field's problems over the rows checked. */
 interface FieldTally {
-  /** Rows where the field is invalid with its cell filled. */
+  /** Rows where the field is invalid with its cell filled; with it empty, and the first such line. */
   invalid: number;
-  /** Rows where the field is invalid because its cell is empty, and the first such line. */
   empty: number;
   firstEmptyLine?: number;
   /** Reasons (their quoted values left out; apart where the cell is empty) with a count and an example line each. */
@@ -75,6 +73,8 @@ export interface ProfileCheck {
   mapped: Map<string, Set<string>>;
   /** Rows whose externalId an earlier row had with other content (accounts, deals, activities read from a column). */
   idRepeats: IdRepeats;
+  /** MySQL's `\N` as the file's NULL where the profile's reader does not say so (mysql-null.ts). */
+  nulls?: { columns: string[]; firstLine: number };
 }
 
 const MAX_IDS = 200_000;
@@ -117,7 +117,7 @@ export async function checkProfile(input: CheckInput): Promise<ProfileCheck> {
   const skipIds = new Set<string>([...ID_FIELDS.filter((f) => !wanted.includes(f)), ...placeholders]);
   const idSpec = (profile.fields as Record<string, { rowHash?: unknown }>).externalId;
   const repeats = input.resource === 'sales-profile' || !idSpec || idSpec.rowHash || placeholders.has('externalId') ? undefined : idRepeatTracker();
-  if (repeats) check.idRepeats = repeats.repeats;
+  const nulls = reader.null === undefined ? mysqlNullCounter() : undefined;
   let segmentStart = started;
   for await (const record of job.source.records) {
     check.read += 1;
@@ -137,10 +137,11 @@ export async function checkProfile(input: CheckInput): Promise<ProfileCheck> {
     const cells = record.kind === 'row' ? record.row : record.kind === 'item' ? flattenItem(record.item) : undefined;
     countFilled(check.filled, cells, columns);
     if (open.size && cells) collectMapped(check.mapped, cells, open);
+    if (nulls && record.kind === 'row') nulls.see(record.row, record.line);
     const item = tally(check, record, cells, job.mapper, validate, placeholders, columns, skipIds);
     if (item) repeats?.see(item, record.line);
   }
-  return check;
+  return Object.assign(check, { nulls: nulls?.found(), idRepeats: repeats?.repeats ?? check.idRepeats });
 }
 
 /** Rows between two looks at the clock. */

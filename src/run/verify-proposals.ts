@@ -14,6 +14,7 @@ import { BACKSLASH_ESCAPED } from '../read/csv/row-builder.js';
 import type { ReaderOptions } from '../read/types.js';
 import { plural } from '../report/plural.js';
 import { checkProfile, type ProfileCheck } from '../rows/check-profile.js';
+import { MYSQL_NULL } from '../rows/mysql-null.js';
 
 export interface ToVerify {
   file: string;
@@ -71,7 +72,8 @@ export async function verifyProposals<T extends ToVerify>(files: readonly T[], o
       check.lookupsFailed.unshift(...(checks.get(f)?.lookupsFailed ?? []));
       checks.set(f, check);
       // a file read wrong is read right before its fields are revised from what it holds
-      if (round < ROUNDS - 1 && (escapeBackslash(f, check, options.reader) || revise(f, check, options.method))) next.push(f);
+      if (round < ROUNDS - 1 && (escapeBackslash(f, check, options.reader) || mysqlNull(f, check, options.reader) || revise(f, check, options.method)))
+        next.push(f);
     }
     pending = next;
   }
@@ -90,6 +92,20 @@ function escapeBackslash(f: ToVerify, check: ProfileCheck, given: ReaderOptions 
   f.proposal.profile.reader = { ...reader, escape: '\\' };
   f.proposal.notes.push(
     `reader.escape: "\\\\": quotes escaped with a backslash (\\") in ${plural(found.count, 'row')} past the sample (first on line ${found.line}), as MySQL exports write them; read so, they are readable`,
+  );
+  return true;
+}
+
+/**
+ * MySQL's `\N` as the file's NULL past the sample (the sample would have said so): the proposal reads
+ * those cells as empty, rather than sending "\N" as a value; true when it changed.
+ */
+function mysqlNull(f: ToVerify, check: ProfileCheck, given: ReaderOptions | undefined): boolean {
+  const reader = f.proposal.profile.reader as ReaderOptions | undefined;
+  if (!check.nulls || reader?.null !== undefined || given?.null !== undefined) return false;
+  f.proposal.profile.reader = { ...reader, null: MYSQL_NULL };
+  f.proposal.notes.push(
+    `reader.null: "${MYSQL_NULL}" is MySQL's NULL in ${plural(check.nulls.columns.length, 'column')} of the rows checked past the sample (first on line ${check.nulls.firstLine}): those cells are read as empty`,
   );
   return true;
 }

@@ -96,3 +96,26 @@ test('one \\N in one column is not taken for NULL by init; --null "\\N" (validat
   expect(told.stdout).toContain('checked against all 4 rows: 4 valid');
   expect(JSON.parse(readFileSync(join(dir, 'told.profile.json'), 'utf8')).reader.null).toBe('\\N');
 }, 60_000);
+
+test('"\\N" first seen past the sample (vTiger\'s companies: line 754 of 2,200) is found by init\'s check of the whole file', async () => {
+  // 300 accounts; from line 252 on, four columns write MySQL's NULL
+  const rows = Array.from({ length: 300 }, (_, k) => {
+    const i = k + 1;
+    const empty = i > 250 ? '\\N' : '';
+    return `"${1000 + i}","Company ${i}","www.c${i}.com",${empty},${empty},${empty},${i > 250 ? '\\N' : `"City ${i}"`}`;
+  });
+  const dir = tempFiles({ 'companies.csv': ['accountid,accountname,website,email2,fax,bill_code,bill_city', ...rows, ''].join('\n') });
+  const init = await spawnCli(['init', join(dir, 'companies.csv'), '--resource', 'account']);
+  expect(init.stderr).toBe('');
+  expect(init.code).toBe(0);
+  expect(init.stdout).toContain('proposed from the first 200 rows');
+  expect(init.stdout).toContain(
+    'reader.null: "\\N" is MySQL\'s NULL in 4 columns of the rows checked past the sample (first on line 252): those cells are read as empty',
+  );
+  const profile = JSON.parse(readFileSync(join(dir, 'companies.profile.json'), 'utf8'));
+  expect(profile.reader.null).toBe('\\N');
+  const emitted = join(dir, 'emitted.ndjson');
+  const validate = await spawnCli(['validate', join(dir, 'companies.csv'), '--profile', join(dir, 'companies.profile.json'), '--emit', emitted]);
+  expect(validate.code).toBe(0);
+  expect(readFileSync(emitted, 'utf8')).not.toContain('\\\\N');
+}, 60_000);
