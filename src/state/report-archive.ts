@@ -1,8 +1,8 @@
 // Reports on disk for unattended runs: `<report-dir>/<runId>/` holds the run's JSON report, its
 // summary line, and the errors CSV of the rows not accepted. Only the last N run folders are kept.
-// Run ids start with a UTC timestamp, so name order is time order; only folders named like a run
-// id are ever deleted, whatever else the user keeps in the report directory.
-import { closeSync, constants, fstatSync, mkdirSync, openSync, readdirSync, readSync, rmdirSync, rmSync, statSync } from 'node:fs';
+// Run ids start with a UTC timestamp to the second (runs within one second are ordered below); only
+// folders named like a run id are ever deleted, whatever else the user keeps in the report directory.
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, rmdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { TopLevelFields } from '../util/json-fields.js';
 import { fileKind, openOutput } from '../util/output-file.js';
@@ -51,18 +51,42 @@ export function writeRunReport(dir: string, texts: { json: string; summary: stri
   return path;
 }
 
-/** Run folders by time: run ids only say the second, so runs within one second go by when their folder last changed. */
+/**
+ * Run folders by time. Run ids only say the second, so runs within one second go by the oldest
+ * file in each (the run wrote it): not by the folder's own time, which a report page written into
+ * an older run's folder later (`report RUN --html RUN/report.html`) would make the newest.
+ */
 function runsOldestFirst(reportDir: string): string[] {
-  return readdirSync(reportDir, { withFileTypes: true })
+  const runs = readdirSync(reportDir, { withFileTypes: true })
     .filter((e) => e.isDirectory() && RUN_FOLDER.test(e.name))
-    .map((e) => ({ name: e.name, second: e.name.slice(0, 16), changed: statSync(join(reportDir, e.name)).mtimeMs }))
-    .sort((a, b) => (a.second === b.second ? a.changed - b.changed : a.second < b.second ? -1 : 1))
+    .map((e) => ({ name: e.name, second: e.name.slice(0, 16) }));
+  const seconds = new Map<string, number>();
+  for (const r of runs) seconds.set(r.second, (seconds.get(r.second) ?? 0) + 1);
+  const written = new Map(runs.filter((r) => seconds.get(r.second)! > 1).map((r) => [r.name, firstWritten(join(reportDir, r.name))]));
+  return runs
+    .sort((a, b) => (a.second === b.second ? written.get(a.name)! - written.get(b.name)! : a.second < b.second ? -1 : 1))
     .map((r) => r.name);
 }
 
+/** When the run wrote the first file still in its folder; the folder's own time when it holds none. */
+function firstWritten(dir: string): number {
+  let oldest = Infinity;
+  try {
+    for (const name of readdirSync(dir)) oldest = Math.min(oldest, lstatSync(join(dir, name)).mtimeMs);
+  } catch {
+    // gone or unreadable while listed: its own time below
+  }
+  if (oldest !== Infinity) return oldest;
+  try {
+    return statSync(dir).mtimeMs;
+  } catch {
+    return 0;
+  }
+}
+
 /**
- * Deletes the oldest run folders beyond `keep` (never the current run's); returns their names. Run
- * ids only say the second, so runs within one second are ordered by when their folder last changed.
+ * Deletes the oldest run folders beyond `keep` (never the current run's); returns their names, oldest
+ * first.
  */
 export function pruneReports(reportDir: string, keep: number, current: string): string[] {
   const runs = runsOldestFirst(reportDir).filter((name) => name !== current);

@@ -164,7 +164,9 @@ describe.runIf(browserAvailable())('push --html: the run page in a browser', () 
 
   test('report RUN-FOLDER --html and history --html over five archived runs: charts with axes, each run linked to its page or report', async () => {
     expect(archived.runs.map((r) => r.code)).toEqual([1, 1, 1, 1, 1]);
-    const folders = readdirSync(join(archived.dir, 'st/reports')).sort();
+    // in the order the runs started: two runs within one second have ids that do not sort by time
+    const startedAt = (f: string) => (JSON.parse(readFileSync(join(archived.dir, 'st/reports', f, 'report.json'), 'utf8')) as { startedAt: string }).startedAt;
+    const folders = readdirSync(join(archived.dir, 'st/reports')).sort((a, b) => (startedAt(a) < startedAt(b) ? -1 : 1));
     expect(folders).toHaveLength(5);
     const first = join('st/reports', folders[0]!);
     const report = await spawnCli(['report', first, '--html', join(first, 'report.html')], { cwd: archived.dir });
