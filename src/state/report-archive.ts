@@ -63,9 +63,7 @@ function runsOldestFirst(reportDir: string): string[] {
   const seconds = new Map<string, number>();
   for (const r of runs) seconds.set(r.second, (seconds.get(r.second) ?? 0) + 1);
   const written = new Map(runs.filter((r) => seconds.get(r.second)! > 1).map((r) => [r.name, firstWritten(join(reportDir, r.name))]));
-  return runs
-    .sort((a, b) => (a.second === b.second ? written.get(a.name)! - written.get(b.name)! : a.second < b.second ? -1 : 1))
-    .map((r) => r.name);
+  return runs.sort((a, b) => (a.second === b.second ? written.get(a.name)! - written.get(b.name)! : a.second < b.second ? -1 : 1)).map((r) => r.name);
 }
 
 /** When the run wrote the first file still in its folder; the folder's own time when it holds none. */
