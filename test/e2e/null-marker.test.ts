@@ -119,3 +119,35 @@ test('"\\N" first seen past the sample (vTiger\'s companies: line 754 of 2,200) 
   expect(validate.code).toBe(0);
   expect(readFileSync(emitted, 'utf8')).not.toContain('\\\\N');
 }, 60_000);
+
+test('the owner looked up in a MySQL users file reads it as init did: two deleted users whose user_name is \\N are no repeated key', async () => {
+  const users = [
+    'id,user_name,first_name,last_name,email1,phone_work,title',
+    '1,admin,Ana,Souza,ana@example.com,\\N,\\N',
+    '5,bdiaz,Bruno,Díaz,bruno@example.com,555-1234,\\N',
+    '7,\\N,Carla,Ruiz,carla@example.com,\\N,Sales',
+    '9,\\N,Dario,Lopez,dario@example.com,\\N,\\N',
+    '',
+  ].join('\n');
+  const deals = [
+    'potentialid,potentialname,amount,currency,sales_stage,assigned_to',
+    '101,Alpha renewal,1200.50,USD,Closed Won,admin',
+    '102,Beta upgrade,100,USD,Prospecting,bdiaz',
+    '103,Gamma deal,300,USD,Negotiation,admin',
+    '104,Delta new,450,USD,Prospecting,bdiaz',
+    '',
+  ].join('\n');
+  const dir = tempFiles({ 'users.csv': users, 'deals.csv': deals });
+  const init = await spawnCli(['init', join(dir, 'users.csv'), join(dir, 'deals.csv')], { cwd: dir });
+  expect(init.stderr).toBe('');
+  expect(init.code).toBe(0);
+  expect(init.stdout).toContain('"assigned_to" holds users.csv\'s "user_name"');
+  const path = join(dir, 'deals.profile.json');
+  const profile = JSON.parse(readFileSync(path, 'utf8'));
+  expect(profile.fields.ownerExternalId.lookup.reader.null).toBe('\\N');
+  profile.fields['currentStage.pipelineName'] = { const: 'Sales' };
+  writeFileSync(path, JSON.stringify(profile, null, 2));
+  const validate = await spawnCli(['validate', '--config', 'batch-sync.config.json'], { cwd: dir });
+  expect(validate.stderr).toContain('OK exit=0 read=8 valid=8');
+  expect(validate.code).toBe(0);
+}, 60_000);

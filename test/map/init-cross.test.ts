@@ -78,7 +78,9 @@ test('an owner column holding another column of the users file: the owner is loo
   writeFileSync(join(dir, 'deals.csv'), 'Deal Id,Deal Name,Owner Username,Amount,Currency,Stage\nD-1,One,jperez,10,USD,Won\nD-2,Two,amaria,20,USD,Lost\n');
   const r = await init([join(dir, 'users.csv'), join(dir, 'deals.csv')]);
   expect(r.code).toBe(0);
-  const lookup = { file: 'users.csv', key: 'Username', value: 'User Code' };
+  // read as users.profile.json reads the file
+  const lookup = { file: 'users.csv', key: 'Username', value: 'User Code', reader: json(join(dir, 'users.profile.json')).reader };
+  expect(lookup.reader).toMatchObject({ delimiter: ',' });
   expect(json(join(dir, 'deals.profile.json')).fields.ownerExternalId).toEqual({ column: 'Owner Username', lookup });
   expect(r.out).toContain('deals.csv: "Owner Username" holds users.csv\'s "Username": the owner is looked up there and its "User Code" sent');
 });
@@ -94,7 +96,7 @@ test("an owner column of people's names that the users file holds beside its ids
   );
   const r = await init([join(dir, 'Users.csv'), join(dir, 'Potentials.csv')]);
   expect(r.code, r.err).toBe(0);
-  const lookup = { file: 'Users.csv', key: 'Last Name', value: 'USER_ID' };
+  const lookup = { file: 'Users.csv', key: 'Last Name', value: 'USER_ID', reader: json(join(dir, 'Users.profile.json')).reader };
   expect(json(join(dir, 'Potentials.profile.json')).fields.ownerExternalId).toEqual({ column: 'Potential Owner', lookup });
   expect(r.out).not.toMatch(/owners: \d+ of \d+ distinct/);
 });

@@ -89,7 +89,9 @@ function lookupOwners(users: CrossFile, referencing: readonly CrossFile[], notes
     );
     if (!key) continue;
     const file = relative(dirname(f.out), users.file).split(sep).join('/');
-    const lookup = { file, key, value: valueColumn };
+    // read as the users' own profile reads them (MySQL's \N as empty, its escape, its delimiter)
+    const reader = users.profile.reader as Record<string, unknown> | undefined;
+    const lookup = { file, key, value: valueColumn, ...(reader && Object.keys(reader).length ? { reader: { ...reader } } : {}) };
     for (const field of ['ownerExternalId', 'agentExternalId']) {
       if (fieldsOf(f)[field]?.column === column) fieldsOf(f)[field] = { column, lookup };
     }
