@@ -55,8 +55,11 @@ function reportError(error: unknown, output: Output, invoked: string): number {
     return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
   }
   if (error instanceof BatchSyncError) {
-    // one line each, whatever file name, hostname or server text they quote
-    output.err(`${output.color.red('error:')} ${visible(asInvoked(error.message, invoked))}`);
+    // one line each, whatever file name, hostname or server text they quote; a message that lists
+    // several problems (a profile's) puts each on its own indented line, made visible alone
+    const [first, ...more] = asInvoked(error.message, invoked).split(/\n(?= {2}\S)/);
+    output.err(`${output.color.red('error:')} ${visible(first!)}`);
+    for (const line of more) output.err(`  ${visible(line.slice(2))}`);
     if (error.suggestion) output.err(`  ${visible(asInvoked(error.suggestion, invoked))}`);
     return error.exitCode;
   }
