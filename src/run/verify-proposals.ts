@@ -72,8 +72,12 @@ export async function verifyProposals<T extends ToVerify>(files: readonly T[], o
       check.lookupsFailed.unshift(...(checks.get(f)?.lookupsFailed ?? []));
       checks.set(f, check);
       // a file read wrong is read right before its fields are revised from what it holds
-      if (round < ROUNDS - 1 && (escapeBackslash(f, check, options.reader) || mysqlNull(f, check, options.reader) || revise(f, check, options.method)))
+      if (round < ROUNDS - 1 && (escapeBackslash(f, check, options.reader) || mysqlNull(f, check, options.reader))) {
         next.push(f);
+        // the files that look up in this one read it as it is now read; one checked already is checked again
+        const checked = new Set(pending.slice(0, pending.indexOf(f)));
+        for (const g of lookingUpIn(f, files)) if (checked.has(g) && !next.includes(g)) next.push(g);
+      } else if (round < ROUNDS - 1 && revise(f, check, options.method) && !next.includes(f)) next.push(f);
     }
     pending = next;
   }
@@ -108,6 +112,19 @@ function mysqlNull(f: ToVerify, check: ProfileCheck, given: ReaderOptions | unde
     `reader.null: "${MYSQL_NULL}" is MySQL's NULL in ${plural(check.nulls.columns.length, 'column')} of the rows checked past the sample (first on line ${check.nulls.firstLine}): those cells are read as empty`,
   );
   return true;
+}
+
+/** The other files whose lookups read `f`'s file, their lookups given its reader as it now is. */
+function lookingUpIn<T extends ToVerify>(f: T, files: readonly T[]): T[] {
+  const path = resolve(f.file);
+  const reader = f.proposal.profile.reader as Record<string, unknown>;
+  return files.filter((g) => {
+    if (g === f) return false;
+    const specs = [...Object.values(g.proposal.profile.fields as Record<string, Spec>), ...((g.proposal.profile.customFields ?? []) as Spec[])];
+    const lookups = specs.map((s) => s.lookup as { file: string; reader?: unknown } | undefined).filter((l) => l && resolve(dirname(g.out), l.file) === path);
+    for (const l of lookups) l!.reader = { ...reader };
+    return lookups.length > 0;
+  });
 }
 
 /** The proposal revised from its check; true when anything changed (it is then checked again). */

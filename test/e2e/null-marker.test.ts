@@ -151,3 +151,23 @@ test('the owner looked up in a MySQL users file reads it as init did: two delete
   expect(validate.stderr).toContain('OK exit=0 read=8 valid=8');
   expect(validate.code).toBe(0);
 }, 60_000);
+
+test("a users file whose \\N is first past the sample: the owner lookup in it reads \\N as empty too, as init's check found", async () => {
+  // 260 users; from line 230 on, deleted users write MySQL's NULL in user_name, phone_work and title
+  const users = Array.from({ length: 260 }, (_, k) => {
+    const i = k + 1;
+    return i >= 229 ? `${i},\\N,First${i},Last${i},u${i}@example.com,\\N,\\N` : `${i},user${i},First${i},Last${i},u${i}@example.com,555-${i},Sales`;
+  });
+  const deals = Array.from({ length: 20 }, (_, k) => `${100 + k},Deal ${k},${10 + k},USD,Prospecting,user${1 + (k % 5)}`);
+  const dir = tempFiles({
+    'users.csv': ['id,user_name,first_name,last_name,email1,phone_work,title', ...users, ''].join('\n'),
+    'deals.csv': ['potentialid,potentialname,amount,currency,sales_stage,assigned_to', ...deals, ''].join('\n'),
+  });
+  const init = await spawnCli(['init', join(dir, 'users.csv'), join(dir, 'deals.csv')], { cwd: dir });
+  expect(init.stderr).toBe('');
+  expect(init.code).toBe(0);
+  expect(init.stdout).toContain('"\\N" is MySQL\'s NULL in 3 columns of the rows checked past the sample');
+  expect(init.stdout).not.toContain('not looked up in users.csv');
+  const profile = JSON.parse(readFileSync(join(dir, 'deals.profile.json'), 'utf8'));
+  expect(profile.fields.ownerExternalId.lookup).toMatchObject({ key: 'user_name', value: 'id', reader: { null: '\\N' } });
+}, 60_000);
