@@ -40,6 +40,9 @@ const ANSWERS: [RegExp, string | boolean][] = [
   [/id of the sales profile who owns these deals/, 'deal-owner'],
   [/e-mail of the deals' owner/, 'deal-owner@example.com'],
   [/full name of the deals' owner/, 'Deal Owner'],
+  // owners named by an id only (Salesforce's OwnerId) and no users file: one name for them all
+  [/first name of each owner/, 'Sales'],
+  [/last name of each owner/, 'Rep'],
   // an export without a won flag, stage or status (Odoo's leads): none of its deals is won
   [/value or column for isWon/, false],
   // users whose whole name is in one column (Zoho's "Last Name"): there is no first name to give

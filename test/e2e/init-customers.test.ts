@@ -163,7 +163,11 @@ describe('init on a CRM export with customer contacts', () => {
     ]);
     expect(profile(dir, 'hubspot_deals.profile.json').fields.isWon).toEqual({ column: 'dealstage', map: { closedwon: true }, otherwise: false });
 
-    fillIn(init.stdout, { 'fields.amount.currency.const': 'USD', 'fields.email.template': OWNERS_EMAIL });
+    // hubspot_owner_id holds numbers: the owners' names are asked, never the number sent as a first name
+    const answers = { 'fields.profile.firstName.const': 'Sales', 'fields.profile.lastName.const': 'Rep' };
+    expect(fillIn(init.stdout, { 'fields.amount.currency.const': 'USD', 'fields.email.template': OWNERS_EMAIL, ...answers })).toContain(
+      'fields.profile.firstName.const',
+    );
     const push = await spawnCli(['push', '--config', join(dir, 'batch-sync.config.json'), '--sandbox']);
     expect(push.stdout).toContain('The embedded sandbox now holds: 4 sales-profiles, 8 accounts, 30 deals, 0 activities');
     expect(push.code).toBe(0);

@@ -33,8 +33,9 @@ test("no users file (Salesforce Data Loader): a sales-profile job derived from t
     fields: {
       externalId: { column: 'OwnerId' },
       email: { template: '<FILL IN: e-mail, e.g. {OwnerId|slug}@yourcompany.com>' },
-      'profile.firstName': { column: 'OwnerId', transform: 'firstName' },
-      'profile.lastName': { column: 'OwnerId', transform: 'lastName' },
+      // OwnerId holds ids (`005Dn000003xyz`): nobody's name, so the names are the user's to give
+      'profile.firstName': { const: '<FILL IN: first name of each owner (OwnerId holds ids, not names): a value, or a lookup in your users file>' },
+      'profile.lastName': { const: '<FILL IN: last name of each owner (OwnerId holds ids, not names): a value, or a lookup in your users file>' },
     },
   });
   expect(json(join(dir, 'batch-sync.config.json')).jobs).toEqual([
@@ -153,4 +154,23 @@ test("an account type column of the CRM's own words: mapped when each has the AP
   expect(r.out).toContain('type: "Account Type" holds words the API does not show ("Prospect", "Customer", "Competitor")');
   const es = json(join(dir, 'Empresas.profile.json'));
   expect(es.fields.type).toEqual({ column: 'Tipo', map: { Cliente: 'CLIENT', Empresa: 'COMPANY', Contacto: 'CONTACT' } });
+});
+
+// Bitrix24's deals name their owner by a number (ASSIGNED_BY_ID 17): the derived sales profiles were
+// sent with "17" as the first name; the names are now placeholders, and user names (one word, no
+// digit) and people's names are still taken from the column
+test('derived sales profiles: owner codes give name placeholders; owner names give the names', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'init-derived-'));
+  writeFileSync(join(dir, 'deals.csv'), 'ID,TITLE,ASSIGNED_BY_ID,OPPORTUNITY,CURRENCY_ID,STAGE_ID\n1,One,17,100,USD,WON\n2,Two,23,200,USD,NEW\n');
+  const r = await init([join(dir, 'deals.csv')]);
+  expect(r.code, r.err).toBe(0);
+  const fields = json(join(dir, 'deals.sales-profile.profile.json')).fields;
+  expect(fields['profile.firstName'].const).toMatch(/^<FILL IN: first name of each owner \(ASSIGNED_BY_ID holds ids, not names\)/);
+  expect(fields['profile.lastName'].const).toMatch(/^<FILL IN: last name of each owner/);
+  expect(r.out).toContain('deals.sales-profile.profile.json: fields.profile.firstName.const: first name of each owner');
+
+  const named = mkdtempSync(join(tmpdir(), 'init-derived-'));
+  writeFileSync(join(named, 'deals.csv'), 'ID,TITLE,Owner,Amount,Currency,Stage\nD1,One,Ana Souza,100,USD,Won\nD2,Two,jperez,200,USD,Open\n');
+  expect((await init([join(named, 'deals.csv')])).code).toBe(0);
+  expect(json(join(named, 'deals.sales-profile.profile.json')).fields['profile.firstName']).toEqual({ column: 'Owner', transform: 'firstName' });
 });

@@ -10,7 +10,7 @@ import type { Resource } from '../../contract/resources.js';
 import { FILL_IN } from '../load-profile.js';
 import { slug } from '../transforms/text.js';
 import { derive } from './cross-files.js';
-import { namesAnId } from './ids.js';
+import { looksLikeCodes, namesAnId } from './ids.js';
 import { squash } from './synonyms.js';
 import { KIND_NAMES } from './vocabulary.js';
 
@@ -114,9 +114,18 @@ export function deriveSalesProfiles(files: readonly CrossFile[], ownersOut: (dea
             externalId: { ...owner },
             // the export holds no e-mail: one the user gives (a template over the owner), never an invented one
             email: spelt ? { template: `${FILL_IN}: e-mail, e.g. {${column}|slug}@yourcompany.com>` } : { const: `${FILL_IN}: value or column for email>` },
-            // a name's last word is the last name; an id is all first name (its last name empty)
-            'profile.firstName': { column, transform: 'firstName' },
-            'profile.lastName': { column, transform: 'lastName' },
+            // a name's last word is the last name; a word is all first name (its last name empty); a
+            // code (`17`, `0055g00000AbCdE`) is nobody's name: the user gives the names
+            ...(coded(deals, column)
+              ? {
+                  'profile.firstName': {
+                    const: `${FILL_IN}: first name of each owner (${column} holds ids, not names): a value, or a lookup in your users file>`,
+                  },
+                  'profile.lastName': {
+                    const: `${FILL_IN}: last name of each owner (${column} holds ids, not names): a value, or a lookup in your users file>`,
+                  },
+                }
+              : { 'profile.firstName': { column, transform: 'firstName' }, 'profile.lastName': { column, transform: 'lastName' } }),
           }
         : {
             externalId: { ...owner },
@@ -128,6 +137,13 @@ export function deriveSalesProfiles(files: readonly CrossFile[], ownersOut: (dea
       const from = column ? `its owner column "${column}"` : 'the owner id you fill in';
       return { file: deals.file, out: ownersOut(deals), profile, reason: `derived from ${from}: no file of the run holds sales profiles` };
     });
+}
+
+/** The deals' owner column holds codes (`17`, `V-001`), not people's names or user names: sent as they are. */
+function coded(deals: CrossFile, column: string): boolean {
+  const spec = fieldsOf(deals).ownerExternalId;
+  if (spec?.transform) return false;
+  return looksLikeCodes([...new Set(deals.rows.map((r) => (r[column] ?? '').trim()).filter(Boolean))]);
 }
 
 /** The ids a file's records carry: its externalId as proposed, and every column named like an id. */
