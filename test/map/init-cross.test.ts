@@ -174,3 +174,25 @@ test('derived sales profiles: owner codes give name placeholders; owner names gi
   expect((await init([join(named, 'deals.csv')])).code).toBe(0);
   expect(json(join(named, 'deals.sales-profile.profile.json')).fields['profile.firstName']).toEqual({ column: 'Owner', transform: 'firstName' });
 });
+
+// A Bitrix-shaped export (maxpoll-dev/bitrix-stats, measured only) lists deal D1008 twice with other
+// content: init gave up "deal_id" for rowHash, under which every edit of a deal makes a new record
+// on the next run. The record's own id is kept; the repeat is said, and push refuses it as DUPLICATE.
+test("a deals file whose own id repeats once with other content: the id is kept, never rowHash; a line-item file's repeating deal id is no id", async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'init-own-id-'));
+  const rows = Array.from({ length: 11 }, (_, i) => `D${1001 + i},Deal ${i},${100 + i},RUB,NEW,U10`);
+  rows.splice(8, 0, 'D1008,Deal 7 again,69000,RUB,NEW,U10');
+  writeFileSync(join(dir, 'deals.csv'), ['deal_id,title,expected_amount,currency,stage_id,owner_id', ...rows, ''].join('\n'));
+  const items = Array.from({ length: 10 }, (_, i) => `D${1001 + (i % 4)},PR00${i % 3},${i + 1},100`);
+  writeFileSync(join(dir, 'deal_items.csv'), ['deal_id,product_id,quantity,unit_price', ...items, ''].join('\n'));
+  const r = await init([join(dir, 'deals.csv')]);
+  expect(r.code, r.err).toBe(0);
+  expect(json(join(dir, 'deals.profile.json')).fields.externalId).toEqual({ column: 'deal_id' });
+  expect(r.out).toContain(
+    'externalId: "deal_id" repeats an earlier row\'s value in 1 of 12 rows checked (the first on line 10, "D1008"): push sends the first row of each id and refuses the others as DUPLICATE',
+  );
+  expect(r.out).not.toContain('rowHash');
+  const items2 = await init([join(dir, 'deal_items.csv'), '--resource', 'deal', '--out', join(dir, 'items.profile.json')]);
+  expect(items2.code, items2.err).toBe(0);
+  expect(json(join(dir, 'items.profile.json')).fields.externalId).toEqual({ rowHash: true });
+});

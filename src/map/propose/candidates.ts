@@ -5,7 +5,7 @@
 import { isCurrencyCode } from '../../contract/fields.js';
 import type { Resource } from '../../contract/resources.js';
 import { guessDateFormat } from './guess.js';
-import { type ColumnFacts, uniqueIdColumns } from './ids.js';
+import { type ColumnFacts, namesOwnId, uniqueIdColumns } from './ids.js';
 import type { Spec } from './rules.js';
 import { isPhoneHeader, SYNONYMS, squash, WON_STAGE } from './synonyms.js';
 import { booleanMap } from './value-maps.js';
@@ -76,9 +76,12 @@ export function fieldCandidates(
   for (const [field, spec] of Object.entries(fields)) {
     // a const (a rule's choice or a placeholder) was decided without a column: nothing to fall back to
     if (spec.column === undefined && field !== 'isWon') continue;
+    // the record's own id has no stand-in: its repeats are the export's error, refused as DUPLICATE, not a reason for rowHash
     const list: Spec[] =
       field === 'externalId'
-        ? idCandidates(resource, header, taken, facts)
+        ? typeof spec.column === 'string' && namesOwnId(spec.column, resource)
+          ? []
+          : idCandidates(resource, header, taken, facts)
         : namedFor(resource, field, header)
             .filter((c) => !taken.has(c) && facts(c).values.length > 0 && couldHold(field, facts(c).values))
             .map((column) => {

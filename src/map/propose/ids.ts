@@ -4,7 +4,9 @@
 // then one of unique codes. Without one, the caller falls back to the record's name or to `rowHash`:
 // an id made from the row's content.
 import { guessDateFormat } from './guess.js';
+import type { Resource } from '../../contract/resources.js';
 import { idLikeHeader, idWordHeader, isPhoneHeader, squash } from './synonyms.js';
+import { KIND_NAMES } from './vocabulary.js';
 
 export interface ColumnFacts {
   /** The non-empty cells, trimmed. */
@@ -90,3 +92,22 @@ export function namesAnId(header: string): boolean {
 // vTiger's and Zoho's record names too: `potentialid`, `activityid`, `eventid`, `taskid`
 const OBJECT_ID =
   /^(vid|uuid|guid)$|(company|contact|deal|owner|account|user|person|lead|organi[sz]ation|org|opportunity|potential|pipeline|ticket|activity|event|task|call|meeting|note)ids?$/;
+
+/** The record's own id by its name: `id`, `ExternalId`, or the file's kind and `id` (`deal_id`, `Opportunity ID`, `EVENTID`). */
+export function namesOwnId(header: string, resource: Resource): boolean {
+  const s = squash(header);
+  return s === 'id' || s === 'externalid' || KIND_NAMES[resource].some((w) => s === `${squash(w)}id`);
+}
+
+/**
+ * The record's own id, filled in every sampled row, that repeats in a few (at most 1 in 20, or one):
+ * an export's error in those rows (D1008 twice, with other content), not a column that is no id. Kept,
+ * never given up for rowHash (under which every edit of a record makes a new one on the next run);
+ * push refuses the repeats as DUPLICATE, and init's check of the file says how many. Returns how many
+ * sampled rows repeat, or undefined when it is no such id.
+ */
+export function ownIdRepeats(header: string, resource: Resource, f: ColumnFacts): number | undefined {
+  const repeats = f.values.length - f.distinct;
+  if (!namesOwnId(header, resource) || f.empty > 0 || repeats === 0) return undefined;
+  return repeats <= Math.max(1, Math.floor(f.values.length / 20)) ? repeats : undefined;
+}

@@ -3,7 +3,8 @@
 // direction. Each choice it makes adds a note (shown under `check:`); what the export cannot say
 // becomes a placeholder. Pure: the sample in, specs and notes out.
 import { basename } from 'node:path';
-import { type ColumnFacts, isUniqueKey, namedLikeId, uniqueIdColumn } from './ids.js';
+import type { Resource } from '../../contract/resources.js';
+import { type ColumnFacts, isUniqueKey, namedLikeId, ownIdRepeats, uniqueIdColumn } from './ids.js';
 import { ACTUAL_CLOSE_DATE, FULL_NAME, SYNONYMS, WON_STAGE, squash } from './synonyms.js';
 import { stageDateFamilies, stageFamilyFields } from '../profile-family.js';
 import { accountTypeMap, activityTypeMap, activityTypeOf, currencyNameMap, directionMap } from './value-maps.js';
@@ -264,10 +265,12 @@ export function activityRules(c: RuleContext): void {
 }
 
 /** No id column matched by name (or the one matched is not a key): a unique id column, the record's unique name, or rowHash. */
-export function externalIdRule(c: RuleContext, resource: string): void {
+export function externalIdRule(c: RuleContext, resource: Resource): void {
   const { fields, header, facts, notes } = c;
   const matched = fields.externalId?.column as string | undefined;
   if (matched && isUniqueKey(facts(matched))) return;
+  // the record's own id repeating in a few rows is kept: init's check of the file says how many, and push refuses them
+  if (matched && ownIdRepeats(matched, resource, facts(matched))) return;
   if (matched) {
     delete fields.externalId;
     const f = facts(matched);
