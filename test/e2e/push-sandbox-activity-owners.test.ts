@@ -5,6 +5,9 @@
 import { expect, test } from 'vitest';
 import { SALES_PROFILES_CSV, spawnCli, tempFiles } from '../helpers/cli.js';
 
+/** The report's text with its lines joined: the hint is wrapped to the terminal's ~100 columns. */
+const flat = (text: string) => text.replace(/\s+/g, ' ');
+
 // ana and bruno are in sales-profiles.csv; zoe and yan are in no file of the run
 const ACTIVITIES = [
   'externalId,type,ownerExternalId,source.name',
@@ -24,6 +27,11 @@ test('activities whose owner no sales profile of the run carries are held back, 
   expect(r.stdout).toContain('activities.csv:3  A-2  no sales profile for "zoe" in this run\n');
   expect(r.stdout).toContain('activities.csv:5  A-4  no sales profile for "yan" in this run\n');
   expect(r.stdout).not.toContain('UNVERIFIED');
+  // the end-of-run hint counts the activities' owners too, and names the run's sellers file
+  expect(flat(r.stdout)).toContain(
+    'The embedded sandbox starts empty and refuses a deal or activity whose owner or agent it does not hold: 2 owner/agent ids of this run\'s deals and activities are in none of its sales profiles ("zoe", "yan"), so their rows were held back.',
+  );
+  expect(flat(r.stdout)).toContain("Add them to sales-profiles.csv, which holds this run's sellers, then push again.");
   // what the sandbox holds: the two profiles and the three activities whose owner it has
   expect(r.stdout).toContain('The embedded sandbox now holds: 2 sales-profiles, 0 accounts, 0 deals, 3 activities');
   expect(r.stderr).toMatch(/ FAILED exit=1 read=7 accepted=5 rejected=0 invalid=0 skipped=2 /);
@@ -37,6 +45,7 @@ test('with --no-hold-dependents the activities are sent, and the embedded sandbo
   expect(r.stdout).not.toContain('HELD_BACK');
   expect(r.stdout).toMatch(/activities\.csv:3 +A-2 +.*ownerExternalId: "zoe" does not exist as a sales profile/);
   expect(r.stdout).toMatch(/activities\.csv:5 +A-4 +.*ownerExternalId: "yan" does not exist as a sales profile/);
+  expect(flat(r.stdout)).toContain('("zoe", "yan"), so it refused their rows.');
   expect(r.stdout).toContain('The embedded sandbox now holds: 2 sales-profiles, 0 accounts, 0 deals, 3 activities');
   expect(r.stderr).toMatch(/ FAILED exit=1 read=7 accepted=5 rejected=2 invalid=0 skipped=0 /);
 });
