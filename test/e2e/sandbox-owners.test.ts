@@ -41,7 +41,9 @@ test('with --no-hold-dependents the deals are sent and refused, and the hint sti
   expect(r.code).toBe(1);
   expect(r.stdout).not.toContain('HELD_BACK');
   expect(r.stdout).toMatch(/16 rows: VALIDATION_ERROR/);
-  expect(flat(r.stdout)).toContain('2 owner/agent ids of this run\'s deals and activities are in none of its sales profiles ("carla", "dario"), so it refused their rows.');
+  expect(flat(r.stdout)).toContain(
+    '2 owner/agent ids of this run\'s deals and activities are in none of its sales profiles ("carla", "dario"), so it refused their rows.',
+  );
 });
 
 test('the hint never suggests a file the run already has (issue 27 item 8), even when that file is beside the deals', async () => {
@@ -54,7 +56,9 @@ test('the hint never suggests a file the run already has (issue 27 item 8), even
   // a sales-profiles file beside the deals that the run does not have is still suggested, and works as printed
   const alone = await spawnCli(['push', '--sandbox', 'deals.csv'], { cwd: dir });
   expect(alone.code).toBe(1);
-  expect(flat(alone.stdout)).toContain('4 owner/agent ids of this run\'s deals and activities are in none of its sales profiles ("bruno", "carla", "ana" and 1 more)');
+  expect(flat(alone.stdout)).toContain(
+    '4 owner/agent ids of this run\'s deals and activities are in none of its sales profiles ("bruno", "carla", "ana" and 1 more)',
+  );
   expect(alone.stdout).toContain(
     `Push the sellers in the same run (they are sent first, whatever the order):\n  ${cliFrom(dir)} push --sandbox sales-profiles.csv deals.csv\n`,
   );
