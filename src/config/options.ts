@@ -94,7 +94,7 @@ const SETTINGS_OPTIONS = inGroup('sending', {
     flag: '--no-hold-dependents',
     plan: 'defaults.holdDependents',
     default: true,
-    schema: onOff('send deals even when their owner or agent sales profile failed in this run'),
+    schema: onOff('send deals and activities even when their owner (or agent) sales profile failed in this run'),
   },
   answerStyle: {
     flag: '--answers <style>',

@@ -16,8 +16,9 @@ export type Verdict =
   /** A batch resent at the start of the run carried this very item: its outcome is `prior`. */
   | 'resent'
   /**
-   * A deal whose owner or agent sales profile (`detail`) was invalid or rejected in this run, or,
-   * `absent` (the embedded sandbox, which starts empty), is in none of the run's sales profiles.
+   * A deal or activity whose owner (or a deal's agent) sales profile (`detail`) was invalid or
+   * rejected in this run, or, `absent` (the embedded sandbox, which starts empty), is in none of the
+   * run's sales profiles.
    */
   | 'held-back'
   /** The server holds this item as it is (incremental mode). */
@@ -31,7 +32,7 @@ export type Verdict =
  */
 export interface Candidate<P = unknown> {
   externalId: string | undefined;
-  /** Its owner and agent sales-profile ids (deals are held back on them). */
+  /** Its owner and agent sales-profile ids (deals and activities are held back on them; an activity has no agent). */
   ownerExternalId: unknown;
   agentExternalId: unknown;
   /** Its JSON as UTF-8 (from the read worker), else `written` (by the mapper), else made from `item`. */
@@ -60,11 +61,11 @@ export interface RunKnowledge<P = unknown> {
   holds(externalId: string, json: ItemJson): boolean;
   /** The outcome a batch resent first gave this id's item, when it carried this very item (`row`'s JSON). */
   resent(externalId: string, row: Candidate<P>): P | undefined;
-  /** Whether deals wait for their owner and agent (not `--no-hold-dependents`, and this is a deal). */
+  /** Whether rows wait for their owner and agent (not `--no-hold-dependents`, and this is a deal or an activity). */
   readonly holdsDependents: boolean;
   /** Sales profiles invalid or rejected in this run. */
   readonly failedProfiles: ReadonlySet<string>;
-  /** The target holds only the run's own sales profiles (the embedded sandbox starts empty): a deal needs its owner and agent among them. */
+  /** The target holds only the run's own sales profiles (the embedded sandbox starts empty): a deal needs its owner and agent among them, an activity its owner. */
   readonly ownersFromRunOnly: boolean;
   /** Whether a sales profile of this run has this id. */
   carriesProfile(id: string): boolean;

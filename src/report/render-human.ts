@@ -70,7 +70,11 @@ function humanReport(raw: RunReport, c: ChalkInstance, columns: number): string[
     lines.push('');
   }
   if (report.groups.some((g) => g.examples[0]?.message === 'HELD_BACK')) {
-    lines.push('Held back: deals whose owner or agent has no accepted sales profile in this run', '(--no-hold-dependents sends them anyway).', '');
+    lines.push(
+      'Held back: deals and activities whose owner (or agent) has no accepted sales profile in this run',
+      '(--no-hold-dependents sends them anyway).',
+      '',
+    );
   }
   if (report.notListed > 0) {
     const are = report.notListed === 1 ? 'is' : 'are';

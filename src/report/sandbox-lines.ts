@@ -1,5 +1,6 @@
-// After `push --sandbox`: what the embedded sandbox holds, and how to fix a run whose deals name
-// owners it cannot hold (it starts empty, and refuses a deal whose owner or agent it does not hold).
+// After `push --sandbox`: what the embedded sandbox holds, and how to fix a run whose deals or
+// activities name owners it cannot hold (it starts empty, and refuses a deal whose owner or agent,
+// or an activity whose owner, it does not hold).
 import { readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { RESOURCES, type Resource } from '../contract/resources.js';
@@ -12,8 +13,9 @@ export interface SandboxHeld {
   records: Record<Resource, number>;
   batches: number;
   /**
-   * Distinct owner/agent ids of the run's deals that none of its sales profiles carry, the first few
-   * named; `heldBack`: their deals were held back (else, with --no-hold-dependents, sent and refused).
+   * Distinct owner/agent ids of the run's deals and activities that none of its sales profiles
+   * carry, the first few named; `heldBack`: their rows were held back (else, with
+   * --no-hold-dependents, sent and refused).
    */
   ownersMissing?: { count: number; ids: readonly string[]; heldBack: boolean };
 }
@@ -33,10 +35,10 @@ export function sandboxLines(held: SandboxHeld, files: readonly string[], inputs
     const shown = missing.ids.slice(0, 3);
     const more = missing.count > shown.length ? ` and ${missing.count - shown.length} more` : '';
     const named = `${shown.map((id) => JSON.stringify(id)).join(', ')}${more}`;
-    const fate = missing.heldBack ? 'their deals were held back' : 'it refused their deals';
+    const fate = missing.heldBack ? 'their rows were held back' : 'it refused their rows';
     lines.push(
       ...wrapText(
-        `The embedded sandbox starts empty and refuses a deal whose owner or agent it does not hold: ${ids} of this run's deals ${missing.count === 1 ? 'is' : 'are'} in none of its sales profiles (${named}), so ${fate}.`,
+        `The embedded sandbox starts empty and refuses a deal or activity whose owner or agent it does not hold: ${ids} of this run's deals and activities ${missing.count === 1 ? 'is' : 'are'} in none of its sales profiles (${named}), so ${fate}.`,
       ),
     );
     const inRun = inputs.find(holdsSellers);

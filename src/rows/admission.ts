@@ -59,8 +59,9 @@ export class Admission implements RowSink, RunKnowledge<RowOutcome> {
 
   constructor(private readonly parts: AdmissionParts) {
     this.resource = parts.resource;
-    this.holdsDependents = parts.settings.holdDependents && parts.resource === 'deal';
-    // the embedded sandbox starts empty: a deal whose owner this run does not carry would be refused
+    // deals and activities name sales profiles (their owner, a deal's agent) that must exist
+    this.holdsDependents = parts.settings.holdDependents && (parts.resource === 'deal' || parts.resource === 'activity');
+    // the embedded sandbox starts empty: a deal or activity whose owner this run does not carry would be refused
     this.ownersFromRunOnly = parts.settings.sandbox === true && parts.settings.mode !== 'validate';
     this.failedProfiles = parts.failedProfiles;
     this.maxItemBytes = parts.batcher.maxItemBytes;

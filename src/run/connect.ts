@@ -54,10 +54,9 @@ export async function connect(settings: ResolvedSettings, options: ConnectOption
     const page = options.keep ? { pagePort: 0 } : {};
     // it takes every body push may send (--max-body-bytes), never less than its own default
     const maxBodyBytes = Math.max(settings.maxBodyBytes, SANDBOX_DEFAULTS.maxBodyBytes);
-    // activities' owners are not checked here: push --sandbox holds back only deals whose owner this
-    // run lacks, and an activity refused under the documented answers would leave its batch unverified
-    const lenient = { allowUnknownActivityOwners: true };
-    sandbox = await startSandbox({ port: 0, apiKey: `sbx_${randomBytes(18).toString('base64url')}`, answers, maxBodyBytes, ...lenient, ...page });
+    // it checks an activity's owner as `batch-sync sandbox` does by default (as a deal's); push holds
+    // back the activities and deals whose owner this run lacks, so only --no-hold-dependents meets it
+    sandbox = await startSandbox({ port: 0, apiKey: `sbx_${randomBytes(18).toString('base64url')}`, answers, maxBodyBytes, ...page });
     if (sandbox.pageUrl) options.say?.(`sandbox page: ${sandbox.pageUrl} (what it holds, refreshed while the run sends)`, 'info');
     baseUrl = sandbox.url;
     apiKey = sandbox.apiKey;

@@ -27,8 +27,8 @@ export interface RunResult {
   read: Partial<Record<Resource, number>>;
   /** Distinct owner/agent ids the run's deals and activities name but its sales profiles do not. */
   ownersNotInRun: number;
-  /** The same for the deals alone, with the first few ids (the embedded sandbox's hint). */
-  dealOwnersNotInRun: OwnersNotInRun;
+  /** The same, with the first few ids named (the embedded sandbox's hint). */
+  namedOwnersNotInRun: OwnersNotInRun;
   /** What --isolate-unattributed cost, when it was on. */
   isolation?: Isolation;
   /** Where a stopped run stopped reading each file it had not finished (read-rows.ts). */
@@ -91,7 +91,7 @@ export async function runPipeline(
     interrupted: signal?.aborted === true && run.aborted === undefined,
     read,
     ownersNotInRun: checks.ownersNotInRun(),
-    dealOwnersNotInRun: checks.dealOwnersNotInRun(),
+    namedOwnersNotInRun: checks.namedOwnersNotInRun(),
     isolation: run.isolation,
     notRead,
   };

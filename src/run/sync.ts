@@ -194,8 +194,8 @@ export async function sync(request: SyncRequest, environment: SyncEnvironment = 
       sandbox = await connection?.close();
     }
     assertAccounted(collector, result.read);
-    // the embedded sandbox held only this run's profiles: which owners its deals lacked
-    if (sandbox) sandbox = { ...sandbox, ownersMissing: { ...result.dealOwnersNotInRun, heldBack: settings.holdDependents } };
+    // the embedded sandbox held only this run's profiles: which owners its deals and activities lacked
+    if (sandbox) sandbox = { ...sandbox, ownersMissing: { ...result.namedOwnersNotInRun, heldBack: settings.holdDependents } };
     const aborted = abortedBy(result, stoppedBy());
     // validate and dry runs send nothing: no isolation to report, whatever the flag
     const isolation = connection &&

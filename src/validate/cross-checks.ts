@@ -44,10 +44,10 @@ export interface CrossChecks {
   /** Whether a sales profile of this run has this id (so far: kinds are read in dependency order). */
   carriesProfile(id: string): boolean;
   /**
-   * The same for the deals' owners and agents alone (the ones a server checks, and the embedded
-   * sandbox does): how many distinct ids, and the first few, for the end-of-run hint.
+   * The same ids (deals' owners and agents, activities' owners: the ones a server checks, and the
+   * embedded sandbox does) with the first few named, for the end-of-run hint.
    */
-  dealOwnersNotInRun(): OwnersNotInRun;
+  namedOwnersNotInRun(): OwnersNotInRun;
 }
 
 export interface OwnersNotInRun {
@@ -118,16 +118,11 @@ export function createCrossChecks(): CrossChecks {
   };
   const present = (resource: Resource) => seen.get(resource)?.ids;
   const absentOwners = new IdTable();
-  const absentDealOwners = new IdTable();
   const named: string[] = [];
   const carries = (id: string) => present('sales-profile')?.has(id) === true;
   const owner = (id: unknown) => {
-    if (typeof id === 'string' && !carries(id)) absentOwners.claim(id);
-  };
-  const dealOwner = (id: unknown) => {
     if (typeof id !== 'string' || carries(id)) return;
-    owner(id);
-    if (absentDealOwners.claim(id) < 0 && named.length < NAMED_OWNERS) named.push(id);
+    if (absentOwners.claim(id) < 0 && named.length < NAMED_OWNERS) named.push(id);
   };
 
   function missing(resource: Resource, id: unknown, field: string, where: Where, what: string): Diagnostic | undefined {
@@ -153,8 +148,8 @@ export function createCrossChecks(): CrossChecks {
       // most items reference what the run carries: no array is built for them (one per row before)
       let out: Diagnostic[] | undefined;
       if (resource === 'deal') {
-        dealOwner(item.ownerExternalId);
-        dealOwner(item.agentExternalId);
+        owner(item.ownerExternalId);
+        owner(item.agentExternalId);
         out = more(out, missing('sales-profile', item.ownerExternalId, 'ownerExternalId', where, 'owner'));
         if (item.agentExternalId !== item.ownerExternalId) {
           out = more(out, missing('sales-profile', item.agentExternalId, 'agentExternalId', where, 'agent'));
@@ -173,6 +168,6 @@ export function createCrossChecks(): CrossChecks {
     },
     ownersNotInRun: () => absentOwners.size,
     carriesProfile: carries,
-    dealOwnersNotInRun: () => ({ count: absentDealOwners.size, ids: [...named] }),
+    namedOwnersNotInRun: () => ({ count: absentOwners.size, ids: [...named] }),
   };
 }

@@ -31,7 +31,7 @@ test('a deals file alone into the empty embedded sandbox: the report says how to
   expect(r.code).toBe(1);
   const flat = r.stdout.replace(/\s+/g, ' ');
   expect(flat).toContain(
-    'The embedded sandbox starts empty and refuses a deal whose owner or agent it does not hold: 3 owner/agent ids of this run\'s deals are in none of its sales profiles ("ana-souza", "bruno-diaz", "camila-rojas"), so their deals were held back.',
+    'The embedded sandbox starts empty and refuses a deal or activity whose owner or agent it does not hold: 3 owner/agent ids of this run\'s deals and activities are in none of its sales profiles ("ana-souza", "bruno-diaz", "camila-rojas"), so their rows were held back.',
   );
   // no sales-profiles file lies beside these deals: none is made up (the old hint named a file that did not exist)
   expect(flat).toContain("Add them to the run's sales profiles (a users export, or profiles derived from the deals' owner column).");

@@ -12,7 +12,7 @@ const flat = (text: string) => text.replace(/\s+/g, ' ');
 // 40 deals: ana and bruno are in sales-profiles.csv, carla and dario in no file of the run
 const owners = ['ana', 'bruno', 'carla', 'ana', 'dario'];
 const DEALS = dealsCsv(40, { owner: (i) => owners[i % 5]! });
-// an activity whose owner is in no sales profile either: the sandbox does not check it
+// an activity whose owner is in no sales profile either: held back as those deals are
 const ACTIVITIES = ['externalId,type,ownerExternalId,source.name', 'ACT-1,CALL,zoe,OUTBOUND'].join('\n');
 
 test('deals whose owner no sales profile of the run carries are held back, not sent: one line, the ids named, no batch left UNVERIFIED', async () => {
@@ -23,15 +23,16 @@ test('deals whose owner no sales profile of the run carries are held back, not s
   expect(r.stdout).toContain('deal: 16 rows skipped\n16 rows: HELD_BACK no sales profile for "…" in this run\n');
   expect(r.stdout).toContain('deals.csv:3  D-2  no sales profile for "carla" in this run\n');
   expect(r.stdout).toContain('(--no-hold-dependents sends them anyway)');
-  expect(r.stdout).toContain('The embedded sandbox now holds: 2 sales-profiles, 0 accounts, 24 deals, 1 activity');
-  // the hint counts the deals' owners only (activities' owners are not checked), names them, and
+  expect(r.stdout).toContain('activities.csv:2  ACT-1  no sales profile for "zoe" in this run\n');
+  expect(r.stdout).toContain('The embedded sandbox now holds: 2 sales-profiles, 0 accounts, 24 deals, 0 activities');
+  // the hint counts the deals' and the activity's owners, names them, and
   // suggests no file: the run's only sales-profiles file is already in it
   expect(flat(r.stdout)).toContain(
-    'The embedded sandbox starts empty and refuses a deal whose owner or agent it does not hold: 2 owner/agent ids of this run\'s deals are in none of its sales profiles ("carla", "dario"), so their deals were held back.',
+    'The embedded sandbox starts empty and refuses a deal or activity whose owner or agent it does not hold: 3 owner/agent ids of this run\'s deals and activities are in none of its sales profiles ("carla", "dario", "zoe"), so their rows were held back.',
   );
   expect(flat(r.stdout)).toContain("Add them to sales-profiles.csv, which holds this run's sellers, then push again.");
   expect(r.stdout).not.toMatch(/batch-sync push --sandbox/);
-  expect(r.stderr).toMatch(/ FAILED exit=1 read=43 accepted=27 rejected=0 invalid=0 skipped=16 /);
+  expect(r.stderr).toMatch(/ FAILED exit=1 read=43 accepted=26 rejected=0 invalid=0 skipped=17 /);
 });
 
 test('with --no-hold-dependents the deals are sent and refused, and the hint still names the missing ids', async () => {
@@ -40,7 +41,9 @@ test('with --no-hold-dependents the deals are sent and refused, and the hint sti
   expect(r.code).toBe(1);
   expect(r.stdout).not.toContain('HELD_BACK');
   expect(r.stdout).toMatch(/16 rows: VALIDATION_ERROR/);
-  expect(flat(r.stdout)).toContain('2 owner/agent ids of this run\'s deals are in none of its sales profiles ("carla", "dario"), so it refused their deals.');
+  expect(flat(r.stdout)).toContain(
+    '2 owner/agent ids of this run\'s deals and activities are in none of its sales profiles ("carla", "dario"), so it refused their rows.',
+  );
 });
 
 test('the hint never suggests a file the run already has (issue 27 item 8), even when that file is beside the deals', async () => {
@@ -53,7 +56,9 @@ test('the hint never suggests a file the run already has (issue 27 item 8), even
   // a sales-profiles file beside the deals that the run does not have is still suggested, and works as printed
   const alone = await spawnCli(['push', '--sandbox', 'deals.csv'], { cwd: dir });
   expect(alone.code).toBe(1);
-  expect(flat(alone.stdout)).toContain('4 owner/agent ids of this run\'s deals are in none of its sales profiles ("bruno", "carla", "ana" and 1 more)');
+  expect(flat(alone.stdout)).toContain(
+    '4 owner/agent ids of this run\'s deals and activities are in none of its sales profiles ("bruno", "carla", "ana" and 1 more)',
+  );
   expect(alone.stdout).toContain(
     `Push the sellers in the same run (they are sent first, whatever the order):\n  ${cliFrom(dir)} push --sandbox sales-profiles.csv deals.csv\n`,
   );

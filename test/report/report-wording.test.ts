@@ -113,7 +113,7 @@ describe('counts agree with their noun everywhere (issue 27 item 13)', () => {
   test("the sandbox's hint: 1 owner/agent id … is in none of its sales profiles", () => {
     const held = { records: { 'sales-profile': 0, account: 0, deal: 0, activity: 0 }, batches: 1, ownersMissing: { count: 1, ids: ['ana'], heldBack: true } };
     const lines = sandboxLines(held, ['deals.csv'], ['deals.csv']);
-    expect(lines.join(' ')).toContain("1 owner/agent id of this run's deals is in none of its sales profiles");
+    expect(lines.join(' ')).toContain("1 owner/agent id of this run's deals and activities is in none of its sales profiles");
     expect(lines.at(-1)).toContain('(1 batch received)');
   });
 
