@@ -4,7 +4,7 @@
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { FILL_IN } from '../map/load-profile.js';
 import { describeFields, placeholdersOf } from '../map/propose.js';
-import { alignProfileIds, deriveSalesProfiles, keepReferencesText } from '../map/propose/cross-proposals.js';
+import { alignProfileIds, deriveSalesProfiles, keepReferencesText, ownersFromUserIds } from '../map/propose/cross-proposals.js';
 import type { Proposed, Sampled } from './init-sample.js';
 
 /** `deals.csv` → `deals.sales-profile.profile.json` beside it (the name push takes for `deals.csv:sales-profile`): the derived sales profiles' own profile. */
@@ -13,6 +13,7 @@ const ownersBeside = (file: string) => join(dirname(file), `${basename(file).rep
 export function tieFiles(all: Proposed[], sampled: readonly Sampled[]): { derived: Proposed[]; notes: string[]; ownerCsv?: OwnerCsv } {
   const notes: string[] = [];
   const cross = all.map((p, i) => ({ file: p.file, out: p.out, resource: p.resource, profile: p.proposal.profile, rows: p.rows, header: sampled[i]!.header }));
+  ownersFromUserIds(cross, notes);
   alignProfileIds(cross, notes);
   keepReferencesText(cross, notes);
   const derived: Proposed[] = deriveSalesProfiles(cross, (d) => ownersBeside(d.file)).map((job) => {
@@ -28,7 +29,11 @@ export function tieFiles(all: Proposed[], sampled: readonly Sampled[]): { derive
   for (const p of [...all, ...once.derived]) {
     p.proposal.mapped = describeFields(p.proposal.profile.fields as Record<string, Record<string, unknown>>);
     const specs = (p.proposal.profile.customFields ?? []) as { key: string; type: Proposed['proposal']['customFields'][number]['type'] }[];
+    if (p.proposal.profile.customFields) p.proposal.customFields = p.proposal.customFields.filter((c) => specs.some((s) => s.key === c.key));
     for (const c of p.proposal.customFields) c.type = specs.find((s) => s.key === c.key)?.type ?? c.type;
+    // a placeholder a tie filled (the owner found in the users' ids) is asked no more
+    const fields = p.proposal.profile.fields as Record<string, Record<string, unknown>>;
+    p.proposal.fillIn = p.proposal.fillIn.filter((x) => !/^fields\.(.+)\.const$/.test(x.path) || isAsked(fields[x.path.slice(7, -6)]?.const));
   }
   return { derived: once.derived, notes, ownerCsv: once.ownerCsv };
 }

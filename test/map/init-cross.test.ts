@@ -196,3 +196,25 @@ test("a deals file whose own id repeats once with other content: the id is kept,
   expect(items2.code, items2.err).toBe(0);
   expect(json(join(dir, 'items.profile.json')).fields.externalId).toEqual({ rowHash: true });
 });
+
+// The same Bitrix-shaped export names each deal's owner in "manager_id" (U10, U11), the users' own
+// ids, under a name no owner synonym knows: init asked for the owner as a constant, with the column
+// beside it. A column whose values are the users file's ids is the owner.
+test("a deals column holding the users file's ids, under a name init does not know (manager_id): it is the owner, not a placeholder", async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'init-owner-ids-'));
+  writeFileSync(
+    join(dir, 'users.csv'),
+    'user_id,name,email\nU10,Иван Петров,ivan@example.local\nU11,Анна Соколова,anna@example.local\nU12,Олег Ли,oleg@example.local\n',
+  );
+  const deals = ['deal_id,title,expected_amount,currency,stage_id,company_id,manager_id'];
+  for (let i = 0; i < 8; i++) deals.push(`D${1001 + i},Сделка ${i},${1000 + i},RUB,NEW,C20${i % 3},U1${i % 2}`);
+  writeFileSync(join(dir, 'deals.csv'), `${deals.join('\n')}\n`);
+  const r = await init([join(dir, 'users.csv'), join(dir, 'deals.csv')]);
+  expect(r.code, r.err).toBe(0);
+  const fields = json(join(dir, 'deals.profile.json')).fields;
+  expect(fields.ownerExternalId).toEqual({ column: 'manager_id' });
+  expect(fields.agentExternalId).toEqual({ column: 'manager_id' });
+  expect(r.out).toContain('deals.csv: "manager_id" holds users.csv\'s ids (2 of 2 distinct sampled values): it is the owner (and agent)');
+  expect(r.out).not.toContain('fields.ownerExternalId.const');
+  expect(json(join(dir, 'deals.profile.json')).customFields ?? []).not.toContainEqual(expect.objectContaining({ column: 'manager_id' }));
+});

@@ -46,6 +46,41 @@ function ownerIds(f: CrossFile): string[] {
   return [...new Set(derive(fieldsOf(f).ownerExternalId, f.rows) ?? [])];
 }
 
+const asked = (spec: Record<string, unknown> | undefined) => typeof spec?.const === 'string' && spec.const.startsWith(FILL_IN);
+
+/**
+ * A deal or activity file with no owner column (its owner a placeholder) that has a column whose
+ * sampled values are the users file's ids (`manager_id` = users.csv's `user_id`): that column is the
+ * owner, and the agent when that is asked too. Read as a custom field until then, it is one no more.
+ */
+export function ownersFromUserIds(files: readonly CrossFile[], notes: string[]): void {
+  const users = files.filter((f) => f.resource === 'sales-profile').map((u) => ({ file: u, ids: new Set(derive(fieldsOf(u).externalId, u.rows) ?? []) }));
+  for (const f of files.filter((x) => x.resource === 'deal' || x.resource === 'activity')) {
+    const fields = fieldsOf(f);
+    if (!asked(fields.ownerExternalId)) continue;
+    const read = new Set(Object.values(fields).flatMap((s) => (typeof s.column === 'string' ? [s.column] : [])));
+    for (const u of users) {
+      const column = f.header.find((h) => {
+        const values = [...new Set(f.rows.map((r) => (r[h] ?? '').trim()).filter(Boolean))];
+        // plain numbers (a stage's order, a count) meet numeric user ids by chance: only under an id's name
+        const named = namesAnId(h) || !values.every((v) => /^\d+$/.test(v));
+        return !read.has(h) && named && values.length > 0 && share(values, u.ids) === 1;
+      });
+      if (!column) continue;
+      const distinct = new Set(f.rows.map((r) => (r[column] ?? '').trim()).filter(Boolean)).size;
+      const both = asked(fields.agentExternalId);
+      fields.ownerExternalId = { column };
+      if (both) fields.agentExternalId = { column };
+      const customs = f.profile.customFields as Fields[string][] | undefined;
+      if (customs) f.profile.customFields = customs.filter((c) => c.column !== column);
+      notes.push(
+        `${basename(f.file)}: "${column}" holds ${basename(u.file.file)}'s ids (${distinct} of ${distinct} distinct sampled values): it is the owner${both ? ' (and agent)' : ''}`,
+      );
+      break;
+    }
+  }
+}
+
 /** The users' id remade the way the owners are written, when that matches more of them. */
 export function alignProfileIds(files: readonly CrossFile[], notes: string[]): void {
   const referencing = files.filter((f) => f.resource === 'deal' || f.resource === 'activity');
