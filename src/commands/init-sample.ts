@@ -177,7 +177,8 @@ export function decideKinds(files: readonly Sampled[], skipped: readonly Target[
       f.resource = g.resource;
       f.guessed = g.reason;
     } else if (g.customers) customers.push({ f, line: g.customers });
-    else unclear.push({ file: f.file, reason: g.reason, best: g.scores[0]?.score ? g.scores[0].resource : undefined });
+    // the command to paste names a kind only where the guess covers half of its required fields or more
+    else unclear.push({ file: f.file, reason: g.reason, best: (g.scores[0]?.required ?? 0) >= 0.5 ? g.scores[0]!.resource : undefined });
   }
   const leftOut: LeftOut[] = skipped.map((t) => ({ file: t.file, line: `${t.file}: left out (${basename(t.file)}:skip)`, customers: false }));
   const deals = files.filter((f) => f.resource === 'deal');

@@ -121,6 +121,15 @@ describe('customers are not sellers', () => {
     } catch (error) {
       expect((error as { suggestion?: string }).suggestion).toMatch(/, or leave one out with FILE:skip: batch-sync init products\.csv:<kind>$/);
     }
+    // a guess that matches under half of a kind's required fields is not pre-filled in the command to
+    // paste (the Bitrix-shaped export's products.csv was offered as products.csv:sales-profile, 0%)
+    try {
+      decideKinds([sampled('products.csv', ['product_id', 'sku', 'name', 'category', 'cost_price', 'is_active'])]);
+      expect.unreachable();
+    } catch (error) {
+      expect((error as Error).message).toMatch(/best guess sales-profile/);
+      expect((error as { suggestion?: string }).suggestion).toMatch(/batch-sync init products\.csv:<kind>$/);
+    }
     expect(targetOf('a.csv:skip', 'deal')).toEqual({ file: 'a.csv', skip: true });
     expect(targetOf('a.csv:account', 'deal')).toEqual({ file: 'a.csv', resource: 'account' });
     expect(targetOf('a.csv', 'deal')).toEqual({ file: 'a.csv', resource: 'deal' });
@@ -259,5 +268,32 @@ describe('ids stay text', () => {
     keepReferencesText([deals, orgs], notes);
     expect(deals.profile.customFields.map((c) => c.type)).toEqual(['string', 'number']);
     expect(notes).toEqual(['deals.csv: "Organização" holds ids of organizacoes.csv (2 of 2 sampled values): a text custom field, not a number']);
+  });
+});
+
+// A Bitrix-shaped export (maxpoll-dev/bitrix-stats) holds deal_products.csv (a deal's line items) and
+// pipeline_stages.csv (the stages of each pipeline) beside deals.csv: both were taken for deals from
+// the first word of their names. A name whose kind word qualifies another thing names that thing.
+describe("a file named after another thing of a kind's (deal_products, pipeline_stages) is not that kind by its name", () => {
+  test.each([
+    ['deal_products.csv', ['deal_id', 'product_id', 'quantity', 'unit_price', 'discount']],
+    ['pipeline_stages.csv', ['pipeline_id', 'stage_id', 'stage_name', 'sort_order', 'is_final', 'is_success']],
+    ['opportunity_line_items.csv', ['OpportunityId', 'Product2Id', 'Quantity', 'UnitPrice']],
+    ['Deal Stage History.csv', ['Deal ID', 'Stage', 'Changed At']],
+    ['negocios_produtos.csv', ['Negócio - ID', 'Produto', 'Quantidade']],
+  ])('%s', (file, header) => {
+    expect(guessResource(header, file).reason).not.toMatch(/^from its file name/);
+  });
+  test.each([
+    ['closed_deals.csv', 'deal'],
+    ['deals_2024.csv', 'deal'],
+    ['Opportunity_Export.csv', 'deal'],
+    ['oportunidades_ganadas.csv', 'deal'],
+    ['sales_pipeline.csv', 'deal'],
+    ['crm.lead.csv', 'deal'],
+  ])('%s is still named a %s', (file, resource) => {
+    const g = guessResource(['Id', 'Name'], file);
+    expect(g.reason).toMatch(/^from its file name/);
+    expect(g.resource).toBe(resource);
   });
 });

@@ -68,11 +68,23 @@ function nameWord(path: string): { kind: RecordKind; word: string } | undefined 
   for (let i = words.length - 1; i >= 0; i--) {
     for (const candidate of [i > 0 ? `${words[i - 1]} ${words[i]}` : undefined, words[i]]) {
       const hit = candidate === undefined ? undefined : byName.get(squash(candidate));
-      if (hit) return { kind: hit, word: candidate! };
+      // `deal_products`, `pipeline_stages`: the kind qualifies the thing the file holds
+      if (hit) return words.slice(i + 1).some((w) => PARTS.has(squash(w))) ? undefined : { kind: hit, word: candidate! };
     }
   }
   return undefined;
 }
+
+/** What a record has many of, named after the kind's word in a file's name (`deal_products.csv`): not records of the kind. */
+const PARTS = new Set(
+  (
+    'product|products|item|items|line|lines|lineitem|lineitems|stage|stages|history|histories|payment|payments|field|fields|' +
+    'tag|tags|category|categories|attachment|attachments|file|files|log|logs|producto|productos|produto|produtos|etapa|etapas|' +
+    'historial|historico|histórico|pago|pagos|pagamento|pagamentos|campo|campos|linea|lineas|línea|líneas|linha|linhas|itens'
+  )
+    .split('|')
+    .map(squash),
+);
 
 /** JSON exports name each record's type: Salesforce `attributes.type`, OData `@odata.type`. */
 function kindFromRecordType(rows: readonly Record<string, string>[]): { kind: RecordKind; type: string } | undefined {
