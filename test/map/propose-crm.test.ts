@@ -168,3 +168,18 @@ describe('init on HubSpot deals whose stage is a family of date columns (date_en
     expect(p.fillIn).toEqual([]);
   });
 });
+
+// The Bitrix-shaped export's activities say call, email and task: the map of the words init knows
+// was dropped because one word (task) is not an API type, so "call" and "email" went as written, a
+// warning a row. The words it knows are mapped; the others are mapped to themselves, and said.
+test('activity types: the known words mapped (call → CALL), an unknown one kept as written and said; none known: no map', () => {
+  const { header, records } = rowsFromCsv(csvOf('activity_id,activity_type,subject', 4, (i) => `A${i},${['call', 'email', 'task', 'call'][i]},s${i}`));
+  const p = proposeProfile({ resource: 'activity', header, rows: records.map((r) => r.row) });
+  expect((p.profile.fields as Record<string, unknown>).type).toEqual({ column: 'activity_type', map: { call: 'CALL', email: 'EMAIL', task: 'task' } });
+  expect(p.notes).toContain(
+    'type: "activity_type": "task" is none of the types the API shows (CALL, EMAIL, MEET): sent as written; map it to one of them if it is one',
+  );
+  const none = rowsFromCsv(csvOf('activity_id,activity_type,subject', 2, (i) => `A${i},${['visit', 'chat'][i]},s${i}`));
+  const q = proposeProfile({ resource: 'activity', header: none.header, rows: none.records.map((r) => r.row) });
+  expect((q.profile.fields as Record<string, Record<string, unknown>>).type?.map).toBeUndefined();
+});

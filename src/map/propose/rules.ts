@@ -248,9 +248,11 @@ function accountTypeColumn(c: RuleContext, type: string, values: readonly string
 export function activityRules(c: RuleContext): void {
   const { fields, facts, notes, file } = c;
   const type = fields.type?.column as string | undefined;
-  const typeMap = type ? activityTypeMap(facts(type).values) : undefined;
-  if (type && typeMap) fields.type = { column: type, map: typeMap };
-  else if (!type || !facts(type).values.length) {
+  const typeMap = type ? activityTypeMap(type, facts(type).values) : undefined;
+  if (type && typeMap) {
+    fields.type = { column: type, map: typeMap.map };
+    notes.push(...typeMap.notes);
+  } else if (!type || !facts(type).values.length) {
     delete fields.type;
     const word = file ? kindFromFileName(file)?.word : undefined;
     const named = word ? activityTypeOf(word) : undefined;
@@ -268,9 +270,8 @@ export function activityRules(c: RuleContext): void {
 export function externalIdRule(c: RuleContext, resource: Resource): void {
   const { fields, header, facts, notes } = c;
   const matched = fields.externalId?.column as string | undefined;
-  if (matched && isUniqueKey(facts(matched))) return;
-  // the record's own id repeating in a few rows is kept: init's check of the file says how many, and push refuses them
-  if (matched && ownIdRepeats(matched, resource, facts(matched))) return;
+  // the record's own id repeating in a few rows is kept: init's check says how many, push refuses them
+  if (matched && (isUniqueKey(facts(matched)) || ownIdRepeats(matched, resource, facts(matched)))) return;
   if (matched) {
     delete fields.externalId;
     const f = facts(matched);

@@ -3,6 +3,7 @@
 // status (`Ganho`/`Perdido`/`Aberto`, HubSpot's `closedwon`) for isWon, and `1`/empty checkboxes for
 // booleans. init proposes a value map only when every sampled value has a word here,
 // so nothing is guessed: a value the sample did not show is a row error naming it, not a silent default.
+import { SEEN_VALUES } from '../../contract/fields.js';
 import { squash } from './synonyms.js';
 import { fold, parseBoolean } from '../transforms/text.js';
 
@@ -70,7 +71,20 @@ function mapAll(values: readonly string[], words: Map<string, string>): Record<s
 }
 
 export const currencyNameMap = (values: readonly string[]) => mapAll(values, CURRENCY_NAMES);
-export const activityTypeMap = (values: readonly string[]) => mapAll(values, ACTIVITY_TYPES);
+/**
+ * Activity types in the API's words: every word init knows mapped (`call` → CALL), the others mapped
+ * to themselves (`task`: sent as written, which the API may or may not take) and said; undefined
+ * when no word is known.
+ */
+export function activityTypeMap(column: string, values: readonly string[]): { map: Record<string, string>; notes: string[] } | undefined {
+  const distinct = [...new Set(values)];
+  const map = Object.fromEntries(distinct.map((v) => [v, ACTIVITY_TYPES.get(squash(v)) ?? v]));
+  const kept = distinct.filter((v) => !ACTIVITY_TYPES.has(squash(v))).map((v) => JSON.stringify(v));
+  if (kept.length === distinct.length) return undefined;
+  const seen = SEEN_VALUES.activityType.join(', ');
+  const why = `is none of the types the API shows (${seen}): sent as written; map it to one of them if it is one`;
+  return { map, notes: kept.length ? [`type: "${column}": ${kept.join(', ')} ${why}`] : [] };
+}
 export const directionMap = (values: readonly string[]) => mapAll(values, DIRECTIONS);
 export const accountTypeMap = (values: readonly string[]) => mapAll(values, ACCOUNT_TYPES);
 
