@@ -103,6 +103,8 @@ export interface PerLineStats {
   firstCp1252?: number;
   /** Whether a line (or a run of them) held UTF-8 beyond ASCII. */
   utf8Seen: boolean;
+  /** Of the lines read as Windows-1252, those that also held UTF-8 letters or signs, read as UTF-8. */
+  withUtf8?: number;
 }
 
 export const perLineStats = (): PerLineStats => ({ cp1252Lines: 0, utf8Seen: false });
@@ -143,7 +145,7 @@ export function decodePerLine(bytes: Buffer, offset: number, stats: PerLineStats
     const line = bytes.subarray(start, end);
     if (!isUtf8(line)) {
       if (kept < start) parts.push(bytes.subarray(kept, start));
-      parts.push(Buffer.from(iconv.decode(line, 'windows-1252'), 'utf8'));
+      parts.push(stats.utf8Seen ? cp1252ButUtf8Letters(line, stats) : Buffer.from(iconv.decode(line, 'windows-1252'), 'utf8'));
       stats.cp1252Lines++;
       stats.firstCp1252 ??= offset + start;
       kept = end;
@@ -152,6 +154,53 @@ export function decodePerLine(bytes: Buffer, offset: number, stats: PerLineStats
   }
   if (kept < bytes.length) parts.push(bytes.subarray(kept));
   return Buffer.concat(parts);
+}
+
+/** Each byte 0x80–0xFF as Windows-1252 says, in UTF-8. */
+const CP1252_UTF8 = Array.from({ length: 128 }, (_, i) => Buffer.from(iconv.decode(Buffer.from([0x80 + i]), 'windows-1252'), 'utf8'));
+
+/** Length of the UTF-8 letter or sign at `i` (U+0080–U+00FF; U+2000–U+203F, € and ™), or 0. */
+function utf8LetterAt(line: Buffer, i: number): number {
+  const b = line[i]!;
+  const cont = (k: number) => {
+    const c = line[i + k];
+    return c !== undefined && c >= 0x80 && c <= 0xbf;
+  };
+  if ((b === 0xc2 || b === 0xc3) && cont(1)) return 2;
+  const second = line[i + 1];
+  if (b === 0xe2 && (second === 0x80 || second === 0x82 || second === 0x84) && cont(2)) return 3;
+  return 0;
+}
+
+/**
+ * A line that is not UTF-8, in a file that holds UTF-8 lines: as Windows-1252, but for the UTF-8
+ * letters and signs it also holds (a vTiger row: a UTF-8 comment beside a name that another table
+ * kept in Windows-1252). Only sequences a Spanish or Portuguese text in Windows-1252 next to never
+ * holds (Ã or Â before a sign 0x80–0xBF, â€ ) are taken as UTF-8.
+ */
+function cp1252ButUtf8Letters(line: Buffer, stats: PerLineStats): Buffer {
+  const out = Buffer.allocUnsafe(line.length * 3);
+  let at = 0;
+  let letters = false;
+  for (let i = 0; i < line.length; ) {
+    const b = line[i]!;
+    if (b < 0x80) {
+      out[at++] = b;
+      i++;
+      continue;
+    }
+    const n = utf8LetterAt(line, i);
+    if (n > 0) {
+      at += line.copy(out, at, i, i + n);
+      i += n;
+      letters = true;
+    } else {
+      at += CP1252_UTF8[b - 0x80]!.copy(out, at);
+      i++;
+    }
+  }
+  if (letters) stats.withUtf8 = (stats.withUtf8 ?? 0) + 1;
+  return out.subarray(0, at);
 }
 
 /** The file's bytes from `start`, line by line as `decodePerLine` says; a partial last line waits for the rest. */
@@ -184,9 +233,10 @@ export async function mixedEncodingWarning(file: string, base: Encoding, stats: 
   const n = stats.cp1252Lines;
   const lines = n === 1 ? '1 line is not UTF-8 and was' : `${n.toLocaleString('en-US')} lines are not UTF-8 and were`;
   const first = await lineAtOffset(file, stats.firstCp1252);
+  const but = stats.withUtf8 ? `, but for the UTF-8 letters and signs ${stats.withUtf8.toLocaleString('en-US')} of them also hold` : '';
   return {
     file,
-    message: `mixed encodings: ${lines} read as windows-1252 (first: line ${first}); the others as UTF-8 — give --encoding to read the whole file one way`,
+    message: `mixed encodings: ${lines} read as windows-1252 (first: line ${first})${but}; the others as UTF-8 — give --encoding to read the whole file one way`,
   };
 }
 

@@ -65,6 +65,29 @@ describe.each([
     ]);
   });
 
+  it('a line that holds UTF-8 letters and windows-1252 bytes (vTiger: a UTF-8 comment, a name from another table) reads both right', async () => {
+    const path = file(
+      `within-${engine}.csv`,
+      Buffer.concat([utf8('id;texto;nombre\n1;reunión;x\n2;Reunión “ok” – 10€;'), cp1252('José Peña\n'), cp1252('3;Peña;Ã©\n')]),
+    );
+    const source = await openSource(path, {}, fast);
+    const rows: Record<string, string>[] = [];
+    for await (const r of source.records) if (r.kind === 'row') rows.push({ ...r.row });
+    expect(rows.slice(1)).toEqual([
+      { id: '2', texto: 'Reunión “ok” – 10€', nombre: 'José Peña' },
+      // a windows-1252 line is read byte by byte, but for what reads as a UTF-8 letter: Ã© in windows-1252 is é in UTF-8
+      { id: '3', texto: 'Peña', nombre: 'é' },
+    ]);
+    expect(source.warnings.map((w) => w.message)).toEqual([
+      'mixed encodings: 2 lines are not UTF-8 and were read as windows-1252 (first: line 3), but for the UTF-8 letters and signs 2 of them also hold; the others as UTF-8 — give --encoding to read the whole file one way',
+    ]);
+  });
+
+  it('in a windows-1252 file (no UTF-8 line seen) a pair of bytes that would be a UTF-8 letter stays windows-1252', async () => {
+    const { texts } = await read(file(`pairs-${engine}.csv`, cp1252('id;texto\n1;Peña Ã© “ARAÚJO”\n')), {}, fast);
+    expect(texts).toEqual(['Peña Ã© “ARAÚJO”']);
+  });
+
   it('--encoding still reads the whole file one way, without the warning', async () => {
     const path = file(`forced-${engine}.csv`, Buffer.concat([utf8('id;texto\n1;é\n'), cp1252('2;é\n')]));
     const { texts, warnings } = await read(path, { encoding: 'windows-1252' }, fast);
