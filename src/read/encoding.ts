@@ -132,7 +132,14 @@ export function decodePerLine(bytes: Buffer, offset: number, stats: PerLineStats
     return bytes;
   }
   const parts: Buffer[] = [];
-  let kept = 0; // start of the run of UTF-8 lines not yet in parts
+  // [kept, start) is not yet in parts: UTF-8 lines, or (cp1252) a run of Windows-1252 lines decoded
+  // at once; an ASCII line reads the same either way and joins the run it is in
+  let kept = 0;
+  let cp1252 = false;
+  const flush = (to: number) => {
+    if (kept < to) parts.push(cp1252 ? Buffer.from(iconv.decode(bytes.subarray(kept, to), 'windows-1252'), 'utf8') : bytes.subarray(kept, to));
+    kept = to;
+  };
   let start = 0;
   let nl = -2;
   let cr = -2;
@@ -144,15 +151,24 @@ export function decodePerLine(bytes: Buffer, offset: number, stats: PerLineStats
     const end = brk === -1 ? bytes.length : brk + 1;
     const line = bytes.subarray(start, end);
     if (!isUtf8(line)) {
-      if (kept < start) parts.push(bytes.subarray(kept, start));
-      parts.push(stats.utf8Seen ? cp1252ButUtf8Letters(line, stats) : Buffer.from(iconv.decode(line, 'windows-1252'), 'utf8'));
       stats.cp1252Lines++;
       stats.firstCp1252 ??= offset + start;
-      kept = end;
-    } else if (!stats.utf8Seen && !isAscii(line)) stats.utf8Seen = true;
+      if (stats.utf8Seen) {
+        flush(start);
+        parts.push(cp1252ButUtf8Letters(line, stats));
+        kept = end;
+      } else if (!cp1252) {
+        flush(start);
+        cp1252 = true;
+      }
+    } else if (!stats.utf8Seen && !isAscii(line)) {
+      flush(start);
+      cp1252 = false;
+      stats.utf8Seen = true;
+    }
     start = end;
   }
-  if (kept < bytes.length) parts.push(bytes.subarray(kept));
+  flush(bytes.length);
   return Buffer.concat(parts);
 }
 
