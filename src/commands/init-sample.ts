@@ -109,8 +109,10 @@ export async function sampleFor(
       const reader = { headerRow: detected.headerRow, sheet: detected.sheet };
       return { ...target, header: [...sample.header], rows, complete: sample.complete, reader, headerAt, warnings: sample.warnings };
     }
-    // a file of UTF-8 and windows-1252 lines keeps no encoding: one would read every line one way, detection reads each its own
-    const encoding = detected.encoding === MIXED_ENCODING ? undefined : detected.encoding;
+    // a file of UTF-8 and windows-1252 lines (in its first 64 KiB, or in what the sample read) keeps no
+    // encoding: one would read every line one way, detection reads each in its own
+    const mixed = detected.encoding === MIXED_ENCODING || sample.warnings.some((w) => w.mixedEncodings);
+    const encoding = mixed ? undefined : detected.encoding;
     const reader = { delimiter: detected.delimiter, encoding, headerRow: detected.headerRow, escape: escapeChar, null: options?.null };
     const nulls = options?.null === undefined ? mysqlNullColumns(sample.header, rows) : undefined;
     if (!nulls) return { ...target, header: [...sample.header], rows, complete: sample.complete, reader, headerAt, warnings: sample.warnings, notes };

@@ -252,6 +252,7 @@ export async function mixedEncodingWarning(file: string, base: Encoding, stats: 
   const but = stats.withUtf8 ? `, but for the UTF-8 letters and signs ${stats.withUtf8.toLocaleString('en-US')} of them also hold` : '';
   return {
     file,
+    mixedEncodings: true,
     message: `mixed encodings: ${lines} read as windows-1252 (first: line ${first})${but}; the others as UTF-8 — give --encoding to read the whole file one way`,
   };
 }

@@ -65,3 +65,23 @@ it('inspect shows the warning, and init writes no encoding that reads the whole 
   expect(profile.reader?.encoding).toBeUndefined();
   expect(init.stdout + init.stderr).not.toContain('Ã');
 });
+
+it('init on a windows-1252 export whose UTF-8 lines come past the first 64 KiB (vTiger companies) writes no encoding, so the profile reads both', async () => {
+  const dir = tempFiles({});
+  const rows = Array.from({ length: 3000 }, (_, i) => `c${i},Compañía ${i},COMPANY\n`).join('');
+  const bytes = Buffer.concat([iconv.encode(`externalId,name,type\n${rows}`, 'windows-1252'), Buffer.from('u,Compañía é,COMPANY\n', 'utf8')]);
+  expect(bytes.length).toBeGreaterThan(64 * 1024);
+  writeFileSync(join(dir, 'accounts.csv'), bytes);
+  const init = await spawnCli(['init', 'accounts.csv', '--resource', 'account', '--out', 'init.profile.json'], { cwd: dir });
+  expect(init.code).toBe(0);
+  const profile = JSON.parse(readFileSync(join(dir, 'init.profile.json'), 'utf8'));
+  expect(profile.reader?.encoding).toBeUndefined();
+  const r = await spawnCli(['validate', '-p', 'init.profile.json', '--emit', 'out.ndjson', 'accounts.csv'], { cwd: dir });
+  expect(r.code).toBe(0);
+  const names = readFileSync(join(dir, 'out.ndjson'), 'utf8')
+    .trim()
+    .split('\n')
+    .flatMap((l) => JSON.parse(l).items.map((i: { name: string }) => i.name));
+  expect(names.at(0)).toBe('Compañía 0');
+  expect(names.at(-1)).toBe('Compañía é');
+});
