@@ -105,6 +105,8 @@ export interface PerLineStats {
   utf8Seen: boolean;
   /** Of the lines read as Windows-1252, those that also held UTF-8 letters or signs, read as UTF-8. */
   withUtf8?: number;
+  /** The whole file was read (not a sample that stopped early): the counts are the file's. */
+  ended?: boolean;
 }
 
 export const perLineStats = (): PerLineStats => ({ cp1252Lines: 0, utf8Seen: false });
@@ -238,6 +240,7 @@ async function* perLineChunks(stream: AsyncIterable<Buffer>, start: number, stat
     offset += cut;
   }
   if (carry) yield decodePerLine(carry, offset, stats);
+  stats.ended = true;
 }
 
 /**
@@ -253,7 +256,7 @@ export async function mixedEncodingWarning(file: string, base: Encoding, stats: 
   return {
     file,
     mixedEncodings: true,
-    message: `mixed encodings: ${lines} read as windows-1252 (first: line ${first})${but}; the others as UTF-8 — give --encoding to read the whole file one way`,
+    message: `mixed encodings${stats.ended ? '' : ' (in the part read)'}: ${lines} read as windows-1252 (first: line ${first})${but}; the others as UTF-8 — give --encoding to read the whole file one way`,
   };
 }
 

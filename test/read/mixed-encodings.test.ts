@@ -118,6 +118,6 @@ it('the sample init and inspect read (the first rows only) reads the lines the s
   expect(texts).toEqual(['é', 'é', 'é']);
   expect(source.detected.encoding).toBe('utf-8+windows-1252');
   expect(source.warnings.map((w) => w.message)).toEqual([
-    `mixed encodings: 1 line is not UTF-8 and was read as windows-1252 (first: line 3); the others as UTF-8 — give --encoding to read the whole file one way`,
+    `mixed encodings (in the part read): 1 line is not UTF-8 and was read as windows-1252 (first: line 3); the others as UTF-8 — give --encoding to read the whole file one way`,
   ]);
 });
