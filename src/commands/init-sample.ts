@@ -14,7 +14,7 @@ import { ownersPointAt } from '../map/propose/customers.js';
 import { guessResource } from '../map/propose/guess-resource.js';
 import type { Proposal } from '../map/propose.js';
 import { flattenItem } from '../map/records.js';
-import { namesGoAt, sampleSource } from '../read/index.js';
+import { MIXED_ENCODING, namesGoAt, sampleSource } from '../read/index.js';
 import { BACKSLASH_ESCAPED } from '../read/csv/row-builder.js';
 import { plural } from '../report/plural.js';
 import { isMysqlNull, MYSQL_NULL } from '../rows/mysql-null.js';
@@ -109,7 +109,11 @@ export async function sampleFor(
       const reader = { headerRow: detected.headerRow, sheet: detected.sheet };
       return { ...target, header: [...sample.header], rows, complete: sample.complete, reader, headerAt, warnings: sample.warnings };
     }
-    const reader = { delimiter: detected.delimiter, encoding: detected.encoding, headerRow: detected.headerRow, escape: escapeChar, null: options?.null };
+    // a file of UTF-8 and windows-1252 lines (in its first 64 KiB, or in what the sample read) keeps no
+    // encoding: one would read every line one way, detection reads each in its own
+    const mixed = detected.encoding === MIXED_ENCODING || sample.warnings.some((w) => w.mixedEncodings);
+    const encoding = mixed ? undefined : detected.encoding;
+    const reader = { delimiter: detected.delimiter, encoding, headerRow: detected.headerRow, escape: escapeChar, null: options?.null };
     const nulls = options?.null === undefined ? mysqlNullColumns(sample.header, rows) : undefined;
     if (!nulls) return { ...target, header: [...sample.header], rows, complete: sample.complete, reader, headerAt, warnings: sample.warnings, notes };
     // read as the profile will read it: those cells empty

@@ -4,7 +4,7 @@
 import { isUtf8 } from 'node:buffer';
 import { open } from 'node:fs/promises';
 import { InputError } from '../errors.js';
-import { bomOf, bomOverDeclared, decodePrefix, type Encoding, normalizeEncoding } from './encoding.js';
+import { afterLastLine, bomOf, bomOverDeclared, decodePerLine, decodePrefix, type Encoding, normalizeEncoding, perLineStats } from './encoding.js';
 import { fileError } from './file-errors.js';
 import type { SourceWarning } from './types.js';
 import { incompleteTail } from './utf8.js';
@@ -20,6 +20,10 @@ export interface Sniffed {
   text: Buffer;
   /** Whether `text` is the whole file. */
   whole: boolean;
+  /** The encoding was detected and the reader asked for it: read line by line (encoding.ts's `perLine`). */
+  perLine: boolean;
+  /** Read line by line, and the first bytes already hold lines of both encodings (`encoding` is then utf-8). */
+  mixed: boolean;
 }
 
 async function readPrefix(file: string, bytes: number): Promise<{ prefix: Buffer; size: number }> {
@@ -44,7 +48,14 @@ async function readPrefix(file: string, bytes: number): Promise<{ prefix: Buffer
   }
 }
 
-export async function sniff(file: string, encodingOption: string | undefined, warnings: SourceWarning[], prefixBytes = PREFIX_BYTES): Promise<Sniffed> {
+/** `lineByLine`: the caller reads a detected encoding line by line (CSV); JSON readers read it whole. */
+export async function sniff(
+  file: string,
+  encodingOption: string | undefined,
+  warnings: SourceWarning[],
+  prefixBytes = PREFIX_BYTES,
+  lineByLine = false,
+): Promise<Sniffed> {
   const { prefix, size } = await readPrefix(file, prefixBytes);
   const whole = prefix.length === size;
   if (size === 0) throw new InputError(`${file}: file is empty`);
@@ -53,6 +64,8 @@ export async function sniff(file: string, encodingOption: string | undefined, wa
   const forced = encodingOption === undefined ? undefined : normalizeEncoding(encodingOption);
   const bom = bomOf(prefix);
   let encoding: Encoding;
+  let perLine = false;
+  let mixedText: Buffer | undefined;
   if (bom) {
     const note = bomOverDeclared(bom.encoding, forced);
     if (note) warnings.push({ file, message: note, note: true });
@@ -62,6 +75,16 @@ export async function sniff(file: string, encodingOption: string | undefined, wa
   } else {
     const checked = whole ? prefix : prefix.subarray(0, prefix.length - incompleteTail(prefix));
     encoding = isUtf8(checked) ? 'utf-8' : 'windows-1252';
+    perLine = lineByLine;
+    if (perLine && encoding === 'windows-1252') {
+      // its complete lines, each in its own encoding: UTF-8 lines among them make the file mixed
+      const stats = perLineStats();
+      const text = decodePerLine(whole ? prefix : prefix.subarray(0, afterLastLine(prefix)), 0, stats);
+      if (stats.utf8Seen) {
+        encoding = 'utf-8';
+        mixedText = text;
+      }
+    }
     if (encoding === 'windows-1252') {
       warnings.push({
         file,
@@ -80,9 +103,9 @@ export async function sniff(file: string, encodingOption: string | undefined, wa
       });
   }
   const bomLength = bom?.length ?? 0;
-  const text = decodePrefix(prefix.subarray(bomLength), encoding, whole);
+  const text = mixedText ?? decodePrefix(prefix.subarray(bomLength), encoding, whole);
   if (whole && text.toString('utf8').trim() === '') throw new InputError(`${file}: file is empty`);
-  return { size, encoding, bomLength, text, whole };
+  return { size, encoding, bomLength, text, whole, perLine, mixed: mixedText !== undefined };
 }
 
 function rejectNonText(file: string, prefix: Buffer): void {

@@ -93,6 +93,8 @@ export interface SourceWarning {
   message: string;
   /** Worth saying with --verbose, not a warning: the file is read as it says (a BOM over a declared encoding). */
   note?: boolean;
+  /** The file held lines of both UTF-8 and Windows-1252 and was read line by line (`init` then declares no encoding). */
+  mixedEncodings?: boolean;
 }
 
 /** How the header row was decided (read/header-row.ts): the option, the first row, a row further down, or the old rule. */

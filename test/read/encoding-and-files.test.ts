@@ -46,10 +46,10 @@ describe('encodings', () => {
     expect(opened.warnings.map((w) => w.note)).toEqual([true]);
   });
 
-  it('invalid UTF-8 after the detection prefix fails naming the line and suggesting windows-1252', async () => {
+  it('invalid UTF-8 in a file declared UTF-8 fails naming the line and suggesting windows-1252 (a detected one: mixed-encodings.test.ts)', async () => {
     const head = 'id;texto\n' + 'a;b\n'.repeat(20_000);
     const path = file('late.csv', Buffer.concat([Buffer.from(head), iconv.encode('x;Jos\u00e9\n', 'latin1')]));
-    const err = await errorOf(readAll(path));
+    const err = await errorOf(readAll(path, { encoding: 'utf-8' }));
     expect(err).toBeInstanceOf(InputError);
     expect(err.message).toMatch(new RegExp(`^${path}:20002: not valid UTF-8`));
     expect(err.suggestion).toContain('--encoding windows-1252');

@@ -2,7 +2,7 @@
 // it; csv-parse alone for the simple engine).
 
 import { InputError, UsageError } from '../../errors.js';
-import { utf8Chunks } from '../encoding.js';
+import { MIXED_ENCODING, mixedEncodingWarning, perLineStats, utf8Chunks } from '../encoding.js';
 import { at } from '../file-errors.js';
 import { PREFIX_BYTES, type Sniffed, sniff } from '../sniff.js';
 import { DEFAULT_MAX_RECORD_BYTES, type HeaderChoiceInfo, type OpenedSource, type ReaderOptions, type SourceRecord, type SourceWarning } from '../types.js';
@@ -27,11 +27,11 @@ export async function openCsv(file: string, options: ReaderOptions, warnings: So
     maxRecordBytes: options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES,
   };
 
-  let sniffed = await sniff(file, options.encoding, warnings);
+  let sniffed = await sniff(file, options.encoding, warnings, PREFIX_BYTES, true);
   let layout = detectLayout(file, sniffed, base, options, warnings, fast);
   if (!layout) {
     // the header did not end inside the first 64 KiB: look once more, as far as one record may go
-    sniffed = await sniff(file, options.encoding, [], base.maxRecordBytes + PREFIX_BYTES);
+    sniffed = await sniff(file, options.encoding, [], base.maxRecordBytes + PREFIX_BYTES, true);
     layout = detectLayout(file, sniffed, base, options, warnings, fast);
   }
   if (!layout) {
@@ -53,6 +53,7 @@ export async function openCsv(file: string, options: ReaderOptions, warnings: So
     const ready: SourceRecord[] = [];
     let seenHeader = false;
     let count = 0;
+    const perLine = sniffed.perLine ? perLineStats() : undefined;
     const onRecord = (cells: string[], line: number, textAfterQuote: boolean, plain?: string) => {
       if (!seenHeader) {
         seenHeader = true; // already read from the prefix
@@ -65,7 +66,7 @@ export async function openCsv(file: string, options: ReaderOptions, warnings: So
       if (record) ready.push(record);
     };
     try {
-      for await (const chunk of utf8Chunks({ file, encoding, start: bomLength, skip: skipBytes })) {
+      for await (const chunk of utf8Chunks({ file, encoding, start: bomLength, skip: skipBytes, perLine })) {
         nul ||= chunk.includes(0);
         parser.feed(chunk, false, onRecord);
         for (let i = 0; i < ready.length; i++) yield ready[i]!;
@@ -79,6 +80,10 @@ export async function openCsv(file: string, options: ReaderOptions, warnings: So
     } catch (err) {
       if (err instanceof CsvSyntaxError) throw csvSyntaxError(file, err.syntax, dialect.maxRecordBytes, quote);
       throw err;
+    } finally {
+      // also when a sample (init, inspect) stops early: said of the lines read so far
+      const mixed = perLine && (await mixedEncodingWarning(file, encoding, perLine));
+      if (mixed) warnings.push(mixed);
     }
     if (count === 0) warnings.push({ file, line: headerLine, message: 'has a header but no rows' });
   }
@@ -88,7 +93,7 @@ export async function openCsv(file: string, options: ReaderOptions, warnings: So
     format: 'csv',
     header: header.names,
     unnamedAtEnd: header.names.slice(header.names.length - header.unnamedAtEnd),
-    detected: { encoding, delimiter: layout.delimiter, headerRow: headerLine },
+    detected: { encoding: sniffed.mixed ? MIXED_ENCODING : encoding, delimiter: layout.delimiter, headerRow: headerLine },
     headerChoice: layout.choice,
     warnings,
     records: records(),
