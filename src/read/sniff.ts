@@ -4,7 +4,8 @@
 import { isUtf8 } from 'node:buffer';
 import { open } from 'node:fs/promises';
 import { InputError } from '../errors.js';
-import { afterLastLine, bomOf, bomOverDeclared, decodePerLine, decodePrefix, type Encoding, normalizeEncoding, perLineStats } from './encoding.js';
+import { bomOf, bomOverDeclared, decodePrefix, type Encoding, normalizeEncoding } from './encoding.js';
+import { afterLastLine, decodePerLine, perLineStats } from './mixed-lines.js';
 import { fileError } from './file-errors.js';
 import type { SourceWarning } from './types.js';
 import { incompleteTail } from './utf8.js';

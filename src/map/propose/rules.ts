@@ -270,7 +270,6 @@ export function activityRules(c: RuleContext): void {
 export function externalIdRule(c: RuleContext, resource: Resource): void {
   const { fields, header, facts, notes } = c;
   const matched = fields.externalId?.column as string | undefined;
-  // the record's own id repeating in a few rows is kept: init's check says how many, push refuses them
   if (matched && (isUniqueKey(facts(matched)) || ownIdRepeats(matched, resource, facts(matched)))) return;
   if (matched) {
     delete fields.externalId;

@@ -2,7 +2,8 @@
 // it; csv-parse alone for the simple engine).
 
 import { InputError, UsageError } from '../../errors.js';
-import { MIXED_ENCODING, mixedEncodingWarning, perLineStats, utf8Chunks } from '../encoding.js';
+import { mixedEncodingWarning, utf8Chunks } from '../encoding.js';
+import { MIXED_ENCODING, perLineStats } from '../mixed-lines.js';
 import { at } from '../file-errors.js';
 import { PREFIX_BYTES, type Sniffed, sniff } from '../sniff.js';
 import { DEFAULT_MAX_RECORD_BYTES, type HeaderChoiceInfo, type OpenedSource, type ReaderOptions, type SourceRecord, type SourceWarning } from '../types.js';
